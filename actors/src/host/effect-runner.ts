@@ -1,0 +1,94 @@
+import {
+  type ActorAddress,
+  encodeMessage,
+  formatAddress,
+  inboxSubject,
+  toWireError,
+} from "@troupe/protocol";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import type { PendingEffect } from "../step/actor-record.js";
+import type { RedisKeys } from "../stores/redis-keys.js";
+import type { OutboxPublisher } from "./outbox-publisher.js";
+
+/**
+ * Runs effect handlers and delivers each result as a message into the requesting
+ * actor's own inbox (`effect.completed` / `effect.failed`), so the result is
+ * journaled like any input. At-least-once: the same request may run again after a
+ * crash; its result message has the `Nats-Msg-Id` `<address>:fx:<effectId>`.
+ *
+ * A handler aborted because the host gave up the shard publishes nothing: the new
+ * owner resumes the effect.
+ */
+export class EffectRunner {
+  readonly #running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly publisher: OutboxPublisher,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Whether an effect of `address` is running on this host. */
+  hasRunning(address: string): boolean {
+    for (const key of this.#running.keys()) if (key.startsWith(`${address}#`)) return true;
+    return false;
+  }
+
+  /** Number of effects running on this host. */
+  get runningCount(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Starts an effect unless it already runs on this host.
+   *
+   * @param address - requesting actor.
+   * @param definition - its kind (for the handler).
+   * @param effect - the pending request.
+   * @param shardSignal - aborted when the host stops owning the actor's shard.
+   */
+  start(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect, shardSignal: AbortSignal): void {
+    const actor = formatAddress(address);
+    const key = `${actor}#${effect.effectId}`;
+    if (this.#running.has(key) || shardSignal.aborted) return;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(shardSignal.reason);
+    shardSignal.addEventListener("abort", onAbort, { once: true });
+    this.#running.set(key, controller);
+    void this.#run(address, definition, effect, controller.signal).finally(() => {
+      shardSignal.removeEventListener("abort", onAbort);
+      this.#running.delete(key);
+    });
+  }
+
+  async #run(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect, signal: AbortSignal): Promise<void> {
+    const actor = formatAddress(address);
+    const attemptKey = `${this.keys.prefix}:effect-attempt:${actor}:${effect.effectId}`;
+    let result: { type: "effect.completed"; payload: Record<string, unknown> } | { type: "effect.failed"; payload: Record<string, unknown> };
+    try {
+      const attempt = await this.redis.incr(attemptKey);
+      void this.redis.pexpire(attemptKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
+      const handler = definition.effects?.[effect.effect];
+      if (handler === undefined) {
+        throw new Error(`no effect handler named "${effect.effect}" is registered for kind "${definition.kind}"`);
+      }
+      const output = await handler(effect.input, { signal, address, effectId: effect.effectId, attempt });
+      result = { type: "effect.completed", payload: { effectId: effect.effectId, output: output ?? null } };
+    } catch (error) {
+      if (signal.aborted) return;
+      this.logger.warn({ actor, effect: effect.effect, effectId: effect.effectId, err: error }, "effect failed");
+      result = { type: "effect.failed", payload: { effectId: effect.effectId, error: toWireError(error) } };
+    }
+    if (signal.aborted) return;
+    const id = `${actor}:fx:${effect.effectId}`;
+    const encoded = encodeMessage({ v: 1, id, type: result.type, payload: result.payload, meta: { actor, timestampMs: Date.now() } });
+    try {
+      await this.publisher.publish([{ subject: inboxSubject(address), messageId: id, contentType: encoded.contentType, body: encoded.bytes }]);
+    } catch (error) {
+      this.logger.error({ actor, effectId: effect.effectId, err: error }, "could not deliver an effect result; it runs again on the next activation");
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/**
+ * Settings of an actor host, with defaults. Every duration is in ms.
+ *
+ * Failover budget: a dead host's shards move once its leases lapse
+ * (`leaseTtlMs`) and the survivors' next rebalance (`rebalanceIntervalMs`) claims
+ * them; with the defaults that is about 2.3 s (goal ≤ 3 s, issue #3).
+ */
+export const hostSettingsSchema = z.object({
+  /** Unique id of this host process. */
+  hostId: z.string().min(1).default(() => `host-${process.pid}-${crypto.randomUUID().slice(0, 8)}`),
+  /** Prefix of Redis keys and JetStream stream names of the deployment. */
+  prefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).default("troupe"),
+  /** Shards per deployment; recorded on first start, refused if different later. */
+  shardCount: z.number().int().min(1).max(4096).default(64),
+  /** Lease time to live. */
+  leaseTtlMs: z.number().int().min(200).default(2000),
+  /** Lease renewal period; well inside the TTL. */
+  leaseRenewIntervalMs: z.number().int().min(20).default(500),
+  /** Membership heartbeat period. */
+  heartbeatIntervalMs: z.number().int().min(20).default(500),
+  /** A host missing heartbeats this long is considered gone. */
+  membershipTtlMs: z.number().int().min(100).default(2000),
+  /** How often the host compares its shards with its fair share. */
+  rebalanceIntervalMs: z.number().int().min(20).default(250),
+  /** JetStream AckWait of shard consumers (redelivery of an unacked message to the same owner). */
+  ackWaitMs: z.number().int().min(1000).default(30_000),
+  /** Messages delivered and not yet acked per shard. */
+  maxAckPendingPerShard: z.number().int().min(1).default(1000),
+  /** Actors processing a message at the same time on this host. */
+  maxConcurrency: z.number().int().min(1).default(256),
+  /** An actor idle this long is passivated (removed from memory). */
+  passivateAfterMs: z.number().int().min(0).default(60_000),
+  /** At most this many actors stay in memory; the least recently used idle ones go first. */
+  maxActiveActors: z.number().int().min(1).default(10_000),
+  /** Earlier snapshot generations kept besides the latest. */
+  keepGenerations: z.number().int().min(0).default(3),
+  /** How long the inbox (the journal) keeps messages. */
+  journalRetentionMs: z.number().int().min(1000).default(7 * 24 * 3600 * 1000),
+  /** How long events stay replayable. */
+  eventRetentionMs: z.number().int().min(1000).default(7 * 24 * 3600 * 1000),
+  /** `Nats-Msg-Id` dedup window of the streams. */
+  duplicateWindowMs: z.number().int().min(1000).default(120_000),
+  /** How often due timers are looked up. */
+  timerPollIntervalMs: z.number().int().min(10).default(100),
+  /** Largest accepted message body in bytes (default 1 MiB). */
+  maxPayloadBytes: z.number().int().min(1024).default(1024 * 1024),
+  /** Graceful shutdown: how long to wait for in-flight messages before giving up. */
+  drainTimeoutMs: z.number().int().min(0).default(10_000),
+  /**
+   * Fault injection, for tests only. `dropFirstAck`: never ack a first delivery,
+   * as if every ack were lost, so JetStream redelivers each message after
+   * `ackWaitMs`.
+   */
+  testFaults: z.object({ dropFirstAck: z.boolean().default(false) }).default({ dropFirstAck: false }),
+});
+
+/** Host settings as given (every field optional). */
+export type HostSettingsInput = z.input<typeof hostSettingsSchema>;
+/** Host settings with defaults applied. */
+export type HostSettings = z.infer<typeof hostSettingsSchema>;

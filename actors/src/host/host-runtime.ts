@@ -1,0 +1,27 @@
+import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import type { LeaseStore } from "../stores/lease-store.js";
+import type { SnapshotStore } from "../stores/snapshot-store.js";
+import type { StreamNames } from "../streams/stream-names.js";
+import type { EffectRunner } from "./effect-runner.js";
+import type { HostSettings } from "./host-options.js";
+import type { OutboxPublisher } from "./outbox-publisher.js";
+
+/** What the parts of one host share: settings, clients, stores and the concurrency limit. */
+export interface HostRuntime {
+  readonly settings: HostSettings;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  readonly redis: Redis;
+  readonly streams: StreamNames;
+  readonly snapshots: SnapshotStore;
+  readonly leases: LeaseStore;
+  readonly kinds: ReadonlyMap<string, ActorKindDefinition>;
+  readonly publisher: OutboxPublisher;
+  readonly effects: EffectRunner;
+  readonly logger: Logger;
+  /** Runs `task` within the host's `maxConcurrency`. */
+  readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+}

@@ -1,0 +1,253 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from "@nats-io/jetstream";
+import { nanos } from "@nats-io/transport-node";
+import {
+  type ActorAddress,
+  InvalidAddressError,
+  TroupeError,
+  actorAddress,
+  formatAddress,
+  parseShardInboxSubject,
+  shardInboxFilter,
+} from "@troupe/protocol";
+import { LeaseLostError } from "../errors/lease-lost-error.js";
+import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import type { ActorRecord, PendingEffect } from "../step/actor-record.js";
+import { deadLetterItem } from "../step/dead-letter-items.js";
+import type { CommitOutcome } from "../stores/snapshot-store.js";
+import { ActorCell } from "./actor-cell.js";
+import type { HostRuntime } from "./host-runtime.js";
+import { CONTENT_TYPE_HEADER } from "./outbox-publisher.js";
+
+/**
+ * Everything one host does for one shard it leases: a JetStream consumer on the
+ * shard's inbox subjects, the shard's activated actors, and the watermark (the
+ * inbox sequence below which every delivered message is done).
+ *
+ * A new owner deletes the previous owner's consumer and creates its own from the
+ * saved watermark, so messages the previous owner never finished are delivered at
+ * once — failover does not wait for AckWait. Messages the snapshot already
+ * reflects are skipped by the step.
+ */
+export class ShardWorker {
+  readonly #cells = new Map<string, ActorCell>();
+  readonly #outstanding = new Set<number>();
+  readonly #abort = new AbortController();
+  #messages: ConsumerMessages | undefined;
+  #highestDelivered = 0;
+  #savedWatermark = 0;
+  #accepting = true;
+  #loop: Promise<void> | undefined;
+
+  constructor(
+    readonly shard: number,
+    readonly token: number,
+    readonly runtime: HostRuntime,
+    private readonly onLeaseLost: (worker: ShardWorker) => void,
+  ) {}
+
+  /** False once the worker drains or lost its lease: cells stop taking messages. */
+  get accepting(): boolean {
+    return this.#accepting;
+  }
+
+  /** Actors of this shard in memory. */
+  get activeActors(): number {
+    return this.#cells.size;
+  }
+
+  /** Aborted when this worker stops; effect handlers listen to it. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Creates the consumer from the watermark, starts consuming and wakes dirty actors. */
+  async start(): Promise<void> {
+    const { jsm, js, streams, settings, snapshots } = this.runtime;
+    const watermark = (await snapshots.watermark(this.shard)) ?? 0;
+    this.#savedWatermark = watermark;
+    this.#highestDelivered = Math.max(0, watermark - 1);
+    const name = `${settings.prefix}-shard-${this.shard}`;
+    await jsm.consumers.delete(streams.inbox, name).catch(() => false);
+    await jsm.consumers.add(streams.inbox, {
+      durable_name: name,
+      filter_subject: shardInboxFilter(this.shard),
+      ack_policy: AckPolicy.Explicit,
+      ack_wait: nanos(settings.ackWaitMs),
+      max_ack_pending: settings.maxAckPendingPerShard,
+      ...(watermark > 0
+        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: watermark }
+        : { deliver_policy: DeliverPolicy.All }),
+    });
+    const consumer = await js.consumers.get(streams.inbox, name);
+    this.#messages = await consumer.consume({ max_messages: Math.min(512, settings.maxAckPendingPerShard) });
+    this.#loop = this.#consume(this.#messages);
+    for (const actor of await snapshots.dirtyActors(this.shard)) {
+      this.#cellFor(actor)?.wake();
+    }
+  }
+
+  async #consume(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const message of messages) {
+        if (!this.#accepting) break;
+        this.#dispatch(message);
+      }
+    } catch (error) {
+      if (this.#accepting) this.runtime.logger.error({ shard: this.shard, err: error }, "shard consumer failed");
+    }
+  }
+
+  #dispatch(message: JsMsg): void {
+    this.#outstanding.add(message.seq);
+    this.#highestDelivered = Math.max(this.#highestDelivered, message.seq);
+    let address: ActorAddress;
+    let parsed: { kind: string; id: string } | undefined;
+    try {
+      parsed = parseShardInboxSubject(message.subject);
+      address = actorAddress(parsed.kind, parsed.id);
+      if (!this.runtime.kinds.has(address.kind)) {
+        throw new InvalidAddressError(
+          `no actor kind "${address.kind}" is registered on this host (known: ${[...this.runtime.kinds.keys()].join(", ")})`,
+          "kind",
+          address.kind,
+        );
+      }
+    } catch (error) {
+      void this.#deadLetterUnroutable(message, parsed, error);
+      return;
+    }
+    this.#cellFor(formatAddress(address), address)?.enqueue(message);
+  }
+
+  #cellFor(actor: string, known?: ActorAddress): ActorCell | undefined {
+    let cell = this.#cells.get(actor);
+    if (cell !== undefined) return cell;
+    const [kind = "", id = ""] = actor.split("/");
+    const address = known ?? { kind, id };
+    const definition = this.runtime.kinds.get(address.kind);
+    if (definition === undefined) return undefined;
+    cell = new ActorCell(address, definition, this);
+    this.#cells.set(actor, cell);
+    return cell;
+  }
+
+  async #deadLetterUnroutable(message: JsMsg, parsed: { kind: string; id: string } | undefined, error: unknown): Promise<void> {
+    const troupeError = TroupeError.isInstance(error)
+      ? error
+      : new InvalidAddressError(`unroutable inbox subject ${message.subject}: ${String(error)}`, "address", message.subject);
+    const item = deadLetterItem({
+      kind: parsed?.kind ?? "_invalid",
+      id: parsed?.id ?? "_invalid",
+      actor: undefined,
+      message: {
+        seq: message.seq,
+        subject: message.subject,
+        data: message.data,
+        contentType: message.headers?.get(CONTENT_TYPE_HEADER) || undefined,
+        timestampMs: Math.floor(Number(message.info.timestampNanos) / 1_000_000),
+      },
+      error: troupeError,
+    });
+    try {
+      await this.runtime.publisher.publish([item]);
+      this.runtime.logger.info({ shard: this.shard, seq: message.seq, reason: troupeError.message }, "message dead-lettered");
+      this.complete(message);
+    } catch (publishError) {
+      this.runtime.logger.error({ shard: this.shard, err: publishError }, "could not dead-letter a message; it will be redelivered");
+    }
+  }
+
+  /** Writes the next generation under this worker's fencing token. */
+  async commit(previous: ActorRecord | undefined, next: ActorRecord): Promise<Exclude<CommitOutcome, "fenced">> {
+    const outcome = await this.runtime.snapshots.commit({
+      shard: this.shard,
+      token: this.token,
+      previous,
+      next,
+      keepGenerations: this.runtime.settings.keepGenerations,
+    });
+    if (outcome === "fenced") {
+      this.abort();
+      this.onLeaseLost(this);
+      throw new LeaseLostError(this.shard, this.token);
+    }
+    return outcome;
+  }
+
+  /** Starts an effect tied to this worker's lifetime. */
+  startEffect(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect): void {
+    this.runtime.effects.start(address, definition, effect, this.#abort.signal);
+  }
+
+  /** Acks a processed message and moves the watermark. */
+  complete(message: JsMsg): void {
+    if (!(this.runtime.settings.testFaults.dropFirstAck && !message.redelivered)) message.ack();
+    this.#outstanding.delete(message.seq);
+  }
+
+  /** Inbox sequence from which a new owner must read. */
+  get watermark(): number {
+    if (this.#outstanding.size === 0) return this.#highestDelivered + 1;
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const seq of this.#outstanding) if (seq < lowest) lowest = seq;
+    return lowest;
+  }
+
+  /** Saves the watermark if it moved (fenced by the lease token). */
+  async saveWatermark(): Promise<void> {
+    const watermark = this.watermark;
+    if (watermark <= this.#savedWatermark) return;
+    if (await this.runtime.snapshots.saveWatermark(this.shard, this.token, watermark)) {
+      this.#savedWatermark = watermark;
+    }
+  }
+
+  /** Passivates idle actors: confirms their outbox and drops them from memory. */
+  async passivateIdle(idleBeforeMs: number, force: boolean): Promise<number> {
+    let passivated = 0;
+    for (const [actor, cell] of this.#cells) {
+      if (!cell.idle || this.runtime.effects.hasRunning(actor)) continue;
+      if (!force && cell.lastUsedMs > idleBeforeMs) continue;
+      const record = cell.record;
+      if (record !== undefined && !cell.outboxConfirmed) {
+        await this.runtime.snapshots.confirmOutbox(this.shard, record);
+        cell.markConfirmed();
+      }
+      if (!cell.idle) continue;
+      this.#cells.delete(actor);
+      passivated += 1;
+    }
+    return passivated;
+  }
+
+  /**
+   * Graceful stop (hand-over or shutdown): stop fetching, let each actor finish the
+   * message it is processing, save the watermark, then stop effects. Messages
+   * still queued are not acked; the next owner reads them from the watermark.
+   *
+   * @param timeoutMs - longest wait for in-flight messages.
+   */
+  async drain(timeoutMs: number): Promise<void> {
+    this.#accepting = false;
+    await this.#messages?.close().catch(() => undefined);
+    const settled = Promise.all([...this.#cells.values()].map((cell) => cell.settled()));
+    await Promise.race([settled, sleep(timeoutMs)]);
+    await this.saveWatermark().catch((error: unknown) => this.runtime.logger.warn({ shard: this.shard, err: error }, "could not save the watermark"));
+    this.#abort.abort(new Error("shard handed over"));
+    await this.#loop;
+  }
+
+  /** Immediate stop after the lease was lost: no more writes, no watermark. */
+  abort(): void {
+    if (!this.#accepting && this.#abort.signal.aborted) return;
+    this.#accepting = false;
+    this.#abort.abort(new LeaseLostError(this.shard, this.token));
+    void this.#messages?.close().catch(() => undefined);
+  }
+
+  /** Sleeps unless the worker stops first. */
+  async sleep(ms: number): Promise<void> {
+    await sleep(ms, undefined, { signal: this.#abort.signal }).catch(() => undefined);
+  }
+}

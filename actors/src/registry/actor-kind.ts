@@ -1,0 +1,82 @@
+import type { ActorAddress, MessageEnvelope, MessageSchemas } from "@troupe/protocol";
+import type { AnyStateMachine, EventObject } from "xstate";
+
+/**
+ * Runs one effect requested by a machine (`troupe.effect`). The host delivers the
+ * resolved value as an `effect.completed` message into the actor's own inbox, or a
+ * thrown error as `effect.failed`. At-least-once: after a host crash a pending
+ * effect runs again on the new owner, so handlers that write must be idempotent or
+ * fenced.
+ *
+ * @param input - the `input` the machine gave in its request.
+ * @param context - abort signal (fires on shutdown, shard hand-over or lease loss)
+ *   and identifiers of the request.
+ * @returns plain data (it is msgpack-encoded into the inbox).
+ */
+export type EffectHandler = (input: unknown, context: EffectContext) => Promise<unknown>;
+
+/** What an effect handler knows about the request it serves. */
+export interface EffectContext {
+  /** Aborted when the host stops running this effect; the result is then discarded. */
+  readonly signal: AbortSignal;
+  /** The actor that requested the effect. */
+  readonly address: ActorAddress;
+  /** Stable id of the request (unique per actor). */
+  readonly effectId: string;
+  /** 1 on the first run; higher when the effect is resumed after a crash or hand-over. */
+  readonly attempt: number;
+}
+
+/**
+ * Everything a host needs to run one kind of actor.
+ *
+ * @example
+ * const counter = defineActorKind({
+ *   kind: "counter",
+ *   machine: counterMachine,
+ *   version: "1",
+ *   messageSchemas: { "counter.increment": z.object({ by: z.number().int() }) },
+ * });
+ */
+export interface ActorKindDefinition {
+  /** Actor kind, the first token of the address (`counter` in `counter/c1`). */
+  readonly kind: string;
+  /** The pure xstate v5 machine. */
+  readonly machine: AnyStateMachine;
+  /** Machine version recorded in every snapshot; change it when the machine changes shape. */
+  readonly version: string;
+  /** Payload schemas of the messages this kind accepts (by message type). */
+  readonly messageSchemas: MessageSchemas;
+  /** Effect handlers by effect name. */
+  readonly effects?: Readonly<Record<string, EffectHandler>>;
+  /** Machine input on first activation; defaults to `{ address: { kind, id } }`. */
+  readonly input?: (address: ActorAddress) => unknown;
+  /**
+   * Turns a validated inbox message into the machine event; defaults to
+   * `{ ...payload, type, messageId, timestampMs }`.
+   */
+  readonly toEvent?: (message: MessageEnvelope) => EventObject;
+  /**
+   * Whose event subjects this actor publishes on; defaults to its own address. A
+   * run or tool call actor returns its session so that every event about a
+   * session appears under `troupe.session.<id>.events.>`.
+   */
+  readonly eventAddress?: (address: ActorAddress, context: unknown) => ActorAddress;
+  /**
+   * Migration hook for snapshots written by another machine version. Returns the
+   * persisted xstate snapshot in the current shape, or throws to refuse. Without a
+   * hook a snapshot of another version is refused (its messages are dead-lettered
+   * with code `unknown_machine_version`; the host keeps running).
+   */
+  readonly migrate?: (persistedState: unknown, fromVersion: string) => unknown;
+}
+
+/**
+ * Identity helper that gives `ActorKindDefinition` literals their type.
+ *
+ * @param definition - the kind definition.
+ * @returns the same object.
+ */
+export function defineActorKind<T extends ActorKindDefinition>(definition: T): T {
+  return definition;
+}

@@ -1,0 +1,74 @@
+import { type ActorAddress, formatAddress } from "@troupe/protocol";
+import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
+import { processMessage } from "../step/process-message.js";
+import type { SnapshotStore } from "../stores/snapshot-store.js";
+import { firstDifference, type Difference } from "./first-difference.js";
+import { readJournal, type JournalSource } from "./journal-reader.js";
+
+/** What {@link replayActor} found. */
+export interface ReplayReport {
+  readonly actor: string;
+  /** True when the replayed snapshot equals the stored one. */
+  readonly reproduces: boolean;
+  /** Journal messages read. */
+  readonly messagesRead: number;
+  readonly storedGeneration: number | undefined;
+  readonly replayedGeneration: number | undefined;
+  /**
+   * The first difference: at the oldest kept generation that differs (generation
+   * number given), else at the latest.
+   */
+  readonly divergence: (Difference & { readonly generation: number }) | undefined;
+}
+
+/**
+ * Re-runs an actor's journal through the pure step and reports whether it
+ * reproduces the stored snapshot (DESIGN.md, "Replay machine state in tests").
+ *
+ * @param source - journal location plus the snapshot store and the actor's kind.
+ * @param address - the actor.
+ * @returns the report; `reproduces` is false with a `divergence` when they differ
+ *   (also when the journal no longer holds early messages, past retention).
+ */
+export async function replayActor(
+  source: JournalSource & { readonly snapshots: SnapshotStore; readonly definition: ActorKindDefinition },
+  address: ActorAddress,
+): Promise<ReplayReport> {
+  const actor = formatAddress(address);
+  const stored = await source.snapshots.load(actor);
+  const history = stored === undefined ? [] : await source.snapshots.history(actor);
+  const kept = new Map<number, ActorRecord>(
+    [...history, ...(stored ? [stored.record] : [])].map((record) => [record.generation, normalize(record)]),
+  );
+  let record: ActorRecord | undefined;
+  let messagesRead = 0;
+  let divergence: ReplayReport["divergence"];
+  for await (const message of readJournal(source, address, stored?.record.inboxSeq ?? 0)) {
+    messagesRead += 1;
+    const result = processMessage(record, message, { definition: source.definition, address });
+    if (result.outcome !== "committed") continue;
+    record = result.record;
+    const expected = kept.get(record.generation);
+    if (divergence === undefined && expected !== undefined) {
+      const difference = firstDifference(expected, normalize(record));
+      if (difference !== undefined) divergence = { ...difference, generation: record.generation };
+    }
+  }
+  if (divergence === undefined && stored !== undefined) {
+    const difference = firstDifference(normalize(stored.record), record === undefined ? undefined : normalize(record));
+    if (difference !== undefined) divergence = { ...difference, generation: stored.record.generation };
+  }
+  return {
+    actor,
+    reproduces: divergence === undefined,
+    messagesRead,
+    storedGeneration: stored?.record.generation,
+    replayedGeneration: record?.generation,
+    divergence,
+  };
+}
+
+function normalize(record: ActorRecord): ActorRecord {
+  return decodeActorRecord(encodeActorRecord(record));
+}

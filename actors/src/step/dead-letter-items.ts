@@ -1,0 +1,127 @@
+import {
+  type ActorAddress,
+  DecodeError,
+  type TroupeError,
+  deadLetterSubject,
+  encodeEvent,
+  eventSubject,
+  formatAddress,
+} from "@troupe/protocol";
+import type { OutboxItem } from "./actor-record.js";
+
+/** Content type of dead-letter records (readable with a plain `nats sub`). */
+export const DEAD_LETTER_CONTENT_TYPE = "application/json";
+
+/**
+ * A dead-letter record as published on `troupe.deadletter.<kind>.<id>`.
+ *
+ * `data` is the original message body in base64, so nothing is lost.
+ */
+export interface DeadLetterRecord {
+  readonly reason: string;
+  readonly code: string;
+  readonly subject: string;
+  /** Inbox stream sequence of the rejected message. */
+  readonly inboxSeq: number;
+  readonly actor: string | undefined;
+  /** zod issues when the message failed validation. */
+  readonly issues: readonly unknown[] | undefined;
+  /** Stream time of the original message, Unix ms. */
+  readonly timestampMs: number;
+  readonly contentType: string | undefined;
+  readonly data: string;
+}
+
+/**
+ * Builds the dead-letter record of a rejected message.
+ *
+ * @param input - the rejected message, its parsed subject tokens and the error.
+ * @returns the record and its outbox item (deterministic `Nats-Msg-Id`
+ *   `dl:<inbox sequence>`).
+ */
+export function deadLetterItem(input: {
+  kind: string;
+  id: string;
+  actor: string | undefined;
+  message: {
+    seq: number;
+    subject: string;
+    data: Uint8Array;
+    contentType: string | undefined;
+    timestampMs: number;
+  };
+  error: TroupeError;
+}): OutboxItem {
+  const record: DeadLetterRecord = {
+    reason: input.error.message,
+    code: DecodeError.isInstance(input.error)
+      ? `${input.error.code}:${input.error.reason}`
+      : input.error.code,
+    subject: input.message.subject,
+    inboxSeq: input.message.seq,
+    actor: input.actor,
+    issues: DecodeError.isInstance(input.error) ? input.error.issues : undefined,
+    timestampMs: input.message.timestampMs,
+    contentType: input.message.contentType,
+    data: Buffer.from(input.message.data).toString("base64"),
+  };
+  return {
+    subject: deadLetterSubject(input.kind, input.id),
+    messageId: `dl:${input.message.seq}`,
+    contentType: DEAD_LETTER_CONTENT_TYPE,
+    body: new TextEncoder().encode(JSON.stringify(record)),
+  };
+}
+
+/**
+ * The dead letter and the `message.rejected` event for a message addressed to a
+ * valid actor.
+ *
+ * @param input - actor address, the message, the error and the event sequence to use.
+ * @returns two outbox items: dead letter first, then the event.
+ */
+export function deadLetterItems(input: {
+  address: ActorAddress;
+  message: {
+    seq: number;
+    subject: string;
+    data: Uint8Array;
+    contentType: string | undefined;
+    timestampMs: number;
+  };
+  error: TroupeError;
+  eventSeq: number;
+}): OutboxItem[] {
+  const actor = formatAddress(input.address);
+  const deadLetter = deadLetterItem({
+    kind: input.address.kind,
+    id: input.address.id,
+    actor,
+    message: input.message,
+    error: input.error,
+  });
+  const eventId = `${actor}:ev:${input.eventSeq}`;
+  const event = encodeEvent({
+    v: 1,
+    id: eventId,
+    type: "message.rejected",
+    payload: {
+      reason: input.error.message,
+      code: input.error.code,
+      messageId: `${actor}:in:${input.message.seq}`,
+      ...(DecodeError.isInstance(input.error) && input.error.issues !== undefined
+        ? { issues: input.error.issues }
+        : {}),
+    },
+    meta: { actor, seq: input.eventSeq, timestampMs: input.message.timestampMs },
+  });
+  return [
+    deadLetter,
+    {
+      subject: eventSubject(input.address, "message.rejected"),
+      messageId: eventId,
+      contentType: event.contentType,
+      body: event.bytes,
+    },
+  ];
+}

@@ -1,0 +1,249 @@
+import {
+  type ActorAddress,
+  DecodeError,
+  type MessageEnvelope,
+  PayloadTooLargeError,
+  TroupeError,
+  decodeMessage,
+  formatAddress,
+} from "@troupe/protocol";
+import { createActor, initialTransition, transition, type EventObject } from "xstate";
+import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import type { ActorRecord, OutboxItem, PendingEffect, PendingTimer } from "./actor-record.js";
+import { deadLetterItems } from "./dead-letter-items.js";
+import { interpretActions, type MachineAction } from "./interpret-actions.js";
+import { hostMessageSchemas } from "./host-message-schemas.js";
+
+/** One message read from the inbox stream. */
+export interface InboxMessage {
+  /** Inbox stream sequence. */
+  readonly seq: number;
+  readonly subject: string;
+  readonly data: Uint8Array;
+  /** `Content-Type` header, when the publisher set one. */
+  readonly contentType: string | undefined;
+  /** Time the stream stored the message, Unix ms (deterministic "now"). */
+  readonly timestampMs: number;
+}
+
+/** Why a message did not change the snapshot. */
+export type SkipReason = "already_reflected" | "stale_timer" | "stale_effect";
+
+/** Outcome of {@link processMessage}. */
+export type StepResult =
+  | { readonly outcome: "skipped"; readonly reason: SkipReason }
+  | {
+      readonly outcome: "committed";
+      /** The next generation to write (compare-and-set on `record.generation - 1`). */
+      readonly record: ActorRecord;
+      /** Effects to start once the write is committed. */
+      readonly effectsStarted: readonly PendingEffect[];
+      readonly timersArmed: readonly PendingTimer[];
+      readonly timersCancelled: readonly string[];
+      /** Set when the message was rejected (dead-lettered; machine state untouched). */
+      readonly rejection: TroupeError | undefined;
+    };
+
+/** Fixed inputs of the step for one actor. */
+export interface StepOptions {
+  readonly definition: ActorKindDefinition;
+  readonly address: ActorAddress;
+  /** Maximum message size in bytes (default: the protocol's 1 MiB). */
+  readonly maxPayloadBytes?: number;
+}
+
+/**
+ * The core of the actor host, free of IO: stored snapshot + one inbox message →
+ * next snapshot, outbox, effects and timer changes (../../../shared/DESIGN.md,
+ * "Processing one message"). The live host and `replayActor` both call it, so a
+ * journal replays to exactly the stored snapshot.
+ *
+ * 1. A message whose sequence the snapshot already reflects is skipped.
+ * 2. A message that does not decode or validate is rejected: the next generation
+ *    keeps the machine state, advances the inbox sequence and carries a dead letter
+ *    and a `message.rejected` event in its outbox.
+ * 3. Timer and effect results that no longer match a pending timer/effect are
+ *    skipped (a late duplicate).
+ * 4. Otherwise the machine takes the pure transition and its actions become data.
+ *
+ * A snapshot written by another machine version is migrated with the kind's
+ * `migrate` hook; without one, the message is rejected with
+ * `unknown_machine_version`. An exception thrown by the machine itself rejects the
+ * message with code `internal` rather than crashing the host.
+ *
+ * @param record - the latest stored generation, or undefined for a new actor.
+ * @param message - the inbox message.
+ * @param options - kind definition and address.
+ * @returns what to write, publish and start.
+ */
+export function processMessage(
+  record: ActorRecord | undefined,
+  message: InboxMessage,
+  options: StepOptions,
+): StepResult {
+  if (record !== undefined && message.seq <= record.inboxSeq) {
+    return { outcome: "skipped", reason: "already_reflected" };
+  }
+  const { definition, address } = options;
+  const actor = formatAddress(address);
+  let envelope: MessageEnvelope;
+  try {
+    envelope = decodeMessage(message.data, {
+      contentType: message.contentType,
+      subject: message.subject,
+      schemas: { ...definition.messageSchemas, ...hostMessageSchemas },
+      ...(options.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: options.maxPayloadBytes }),
+      defaults: { id: `${actor}:in:${message.seq}`, timestampMs: message.timestampMs, actor },
+    });
+  } catch (error) {
+    if (DecodeError.isInstance(error) || PayloadTooLargeError.isInstance(error)) {
+      return reject(record, message, options, error);
+    }
+    throw error;
+  }
+  try {
+    return transitionMachine(record, message, envelope, options);
+  } catch (error) {
+    const rejection = TroupeError.isInstance(error)
+      ? error
+      : new TroupeError("internal", `the machine failed on ${envelope.type}: ${String(error)}`, {
+          cause: error,
+        });
+    return reject(record, message, options, rejection);
+  }
+}
+
+function transitionMachine(
+  record: ActorRecord | undefined,
+  message: InboxMessage,
+  envelope: MessageEnvelope,
+  options: StepOptions,
+): StepResult {
+  const { definition, address } = options;
+  let effects = record?.effects ?? [];
+  let timers = record?.timers ?? [];
+  let event: EventObject & Record<string, unknown>;
+  if (envelope.type === "timer.fired") {
+    const { timerId, deadlineMs } = envelope.payload as { timerId: string; deadlineMs: number };
+    const timer = timers.find((t) => t.timerId === timerId && t.deadlineMs === deadlineMs);
+    if (timer === undefined) return { outcome: "skipped", reason: "stale_timer" };
+    timers = timers.filter((t) => t !== timer);
+    event = timer.event;
+  } else if (envelope.type === "effect.completed" || envelope.type === "effect.failed") {
+    const payload = envelope.payload as { effectId: string };
+    const pending = effects.find((e) => e.effectId === payload.effectId);
+    if (pending === undefined) return { outcome: "skipped", reason: "stale_effect" };
+    effects = effects.filter((e) => e !== pending);
+    event = { ...payload, type: envelope.type, effect: pending.effect };
+  } else {
+    event = definition.toEvent
+      ? (definition.toEvent(envelope) as EventObject & Record<string, unknown>)
+      : {
+          ...(envelope.payload as Record<string, unknown>),
+          type: envelope.type,
+          messageId: envelope.id,
+          timestampMs: envelope.meta.timestampMs,
+        };
+  }
+
+  const machine = definition.machine;
+  const actions: MachineAction[] = [];
+  let snapshot;
+  if (record === undefined || record.state === undefined) {
+    const input = definition.input ? definition.input(address) : { address };
+    const [initial, initialActions] = initialTransition(machine, input);
+    snapshot = initial;
+    actions.push(...(initialActions as MachineAction[]));
+  } else {
+    const state = restoreState(record, definition);
+    snapshot = createActor(machine, { snapshot: state as never }).getSnapshot();
+  }
+  const [next, transitionActions] = transition(machine, snapshot, event);
+  actions.push(...(transitionActions as MachineAction[]));
+
+  const context = (next as { context?: unknown }).context;
+  const interpreted = interpretActions(actions, {
+    address,
+    eventAddress: definition.eventAddress ? definition.eventAddress(address, context) : address,
+    inboxSeq: message.seq,
+    nowMs: message.timestampMs,
+    causationId: envelope.id,
+    correlationId: envelope.meta.correlationId,
+    eventSeq: record?.eventSeq ?? 0,
+  });
+  const cancelled = new Set(interpreted.timersCancelled);
+  const armedIds = new Set(interpreted.timersArmed.map((t) => t.timerId));
+  const nextTimers = [
+    ...timers.filter((t) => !cancelled.has(t.timerId) && !armedIds.has(t.timerId)),
+    ...interpreted.timersArmed.filter((t) => !cancelled.has(t.timerId)),
+  ];
+  const nextRecord: ActorRecord = {
+    address: formatAddress(address),
+    generation: (record?.generation ?? 0) + 1,
+    inboxSeq: message.seq,
+    machineVersion: definition.version,
+    state: machine.getPersistedSnapshot(next),
+    eventSeq: interpreted.eventSeq,
+    effects: [...effects, ...interpreted.effects],
+    timers: nextTimers,
+    outbox: interpreted.outbox,
+  };
+  const liveIds = new Set(nextTimers.map((t) => t.timerId));
+  return {
+    outcome: "committed",
+    record: nextRecord,
+    effectsStarted: interpreted.effects,
+    timersArmed: nextTimers.filter((t) => armedIds.has(t.timerId)),
+    timersCancelled: (record?.timers ?? [])
+      .map((t) => t.timerId)
+      .filter((id) => !liveIds.has(id) || armedIds.has(id)),
+    rejection: undefined,
+  };
+}
+
+function restoreState(record: ActorRecord, definition: ActorKindDefinition): unknown {
+  if (record.machineVersion === definition.version) return record.state;
+  if (definition.migrate === undefined) {
+    throw new TroupeError(
+      "unknown_machine_version",
+      `snapshot of ${record.address} was written by machine version ${record.machineVersion}; ` +
+        `this host runs version ${definition.version} and the kind has no migrate hook`,
+    );
+  }
+  return definition.migrate(record.state, record.machineVersion);
+}
+
+function reject(
+  record: ActorRecord | undefined,
+  message: InboxMessage,
+  options: StepOptions,
+  error: TroupeError,
+): StepResult {
+  const actor = formatAddress(options.address);
+  const eventSeq = (record?.eventSeq ?? 0) + 1;
+  const outbox: OutboxItem[] = deadLetterItems({
+    address: options.address,
+    message,
+    error,
+    eventSeq,
+  });
+  const base: ActorRecord = record ?? {
+    address: actor,
+    generation: 0,
+    inboxSeq: 0,
+    machineVersion: options.definition.version,
+    state: undefined,
+    eventSeq: 0,
+    effects: [],
+    timers: [],
+    outbox: [],
+  };
+  return {
+    outcome: "committed",
+    record: { ...base, generation: base.generation + 1, inboxSeq: message.seq, eventSeq, outbox },
+    effectsStarted: [],
+    timersArmed: [],
+    timersCancelled: [],
+    rejection: error,
+  };
+}

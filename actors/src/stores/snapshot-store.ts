@@ -1,0 +1,65 @@
+import type { ActorRecord, PendingTimer } from "../step/actor-record.js";
+
+/**
+ * Snapshot generations of actors, written only by the owner of the actor's shard.
+ *
+ * `commit` is the single atomic step of DESIGN.md ("Processing one message", step
+ * 4): it compares the stored generation and the shard's fencing token, writes the
+ * next generation (which carries the outbox and pending effects), keeps a bounded
+ * number of earlier generations, and updates the shard's durable timers and dirty
+ * set — all or nothing.
+ */
+export interface SnapshotStore {
+  /** The latest generation, or undefined for an actor never written. */
+  load(address: string): Promise<StoredRecord | undefined>;
+  /** Earlier generations kept for inspection, newest first. */
+  history(address: string): Promise<ActorRecord[]>;
+  /**
+   * Writes `next` (generation `previous.generation + 1`).
+   *
+   * @returns "committed", or "fenced" when the token is no longer the shard's
+   *   current lease, or "conflict" when the stored generation moved.
+   */
+  commit(input: CommitInput): Promise<CommitOutcome>;
+  /**
+   * Marks the outbox of `generation` as published (at passivation), so the next
+   * activation does not publish it again.
+   */
+  confirmOutbox(shard: number, record: ActorRecord): Promise<void>;
+  /** Actors of the shard with running effects or an unconfirmed outbox. */
+  dirtyActors(shard: number): Promise<string[]>;
+  /** Timers due now (Redis clock) in the given shards, at most `limit` each. */
+  dueTimers(shards: readonly number[], limit: number): Promise<DueTimer[]>;
+  /** Forgets fired timers (after their `timer.fired` message was published). */
+  removeTimers(timers: readonly DueTimer[]): Promise<void>;
+  /** Inbox sequence from which a new owner of the shard starts reading. */
+  watermark(shard: number): Promise<number | undefined>;
+  /** Saves the watermark, only while `token` is the shard's lease token. */
+  saveWatermark(shard: number, token: number, seq: number): Promise<boolean>;
+}
+
+/** A stored generation and whether its outbox is known to be published. */
+export interface StoredRecord {
+  readonly record: ActorRecord;
+  readonly outboxConfirmed: boolean;
+}
+
+/** Arguments of {@link SnapshotStore.commit}. */
+export interface CommitInput {
+  readonly shard: number;
+  readonly token: number;
+  readonly previous: ActorRecord | undefined;
+  readonly next: ActorRecord;
+  /** Earlier generations to keep besides the latest. */
+  readonly keepGenerations: number;
+}
+
+/** Result of {@link SnapshotStore.commit}. */
+export type CommitOutcome = "committed" | "fenced" | "conflict";
+
+/** A timer whose deadline passed. */
+export interface DueTimer {
+  readonly shard: number;
+  readonly address: string;
+  readonly timer: Pick<PendingTimer, "timerId" | "deadlineMs">;
+}

@@ -1,0 +1,77 @@
+import { nanos } from "@nats-io/transport-node";
+import {
+  DiscardPolicy,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+  type StreamConfig,
+} from "@nats-io/jetstream";
+import {
+  DEAD_LETTER_STREAM_SUBJECTS,
+  EVENT_STREAM_SUBJECTS,
+  INBOX_STREAM_SUBJECTS,
+} from "@troupe/protocol";
+import type { StreamNames } from "./stream-names.js";
+
+/** Retention of the streams, in ms. */
+export interface StreamRetention {
+  /** How long inbox messages (the journal) are kept; default 7 days. */
+  readonly journalRetentionMs: number;
+  /** How long events are kept for replay; default 7 days. */
+  readonly eventRetentionMs: number;
+  /** `Nats-Msg-Id` dedup window; default 2 minutes (the server's default). */
+  readonly duplicateWindowMs: number;
+}
+
+/**
+ * Creates the deployment's streams, or updates their retention if they exist.
+ * Idempotent; every host calls it at start.
+ *
+ * @param manager - JetStream manager.
+ * @param names - stream names.
+ * @param retention - retention settings in ms.
+ */
+export async function ensureStreams(
+  manager: JetStreamManager,
+  names: StreamNames,
+  retention: StreamRetention,
+): Promise<void> {
+  const common = {
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: DiscardPolicy.Old,
+    num_replicas: 1,
+    duplicate_window: nanos(retention.duplicateWindowMs),
+  };
+  await upsert(manager, {
+    ...common,
+    name: names.inbox,
+    subjects: [...INBOX_STREAM_SUBJECTS],
+    max_age: nanos(retention.journalRetentionMs),
+  });
+  await upsert(manager, {
+    ...common,
+    name: names.events,
+    subjects: [...EVENT_STREAM_SUBJECTS],
+    max_age: nanos(retention.eventRetentionMs),
+  });
+  await upsert(manager, {
+    ...common,
+    name: names.deadLetter,
+    subjects: [...DEAD_LETTER_STREAM_SUBJECTS],
+    max_age: nanos(retention.journalRetentionMs),
+  });
+}
+
+async function upsert(manager: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
+  try {
+    await manager.streams.info(config.name);
+  } catch {
+    await manager.streams.add(config);
+    return;
+  }
+  await manager.streams.update(config.name, {
+    max_age: config.max_age,
+    duplicate_window: config.duplicate_window,
+  });
+}

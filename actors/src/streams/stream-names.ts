@@ -1,0 +1,27 @@
+/**
+ * JetStream streams of a deployment.
+ *
+ * | stream | subjects | role |
+ * | --- | --- | --- |
+ * | `<P>_INBOX` | `troupe.inbox.>` | every actor inbox (via the server's subject mapping) — also the journal |
+ * | `<P>_EVENTS` | `troupe.*.*.events.>` | events, replayable from a sequence |
+ * | `<P>_DEADLETTER` | `troupe.deadletter.>` | rejected messages with their reason |
+ *
+ * `<P>` is the upper-cased deployment prefix (default `TROUPE`).
+ */
+export interface StreamNames {
+  readonly inbox: string;
+  readonly events: string;
+  readonly deadLetter: string;
+}
+
+/**
+ * Stream names for a deployment prefix.
+ *
+ * @param prefix - deployment prefix, e.g. `troupe`.
+ * @returns the three stream names.
+ */
+export function streamNames(prefix: string): StreamNames {
+  const base = prefix.toUpperCase().replace(/[^A-Z0-9_-]/g, "_");
+  return { inbox: `${base}_INBOX`, events: `${base}_EVENTS`, deadLetter: `${base}_DEADLETTER` };
+}

@@ -1,0 +1,30 @@
+import { ActorHost, type ActorHostOptions } from "@troupe/actors";
+
+/**
+ * Runs an actor host as the process's main job: starts it, and on SIGTERM or
+ * SIGINT shuts it down gracefully (finish in-flight messages, release leases at
+ * once), then exits 0. A second signal exits at once with code 130.
+ *
+ * @param options - servers, kinds and settings, as for `ActorHost.start`.
+ * @returns the running host.
+ * @throws whatever `ActorHost.start` throws (e.g. `ShardCountMismatchError`).
+ */
+export async function runHost(options: ActorHostOptions): Promise<ActorHost> {
+  const host = await ActorHost.start(options);
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stderr.write(`troupe host ${host.hostId}: ${signal} received, draining\n`);
+    host.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`troupe host ${host.hostId}: shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  return host;
+}

@@ -1,0 +1,127 @@
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
+import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
+import {
+  RedisKeys,
+  RedisLeaseStore,
+  RedisSnapshotStore,
+  type ActorKindDefinition,
+  type ReplayReport,
+  replayActor,
+  streamNames,
+  type StreamNames,
+} from "@troupe/actors";
+import { encodeMessage, inboxSubject, parseAddress } from "@troupe/protocol";
+import { Redis } from "ioredis";
+import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
+import { startHostProcess, type HostProcess, type HostProcessOptions } from "./host-process.js";
+import { waitFor } from "./wait-for.js";
+
+/** A test deployment: real servers, clients for the test itself, and host child processes. */
+export interface Cluster extends AsyncDisposable {
+  readonly servers: TestServers;
+  readonly nats: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  readonly redis: Redis;
+  readonly streams: StreamNames;
+  readonly snapshots: RedisSnapshotStore;
+  readonly leases: RedisLeaseStore;
+  readonly shardCount: number;
+  readonly hosts: HostProcess[];
+  /** Starts one more host process with the cluster's settings plus `settings`. */
+  startHost(settings?: Record<string, unknown>, options?: Partial<HostProcessOptions>): Promise<HostProcess>;
+  /** Publishes one message to an actor's public inbox subject with a JetStream ack. */
+  send(actor: string, type: string, payload: Record<string, unknown>, messageId?: string): Promise<void>;
+  /** The stored context of an actor (undefined if never written). */
+  context<T>(actor: string): Promise<T | undefined>;
+  /** Lease owner (host id) per shard. */
+  owners(): Promise<(string | undefined)[]>;
+  /** Waits until every shard is leased by one of `hostIds` and each of them owns at least one. */
+  waitForOwners(hostIds: readonly string[], timeoutMs: number): Promise<void>;
+  /** Replays an actor's journal. */
+  replay(actor: string, definition: ActorKindDefinition): Promise<ReplayReport>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts servers and clients for a suite; hosts are started with {@link Cluster.startHost}.
+ *
+ * @param options - shard count (default 64) and host settings shared by every host.
+ * @returns the cluster; stop it in `afterAll` or with `await using`.
+ */
+export async function startCluster(options: { shardCount?: number; hostSettings?: Record<string, unknown> } = {}): Promise<Cluster> {
+  const shardCount = options.shardCount ?? 64;
+  const servers = await startTestServers({ shardCount });
+  const nats = await connect({ servers: servers.natsUrl });
+  const redis = new Redis(servers.redisUrl, { enableAutoPipelining: true });
+  const keys = new RedisKeys("troupe");
+  const hosts: HostProcess[] = [];
+  const streams = streamNames("troupe");
+  const js = jetstream(nats);
+  const jsm = await jetstreamManager(nats);
+  const snapshots = new RedisSnapshotStore(redis, keys);
+  const leases = new RedisLeaseStore(redis, keys);
+  const cluster: Cluster = {
+    servers,
+    nats,
+    js,
+    jsm,
+    redis,
+    streams,
+    snapshots,
+    leases,
+    shardCount,
+    hosts,
+    async startHost(settings = {}, hostOptions = {}) {
+      const host = await startHostProcess({
+        natsUrl: servers.natsUrl,
+        redisUrl: servers.redisUrl,
+        settings: { shardCount, ...options.hostSettings, ...settings },
+        ...hostOptions,
+      });
+      hosts.push(host);
+      return host;
+    },
+    async send(actor, type, payload, messageId) {
+      const { bytes, contentType } = encodeMessage({
+        v: 1,
+        id: messageId ?? `test-${crypto.randomUUID()}`,
+        type,
+        payload,
+        meta: { timestampMs: Date.now() },
+      });
+      const messageHeaders = headers();
+      messageHeaders.set("Content-Type", contentType);
+      await js.publish(inboxSubject(parseAddress(actor)), bytes, {
+        headers: messageHeaders,
+        ...(messageId === undefined ? {} : { msgID: messageId }),
+      });
+    },
+    async context<T>(actor: string) {
+      const stored = await snapshots.load(actor);
+      return (stored?.record.state as { context: T } | undefined)?.context;
+    },
+    async owners() {
+      return (await leases.holders(shardCount)).map((holder) => holder.owner);
+    },
+    async waitForOwners(hostIds, timeoutMs) {
+      await waitFor(async () => {
+        const owners = await cluster.owners();
+        return owners.every((owner) => owner !== undefined && hostIds.includes(owner)) && hostIds.every((id) => owners.includes(id));
+      }, { timeoutMs, description: `every shard leased by ${hostIds.join(", ")}` });
+    },
+    async replay(actor, definition) {
+      return replayActor({ js, jsm, streams, shardCount, snapshots, definition }, parseAddress(actor));
+    },
+    async stop() {
+      await Promise.allSettled(hosts.map((host) => host.stop()));
+      await nats.close().catch(() => undefined);
+      redis.disconnect();
+      await servers.stop();
+    },
+    async [Symbol.asyncDispose]() {
+      await cluster.stop();
+    },
+  };
+  return cluster;
+}
