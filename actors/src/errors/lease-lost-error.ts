@@ -10,10 +10,14 @@ export class LeaseLostError extends TroupeError {
     readonly shard: number,
     readonly token: number,
   ) {
-    super("lease_lost", `lease of shard ${shard} (fencing token ${token}) is no longer held by this host`, {
-      retryable: false,
-      details: { shard, token },
-    });
+    super(
+      "lease_lost",
+      `lease of shard ${shard} (fencing token ${token}) is no longer held by this host`,
+      {
+        retryable: false,
+        details: { shard, token },
+      },
+    );
     this.name = "LeaseLostError";
   }
 }

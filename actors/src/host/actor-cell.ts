@@ -93,7 +93,10 @@ export class ActorCell {
         if (!this.worker.accepting) return;
         failures += 1;
         this.#activated = false;
-        this.worker.runtime.logger.warn({ actor: this.actor, err: error, failures }, "processing failed; retrying");
+        this.worker.runtime.logger.warn(
+          { actor: this.actor, err: error, failures },
+          "processing failed; retrying",
+        );
         await this.worker.sleep(Math.min(2000, RETRY_BASE_MS * 2 ** Math.min(failures, 6)));
       }
     }
@@ -130,14 +133,24 @@ export class ActorCell {
       return;
     }
     const outcome = await this.worker.commit(this.#record, result.record);
-    if (outcome === "conflict") throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);
+    if (outcome === "conflict")
+      throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);
     this.#record = result.record;
     this.#outboxConfirmed = false;
     if (result.rejection !== undefined) {
-      this.worker.runtime.logger.info({ actor: this.actor, seq: message.seq, code: result.rejection.code, reason: result.rejection.message }, "message rejected");
+      this.worker.runtime.logger.info(
+        {
+          actor: this.actor,
+          seq: message.seq,
+          code: result.rejection.code,
+          reason: result.rejection.message,
+        },
+        "message rejected",
+      );
     }
     await this.worker.runtime.publisher.publish(result.record.outbox);
-    for (const effect of result.effectsStarted) this.worker.startEffect(this.address, this.definition, effect);
+    for (const effect of result.effectsStarted)
+      this.worker.startEffect(this.address, this.definition, effect);
     this.worker.complete(message);
   }
 }

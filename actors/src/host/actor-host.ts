@@ -70,9 +70,17 @@ export class ActorHost {
    */
   static async start(options: ActorHostOptions): Promise<ActorHost> {
     const settings: HostSettings = hostSettingsSchema.parse(options.settings ?? {});
-    const logger = (options.logger ?? pino({ level: process.env.TROUPE_LOG_LEVEL ?? "info" })).child({ hostId: settings.hostId });
-    const nats = typeof options.nats === "string" ? await connect({ servers: options.nats, name: settings.hostId }) : options.nats;
-    const redis = typeof options.redis === "string" ? new Redis(options.redis, { enableAutoPipelining: true, maxRetriesPerRequest: 2 }) : options.redis;
+    const logger = (
+      options.logger ?? pino({ level: process.env.TROUPE_LOG_LEVEL ?? "info" })
+    ).child({ hostId: settings.hostId });
+    const nats =
+      typeof options.nats === "string"
+        ? await connect({ servers: options.nats, name: settings.hostId })
+        : options.nats;
+    const redis =
+      typeof options.redis === "string"
+        ? new Redis(options.redis, { enableAutoPipelining: true, maxRetriesPerRequest: 2 })
+        : options.redis;
     const keys = new RedisKeys(settings.prefix);
     const membership = new RedisMembershipStore(redis, keys);
     const recorded = await membership.claimShardCount(settings.shardCount);
@@ -106,7 +114,10 @@ export class ActorHost {
       redis: typeof options.redis === "string",
     });
     host.#startLoops();
-    logger.info({ shardCount: settings.shardCount, kinds: [...runtime.kinds.keys()] }, "actor host started");
+    logger.info(
+      { shardCount: settings.shardCount, kinds: [...runtime.kinds.keys()] },
+      "actor host started",
+    );
     return host;
   }
 
@@ -118,6 +129,17 @@ export class ActorHost {
   /** Shards this host currently owns, ascending. */
   get ownedShards(): number[] {
     return [...this.#workers.keys()].sort((a, b) => a - b);
+  }
+
+  /**
+   * Actors held in memory now, summed over the shards this host owns. Read-only,
+   * for monitoring and tests: passivation keeps it at most `maxActiveActors`
+   * (checked every 250 ms, so it may exceed the limit briefly while messages arrive).
+   */
+  get activeActorCount(): number {
+    let count = 0;
+    for (const worker of this.#workers.values()) count += worker.activeActors;
+    return count;
   }
 
   /** Live hosts at the last heartbeat. */
@@ -185,7 +207,9 @@ export class ActorHost {
           (async () => {
             const token = await leases.acquire(shard, settings.hostId, settings.leaseTtlMs);
             if (token === undefined || this.#stopping.signal.aborted) return;
-            const started = new ShardWorker(shard, token, this.runtime, (lost) => this.#onLeaseLost(lost));
+            const started = new ShardWorker(shard, token, this.runtime, (lost) =>
+              this.#onLeaseLost(lost),
+            );
             this.#workers.set(shard, started);
             this.#renewedAt.set(shard, Date.now());
             try {
@@ -218,15 +242,24 @@ export class ActorHost {
   #onLeaseLost(worker: ShardWorker): void {
     if (this.#workers.get(worker.shard) === worker) this.#workers.delete(worker.shard);
     this.#renewedAt.delete(worker.shard);
-    this.runtime.logger.warn({ shard: worker.shard, token: worker.token }, "lease lost; stopped processing the shard");
+    this.runtime.logger.warn(
+      { shard: worker.shard, token: worker.token },
+      "lease lost; stopped processing the shard",
+    );
   }
 
   async #renew(): Promise<void> {
     const { settings, leases } = this.runtime;
-    const workers = [...this.#workers.values()].filter((worker) => worker.accepting || !worker.signal.aborted);
+    const workers = [...this.#workers.values()].filter(
+      (worker) => worker.accepting || !worker.signal.aborted,
+    );
     const startedAt = Date.now();
     try {
-      const held = await leases.renew(settings.hostId, workers.map((worker) => ({ shard: worker.shard, token: worker.token })), settings.leaseTtlMs);
+      const held = await leases.renew(
+        settings.hostId,
+        workers.map((worker) => ({ shard: worker.shard, token: worker.token })),
+        settings.leaseTtlMs,
+      );
       workers.forEach((worker, index) => {
         if (held[index] === true) this.#renewedAt.set(worker.shard, startedAt);
         else this.#loseLease(worker);
@@ -252,7 +285,9 @@ export class ActorHost {
 
   async #fireTimers(): Promise<void> {
     this.#checkLeaseDeadlines();
-    const shards = [...this.#workers.values()].filter((worker) => worker.accepting).map((worker) => worker.shard);
+    const shards = [...this.#workers.values()]
+      .filter((worker) => worker.accepting)
+      .map((worker) => worker.shard);
     const due = await this.runtime.snapshots.dueTimers(shards, 500);
     if (due.length === 0) return;
     await this.runtime.publisher.publish(
@@ -265,7 +300,12 @@ export class ActorHost {
           payload: { timerId: timer.timerId, deadlineMs: timer.deadlineMs },
           meta: { actor: address, timestampMs: Date.now() },
         });
-        return { subject: inboxSubject(parseAddress(address)), messageId: id, contentType: encoded.contentType, body: encoded.bytes };
+        return {
+          subject: inboxSubject(parseAddress(address)),
+          messageId: id,
+          contentType: encoded.contentType,
+          body: encoded.bytes,
+        };
       }),
     );
     await this.runtime.snapshots.removeTimers(due);
@@ -278,7 +318,10 @@ export class ActorHost {
     const now = Date.now();
     let active = workers.reduce((sum, worker) => sum + worker.activeActors, 0);
     for (const worker of workers) {
-      active -= await worker.passivateIdle(now - settings.passivateAfterMs, active > settings.maxActiveActors);
+      active -= await worker.passivateIdle(
+        now - settings.passivateAfterMs,
+        active > settings.maxActiveActors,
+      );
     }
   }
 }

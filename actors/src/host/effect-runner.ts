@@ -50,7 +50,12 @@ export class EffectRunner {
    * @param effect - the pending request.
    * @param shardSignal - aborted when the host stops owning the actor's shard.
    */
-  start(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect, shardSignal: AbortSignal): void {
+  start(
+    address: ActorAddress,
+    definition: ActorKindDefinition,
+    effect: PendingEffect,
+    shardSignal: AbortSignal,
+  ): void {
     const actor = formatAddress(address);
     const key = `${actor}#${effect.effectId}`;
     if (this.#running.has(key) || shardSignal.aborted) return;
@@ -64,31 +69,70 @@ export class EffectRunner {
     });
   }
 
-  async #run(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect, signal: AbortSignal): Promise<void> {
+  async #run(
+    address: ActorAddress,
+    definition: ActorKindDefinition,
+    effect: PendingEffect,
+    signal: AbortSignal,
+  ): Promise<void> {
     const actor = formatAddress(address);
     const attemptKey = `${this.keys.prefix}:effect-attempt:${actor}:${effect.effectId}`;
-    let result: { type: "effect.completed"; payload: Record<string, unknown> } | { type: "effect.failed"; payload: Record<string, unknown> };
+    let result:
+      | { type: "effect.completed"; payload: Record<string, unknown> }
+      | { type: "effect.failed"; payload: Record<string, unknown> };
     try {
       const attempt = await this.redis.incr(attemptKey);
       void this.redis.pexpire(attemptKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
       const handler = definition.effects?.[effect.effect];
       if (handler === undefined) {
-        throw new Error(`no effect handler named "${effect.effect}" is registered for kind "${definition.kind}"`);
+        throw new Error(
+          `no effect handler named "${effect.effect}" is registered for kind "${definition.kind}"`,
+        );
       }
-      const output = await handler(effect.input, { signal, address, effectId: effect.effectId, attempt });
-      result = { type: "effect.completed", payload: { effectId: effect.effectId, output: output ?? null } };
+      const output = await handler(effect.input, {
+        signal,
+        address,
+        effectId: effect.effectId,
+        attempt,
+      });
+      result = {
+        type: "effect.completed",
+        payload: { effectId: effect.effectId, output: output ?? null },
+      };
     } catch (error) {
       if (signal.aborted) return;
-      this.logger.warn({ actor, effect: effect.effect, effectId: effect.effectId, err: error }, "effect failed");
-      result = { type: "effect.failed", payload: { effectId: effect.effectId, error: toWireError(error) } };
+      this.logger.warn(
+        { actor, effect: effect.effect, effectId: effect.effectId, err: error },
+        "effect failed",
+      );
+      result = {
+        type: "effect.failed",
+        payload: { effectId: effect.effectId, error: toWireError(error) },
+      };
     }
     if (signal.aborted) return;
     const id = `${actor}:fx:${effect.effectId}`;
-    const encoded = encodeMessage({ v: 1, id, type: result.type, payload: result.payload, meta: { actor, timestampMs: Date.now() } });
+    const encoded = encodeMessage({
+      v: 1,
+      id,
+      type: result.type,
+      payload: result.payload,
+      meta: { actor, timestampMs: Date.now() },
+    });
     try {
-      await this.publisher.publish([{ subject: inboxSubject(address), messageId: id, contentType: encoded.contentType, body: encoded.bytes }]);
+      await this.publisher.publish([
+        {
+          subject: inboxSubject(address),
+          messageId: id,
+          contentType: encoded.contentType,
+          body: encoded.bytes,
+        },
+      ]);
     } catch (error) {
-      this.logger.error({ actor, effectId: effect.effectId, err: error }, "could not deliver an effect result; it runs again on the next activation");
+      this.logger.error(
+        { actor, effectId: effect.effectId, err: error },
+        "could not deliver an effect result; it runs again on the next activation",
+      );
     }
   }
 }

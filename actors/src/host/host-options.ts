@@ -9,9 +9,15 @@ import { z } from "zod";
  */
 export const hostSettingsSchema = z.object({
   /** Unique id of this host process. */
-  hostId: z.string().min(1).default(() => `host-${process.pid}-${crypto.randomUUID().slice(0, 8)}`),
+  hostId: z
+    .string()
+    .min(1)
+    .default(() => `host-${process.pid}-${crypto.randomUUID().slice(0, 8)}`),
   /** Prefix of Redis keys and JetStream stream names of the deployment. */
-  prefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).default("troupe"),
+  prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/)
+    .default("troupe"),
   /** Shards per deployment; recorded on first start, refused if different later. */
   shardCount: z.number().int().min(1).max(4096).default(64),
   /** Lease time to live. */
@@ -37,15 +43,27 @@ export const hostSettingsSchema = z.object({
   /** Earlier snapshot generations kept besides the latest. */
   keepGenerations: z.number().int().min(0).default(3),
   /** How long the inbox (the journal) keeps messages. */
-  journalRetentionMs: z.number().int().min(1000).default(7 * 24 * 3600 * 1000),
+  journalRetentionMs: z
+    .number()
+    .int()
+    .min(1000)
+    .default(7 * 24 * 3600 * 1000),
   /** How long events stay replayable. */
-  eventRetentionMs: z.number().int().min(1000).default(7 * 24 * 3600 * 1000),
+  eventRetentionMs: z
+    .number()
+    .int()
+    .min(1000)
+    .default(7 * 24 * 3600 * 1000),
   /** `Nats-Msg-Id` dedup window of the streams. */
   duplicateWindowMs: z.number().int().min(1000).default(120_000),
   /** How often due timers are looked up. */
   timerPollIntervalMs: z.number().int().min(10).default(100),
   /** Largest accepted message body in bytes (default 1 MiB). */
-  maxPayloadBytes: z.number().int().min(1024).default(1024 * 1024),
+  maxPayloadBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** Graceful shutdown: how long to wait for in-flight messages before giving up. */
   drainTimeoutMs: z.number().int().min(0).default(10_000),
   /**
@@ -53,7 +71,9 @@ export const hostSettingsSchema = z.object({
    * as if every ack were lost, so JetStream redelivers each message after
    * `ackWaitMs`.
    */
-  testFaults: z.object({ dropFirstAck: z.boolean().default(false) }).default({ dropFirstAck: false }),
+  testFaults: z
+    .object({ dropFirstAck: z.boolean().default(false) })
+    .default({ dropFirstAck: false }),
 });
 
 /** Host settings as given (every field optional). */

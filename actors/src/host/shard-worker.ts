@@ -80,7 +80,9 @@ export class ShardWorker {
         : { deliver_policy: DeliverPolicy.All }),
     });
     const consumer = await js.consumers.get(streams.inbox, name);
-    this.#messages = await consumer.consume({ max_messages: Math.min(512, settings.maxAckPendingPerShard) });
+    this.#messages = await consumer.consume({
+      max_messages: Math.min(512, settings.maxAckPendingPerShard),
+    });
     this.#loop = this.#consume(this.#messages);
     for (const actor of await snapshots.dirtyActors(this.shard)) {
       this.#cellFor(actor)?.wake();
@@ -94,7 +96,8 @@ export class ShardWorker {
         this.#dispatch(message);
       }
     } catch (error) {
-      if (this.#accepting) this.runtime.logger.error({ shard: this.shard, err: error }, "shard consumer failed");
+      if (this.#accepting)
+        this.runtime.logger.error({ shard: this.shard, err: error }, "shard consumer failed");
     }
   }
 
@@ -132,10 +135,18 @@ export class ShardWorker {
     return cell;
   }
 
-  async #deadLetterUnroutable(message: JsMsg, parsed: { kind: string; id: string } | undefined, error: unknown): Promise<void> {
+  async #deadLetterUnroutable(
+    message: JsMsg,
+    parsed: { kind: string; id: string } | undefined,
+    error: unknown,
+  ): Promise<void> {
     const troupeError = TroupeError.isInstance(error)
       ? error
-      : new InvalidAddressError(`unroutable inbox subject ${message.subject}: ${String(error)}`, "address", message.subject);
+      : new InvalidAddressError(
+          `unroutable inbox subject ${message.subject}: ${String(error)}`,
+          "address",
+          message.subject,
+        );
     const item = deadLetterItem({
       kind: parsed?.kind ?? "_invalid",
       id: parsed?.id ?? "_invalid",
@@ -151,15 +162,24 @@ export class ShardWorker {
     });
     try {
       await this.runtime.publisher.publish([item]);
-      this.runtime.logger.info({ shard: this.shard, seq: message.seq, reason: troupeError.message }, "message dead-lettered");
+      this.runtime.logger.info(
+        { shard: this.shard, seq: message.seq, reason: troupeError.message },
+        "message dead-lettered",
+      );
       this.complete(message);
     } catch (publishError) {
-      this.runtime.logger.error({ shard: this.shard, err: publishError }, "could not dead-letter a message; it will be redelivered");
+      this.runtime.logger.error(
+        { shard: this.shard, err: publishError },
+        "could not dead-letter a message; it will be redelivered",
+      );
     }
   }
 
   /** Writes the next generation under this worker's fencing token. */
-  async commit(previous: ActorRecord | undefined, next: ActorRecord): Promise<Exclude<CommitOutcome, "fenced">> {
+  async commit(
+    previous: ActorRecord | undefined,
+    next: ActorRecord,
+  ): Promise<Exclude<CommitOutcome, "fenced">> {
     const outcome = await this.runtime.snapshots.commit({
       shard: this.shard,
       token: this.token,
@@ -233,7 +253,9 @@ export class ShardWorker {
     await this.#messages?.close().catch(() => undefined);
     const settled = Promise.all([...this.#cells.values()].map((cell) => cell.settled()));
     await Promise.race([settled, sleep(timeoutMs)]);
-    await this.saveWatermark().catch((error: unknown) => this.runtime.logger.warn({ shard: this.shard, err: error }, "could not save the watermark"));
+    await this.saveWatermark().catch((error: unknown) =>
+      this.runtime.logger.warn({ shard: this.shard, err: error }, "could not save the watermark"),
+    );
     this.#abort.abort(new Error("shard handed over"));
     await this.#loop;
   }

@@ -16,11 +16,19 @@ export interface Difference {
  * @param actual - e.g. the replayed one.
  * @returns undefined when equal.
  */
-export function firstDifference(expected: unknown, actual: unknown, path = ""): Difference | undefined {
+export function firstDifference(
+  expected: unknown,
+  actual: unknown,
+  path = "",
+): Difference | undefined {
   if (isDeepStrictEqual(expected, actual)) return undefined;
   const bothObjects =
-    typeof expected === "object" && expected !== null && typeof actual === "object" && actual !== null &&
-    Array.isArray(expected) === Array.isArray(actual) && !(expected instanceof Uint8Array);
+    typeof expected === "object" &&
+    expected !== null &&
+    typeof actual === "object" &&
+    actual !== null &&
+    Array.isArray(expected) === Array.isArray(actual) &&
+    !(expected instanceof Uint8Array);
   if (!bothObjects) return { path: path || "/", expected, actual };
   const left = expected as Record<string, unknown>;
   const right = actual as Record<string, unknown>;

@@ -28,7 +28,9 @@ export async function* readJournal(
   const subject = shardInboxSubject(shardOf(address, source.shardCount), address);
   let lastSeq: number;
   try {
-    const last = await source.jsm.streams.getMessage(source.streams.inbox, { last_by_subj: subject });
+    const last = await source.jsm.streams.getMessage(source.streams.inbox, {
+      last_by_subj: subject,
+    });
     if (last === null) return;
     lastSeq = Math.min(last.seq, untilSeq);
   } catch {

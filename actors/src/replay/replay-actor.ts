@@ -32,14 +32,20 @@ export interface ReplayReport {
  *   (also when the journal no longer holds early messages, past retention).
  */
 export async function replayActor(
-  source: JournalSource & { readonly snapshots: SnapshotStore; readonly definition: ActorKindDefinition },
+  source: JournalSource & {
+    readonly snapshots: SnapshotStore;
+    readonly definition: ActorKindDefinition;
+  },
   address: ActorAddress,
 ): Promise<ReplayReport> {
   const actor = formatAddress(address);
   const stored = await source.snapshots.load(actor);
   const history = stored === undefined ? [] : await source.snapshots.history(actor);
   const kept = new Map<number, ActorRecord>(
-    [...history, ...(stored ? [stored.record] : [])].map((record) => [record.generation, normalize(record)]),
+    [...history, ...(stored ? [stored.record] : [])].map((record) => [
+      record.generation,
+      normalize(record),
+    ]),
   );
   let record: ActorRecord | undefined;
   let messagesRead = 0;
@@ -56,8 +62,12 @@ export async function replayActor(
     }
   }
   if (divergence === undefined && stored !== undefined) {
-    const difference = firstDifference(normalize(stored.record), record === undefined ? undefined : normalize(record));
-    if (difference !== undefined) divergence = { ...difference, generation: stored.record.generation };
+    const difference = firstDifference(
+      normalize(stored.record),
+      record === undefined ? undefined : normalize(record),
+    );
+    if (difference !== undefined)
+      divergence = { ...difference, generation: stored.record.generation };
   }
   return {
     actor,

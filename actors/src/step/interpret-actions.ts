@@ -90,7 +90,9 @@ export function interpretActions(
             seq: eventSeq,
             timestampMs: context.nowMs,
             causationId: context.causationId,
-            ...(context.correlationId === undefined ? {} : { correlationId: context.correlationId }),
+            ...(context.correlationId === undefined
+              ? {}
+              : { correlationId: context.correlationId }),
           },
         });
         result.outbox.push({

@@ -29,11 +29,16 @@ const machine = setup({
         emit(({ context }) => ({ type: "counter.changed", count: context.count })),
       ],
     },
-    arm: { actions: raise({ type: "alarm" }, { id: "alarm", delay: ({ event }) => event.delayMs }) },
+    arm: {
+      actions: raise({ type: "alarm" }, { id: "alarm", delay: ({ event }) => event.delayMs }),
+    },
     disarm: { actions: cancel("alarm") },
     alarm: { actions: assign({ alarms: ({ context }) => context.alarms + 1 }) },
     double: {
-      actions: { type: EFFECT_ACTION, params: ({ context }) => ({ effect: "double", input: context.count }) },
+      actions: {
+        type: EFFECT_ACTION,
+        params: ({ context }) => ({ effect: "double", input: context.count }),
+      },
     },
     "effect.completed": { actions: assign({ count: ({ event }) => event.output.count }) },
   },
@@ -53,7 +58,11 @@ const definition = defineActorKind({
 const address = { kind: "counter", id: "c1" };
 const options = { definition, address };
 
-function inbox(seq: number, body: Record<string, unknown>, timestampMs = 1_000_000 + seq): InboxMessage {
+function inbox(
+  seq: number,
+  body: Record<string, unknown>,
+  timestampMs = 1_000_000 + seq,
+): InboxMessage {
   const { bytes, contentType } = encodeMessage({
     v: 1,
     id: `m${seq}`,
@@ -98,12 +107,16 @@ describe("processMessage", () => {
       outcome: "skipped",
       reason: "already_reflected",
     });
-    expect(processMessage(first.record, inbox(6, { type: "add", by: 1 }), options).outcome).toBe("skipped");
+    expect(processMessage(first.record, inbox(6, { type: "add", by: 1 }), options).outcome).toBe(
+      "skipped",
+    );
   });
 
   it("rejects an invalid payload without touching the machine state", () => {
     const first = committed(processMessage(undefined, inbox(1, { type: "add", by: 2 }), options));
-    const result = committed(processMessage(first.record, inbox(2, { type: "add", by: "two" }), options));
+    const result = committed(
+      processMessage(first.record, inbox(2, { type: "add", by: "two" }), options),
+    );
     expect(result.rejection?.code).toBe("decode_failed");
     expect(result.record.state).toEqual(first.record.state);
     expect(result.record.inboxSeq).toBe(2);
@@ -112,42 +125,76 @@ describe("processMessage", () => {
       "_troupe.deadletter.counter.c1",
       "troupe.counter.c1.events.message.rejected",
     ]);
-    const deadLetter = JSON.parse(new TextDecoder().decode(result.record.outbox[0]!.body)) as Record<string, unknown>;
-    expect(deadLetter).toMatchObject({ code: "decode_failed:schema_invalid", inboxSeq: 2, actor: "counter/c1" });
+    const deadLetter = JSON.parse(
+      new TextDecoder().decode(result.record.outbox[0]!.body),
+    ) as Record<string, unknown>;
+    expect(deadLetter).toMatchObject({
+      code: "decode_failed:schema_invalid",
+      inboxSeq: 2,
+      actor: "counter/c1",
+    });
   });
 
   it("rejects an unknown message type and undecodable bytes", () => {
     const unknown = committed(processMessage(undefined, inbox(1, { type: "launch" }), options));
     expect(unknown.rejection?.message).toMatch(/launch/);
-    const garbage: InboxMessage = { seq: 2, subject: "s", data: new Uint8Array([0xc1, 0xff]), contentType: undefined, timestampMs: 5 };
+    const garbage: InboxMessage = {
+      seq: 2,
+      subject: "s",
+      data: new Uint8Array([0xc1, 0xff]),
+      contentType: undefined,
+      timestampMs: 5,
+    };
     const undecodable = committed(processMessage(unknown.record, garbage, options));
     expect(undecodable.rejection?.code).toBe("decode_failed");
     expect(undecodable.record.eventSeq).toBe(2);
   });
 
   it("arms a durable timer at the message time plus the delay and fires it exactly once", () => {
-    const armed = committed(processMessage(undefined, inbox(1, { type: "arm", delayMs: 2000 }, 10_000), options));
-    expect(armed.record.timers).toEqual([{ timerId: "alarm", deadlineMs: 12_000, event: { type: "alarm" } }]);
+    const armed = committed(
+      processMessage(undefined, inbox(1, { type: "arm", delayMs: 2000 }, 10_000), options),
+    );
+    expect(armed.record.timers).toEqual([
+      { timerId: "alarm", deadlineMs: 12_000, event: { type: "alarm" } },
+    ]);
     const fired = committed(
-      processMessage(armed.record, inbox(2, { type: "timer.fired", timerId: "alarm", deadlineMs: 12_000 }), options),
+      processMessage(
+        armed.record,
+        inbox(2, { type: "timer.fired", timerId: "alarm", deadlineMs: 12_000 }),
+        options,
+      ),
     );
     expect(context(fired.record).alarms).toBe(1);
     expect(fired.record.timers).toEqual([]);
     expect(
-      processMessage(fired.record, inbox(3, { type: "timer.fired", timerId: "alarm", deadlineMs: 12_000 }), options),
+      processMessage(
+        fired.record,
+        inbox(3, { type: "timer.fired", timerId: "alarm", deadlineMs: 12_000 }),
+        options,
+      ),
     ).toEqual({ outcome: "skipped", reason: "stale_timer" });
   });
 
   it("re-arming a timer with the same id replaces it, and a firing of the old deadline is stale", () => {
-    const first = committed(processMessage(undefined, inbox(1, { type: "arm", delayMs: 100 }, 1000), options));
-    const second = committed(processMessage(first.record, inbox(2, { type: "arm", delayMs: 100 }, 5000), options));
+    const first = committed(
+      processMessage(undefined, inbox(1, { type: "arm", delayMs: 100 }, 1000), options),
+    );
+    const second = committed(
+      processMessage(first.record, inbox(2, { type: "arm", delayMs: 100 }, 5000), options),
+    );
     expect(second.record.timers.map((timer) => timer.deadlineMs)).toEqual([5100]);
-    const stale = processMessage(second.record, inbox(3, { type: "timer.fired", timerId: "alarm", deadlineMs: 1100 }), options);
+    const stale = processMessage(
+      second.record,
+      inbox(3, { type: "timer.fired", timerId: "alarm", deadlineMs: 1100 }),
+      options,
+    );
     expect(stale).toEqual({ outcome: "skipped", reason: "stale_timer" });
   });
 
   it("cancels a timer", () => {
-    const armed = committed(processMessage(undefined, inbox(1, { type: "arm", delayMs: 100 }), options));
+    const armed = committed(
+      processMessage(undefined, inbox(1, { type: "arm", delayMs: 100 }), options),
+    );
     const disarmed = committed(processMessage(armed.record, inbox(2, { type: "disarm" }), options));
     expect(disarmed.record.timers).toEqual([]);
     expect(disarmed.timersCancelled).toEqual(["alarm"]);
@@ -155,16 +202,26 @@ describe("processMessage", () => {
 
   it("records an effect request and applies its result once", () => {
     const added = committed(processMessage(undefined, inbox(1, { type: "add", by: 3 }), options));
-    const requested = committed(processMessage(added.record, inbox(2, { type: "double" }), options));
+    const requested = committed(
+      processMessage(added.record, inbox(2, { type: "double" }), options),
+    );
     expect(requested.effectsStarted).toEqual([{ effectId: "2.0", effect: "double", input: 3 }]);
     expect(requested.record.effects).toEqual(requested.effectsStarted);
     const completed = committed(
-      processMessage(requested.record, inbox(3, { type: "effect.completed", effectId: "2.0", output: { count: 6 } }), options),
+      processMessage(
+        requested.record,
+        inbox(3, { type: "effect.completed", effectId: "2.0", output: { count: 6 } }),
+        options,
+      ),
     );
     expect(context(completed.record).count).toBe(6);
     expect(completed.record.effects).toEqual([]);
     expect(
-      processMessage(completed.record, inbox(4, { type: "effect.completed", effectId: "2.0", output: { count: 99 } }), options),
+      processMessage(
+        completed.record,
+        inbox(4, { type: "effect.completed", effectId: "2.0", output: { count: 99 } }),
+        options,
+      ),
     ).toEqual({ outcome: "skipped", reason: "stale_effect" });
   });
 
@@ -174,7 +231,10 @@ describe("processMessage", () => {
     const refused = committed(processMessage(old, inbox(2, { type: "add", by: 1 }), options));
     expect(refused.rejection?.code).toBe("unknown_machine_version");
     expect(refused.record.state).toEqual(old.state);
-    const migrating = { ...options, definition: { ...definition, migrate: (state: unknown) => state } };
+    const migrating = {
+      ...options,
+      definition: { ...definition, migrate: (state: unknown) => state },
+    };
     const migrated = committed(processMessage(old, inbox(2, { type: "add", by: 1 }), migrating));
     expect(context(migrated.record).count).toBe(2);
     expect(migrated.record.machineVersion).toBe("1");

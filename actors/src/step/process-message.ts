@@ -92,7 +92,9 @@ export function processMessage(
       contentType: message.contentType,
       subject: message.subject,
       schemas: { ...definition.messageSchemas, ...hostMessageSchemas },
-      ...(options.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: options.maxPayloadBytes }),
+      ...(options.maxPayloadBytes === undefined
+        ? {}
+        : { maxPayloadBytes: options.maxPayloadBytes }),
       defaults: { id: `${actor}:in:${message.seq}`, timestampMs: message.timestampMs, actor },
     });
   } catch (error) {
@@ -137,7 +139,7 @@ function transitionMachine(
     event = { ...payload, type: envelope.type, effect: pending.effect };
   } else {
     event = definition.toEvent
-      ? (definition.toEvent(envelope) as EventObject & Record<string, unknown>)
+      ? definition.toEvent(envelope)
       : {
           ...(envelope.payload as Record<string, unknown>),
           type: envelope.type,

@@ -79,7 +79,10 @@ export class RedisLeaseStore implements LeaseStore {
     const replies = (await pipeline.exec()) ?? [];
     const holders: LeaseHolder[] = [];
     for (let shard = 0; shard < shardCount; shard += 1) {
-      const [owner, token] = (replies[shard * 2]?.[1] ?? [null, null]) as [string | null, string | null];
+      const [owner, token] = (replies[shard * 2]?.[1] ?? [null, null]) as [
+        string | null,
+        string | null,
+      ];
       const ttl = replies[shard * 2 + 1]?.[1] as number | undefined;
       holders.push({
         shard,

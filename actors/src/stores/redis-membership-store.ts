@@ -20,7 +20,11 @@ export class RedisMembershipStore implements MembershipStore {
   ) {}
 
   async heartbeat(hostId: string, ttlMs: number): Promise<string[]> {
-    const hosts = (await heartbeatScript.run(this.redis, [this.keys.hosts()], [hostId, ttlMs])) as string[];
+    const hosts = (await heartbeatScript.run(
+      this.redis,
+      [this.keys.hosts()],
+      [hostId, ttlMs],
+    )) as string[];
     return [...hosts].sort();
   }
 

@@ -22,8 +22,14 @@ export class RedisScript {
    * @param args - `ARGV` (numbers are sent as decimal strings, buffers as bytes).
    * @returns the script's reply as ioredis decodes it.
    */
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number | Buffer | Uint8Array)[]): Promise<unknown> {
-    const argv = args.map((value) => (value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value)) as (string | number | Buffer)[];
+  async run(
+    redis: Redis,
+    keys: readonly string[],
+    args: readonly (string | number | Buffer | Uint8Array)[],
+  ): Promise<unknown> {
+    const argv = args.map<string | number | Buffer>((value) =>
+      value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value,
+    );
     try {
       return await redis.evalsha(this.#sha, keys.length, ...keys, ...argv);
     } catch (error) {

@@ -1,8 +1,19 @@
 import type { Redis } from "ioredis";
-import { decodeActorRecord, encodeActorRecord, type ActorRecord, type PendingTimer } from "../step/actor-record.js";
+import {
+  decodeActorRecord,
+  encodeActorRecord,
+  type ActorRecord,
+  type PendingTimer,
+} from "../step/actor-record.js";
 import type { RedisKeys } from "./redis-keys.js";
 import { RedisScript } from "./redis-script.js";
-import type { CommitInput, CommitOutcome, DueTimer, SnapshotStore, StoredRecord } from "./snapshot-store.js";
+import type {
+  CommitInput,
+  CommitOutcome,
+  DueTimer,
+  SnapshotStore,
+  StoredRecord,
+} from "./snapshot-store.js";
 
 // KEYS: actor, history, lease, timers, dirty
 // ARGV: token, expectedGen, nextGen, data, keep, address, dirty, removeCount, remove..., (score, member)...
@@ -76,7 +87,11 @@ export class RedisSnapshotStore implements SnapshotStore {
   ) {}
 
   async load(address: string): Promise<StoredRecord | undefined> {
-    const [data, confirmed] = await this.redis.hmgetBuffer(this.keys.actor(address), "data", "confirmed");
+    const [data, confirmed] = await this.redis.hmgetBuffer(
+      this.keys.actor(address),
+      "data",
+      "confirmed",
+    );
     if (data === null || data === undefined) return undefined;
     return { record: decodeActorRecord(data), outboxConfirmed: confirmed?.toString() === "1" };
   }
@@ -90,8 +105,12 @@ export class RedisSnapshotStore implements SnapshotStore {
     const { next, previous } = input;
     const before = new Map((previous?.timers ?? []).map((timer) => [timerKey(timer), timer]));
     const after = new Map(next.timers.map((timer) => [timerKey(timer), timer]));
-    const removed = [...before.entries()].filter(([key]) => !after.has(key)).map(([, timer]) => timerMember(next.address, timer));
-    const added = [...after.entries()].filter(([key]) => !before.has(key)).flatMap(([, timer]) => [timer.deadlineMs, timerMember(next.address, timer)]);
+    const removed = [...before.entries()]
+      .filter(([key]) => !after.has(key))
+      .map(([, timer]) => timerMember(next.address, timer));
+    const added = [...after.entries()]
+      .filter(([key]) => !before.has(key))
+      .flatMap(([, timer]) => [timer.deadlineMs, timerMember(next.address, timer)]);
     const dirty = next.effects.length > 0 || next.outbox.length > 0;
     const reply = await commitScript.run(
       this.redis,
@@ -133,14 +152,21 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   async dueTimers(shards: readonly number[], limit: number): Promise<DueTimer[]> {
     if (shards.length === 0) return [];
-    const reply = (await dueScript.run(this.redis, shards.map((shard) => this.keys.timers(shard)), [limit])) as string[][];
-    return reply.flatMap((members, index) => members.map((member) => parseTimerMember(shards[index] ?? -1, member)));
+    const reply = (await dueScript.run(
+      this.redis,
+      shards.map((shard) => this.keys.timers(shard)),
+      [limit],
+    )) as string[][];
+    return reply.flatMap((members, index) =>
+      members.map((member) => parseTimerMember(shards[index] ?? -1, member)),
+    );
   }
 
   async removeTimers(timers: readonly DueTimer[]): Promise<void> {
     if (timers.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const due of timers) pipeline.zrem(this.keys.timers(due.shard), timerMember(due.address, due.timer));
+    for (const due of timers)
+      pipeline.zrem(this.keys.timers(due.shard), timerMember(due.address, due.timer));
     await pipeline.exec();
   }
 
@@ -150,7 +176,11 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async saveWatermark(shard: number, token: number, seq: number): Promise<boolean> {
-    const reply = await watermarkScript.run(this.redis, [this.keys.lease(shard), this.keys.watermark(shard)], [token, seq]);
+    const reply = await watermarkScript.run(
+      this.redis,
+      [this.keys.lease(shard), this.keys.watermark(shard)],
+      [token, seq],
+    );
     return reply === 1;
   }
 }

@@ -63,7 +63,10 @@ export async function ensureStreams(
   });
 }
 
-async function upsert(manager: JetStreamManager, config: Partial<StreamConfig> & { name: string }): Promise<void> {
+async function upsert(
+  manager: JetStreamManager,
+  config: Partial<StreamConfig> & { name: string },
+): Promise<void> {
   try {
     await manager.streams.info(config.name);
   } catch {

@@ -15,50 +15,87 @@ describe("bad input", () => {
 
   it("1,000 malformed messages: no host exits, no state changes, 1,000 dead letters with reasons", async () => {
     const hosts = await Promise.all([cluster.startHost(), cluster.startHost()]);
-    await cluster.waitForOwners(hosts.map((host) => host.hostId), 20_000);
+    await cluster.waitForOwners(
+      hosts.map((host) => host.hostId),
+      20_000,
+    );
     const actors = Array.from({ length: 10 }, (_, index) => `counter/m${index}`);
     await Promise.all(actors.map((actor) => cluster.send(actor, "counter.increment", { by: 7 })));
     await waitFor(
-      async () => (await Promise.all(actors.map((actor) => cluster.context<{ count: number }>(actor)))).every((c) => c?.count === 7),
+      async () =>
+        (await Promise.all(actors.map((actor) => cluster.context<{ count: number }>(actor)))).every(
+          (c) => c?.count === 7,
+        ),
       { timeoutMs: 15_000, description: "counters at 7" },
     );
-    const before = await Promise.all(actors.map(async (actor) => (await cluster.snapshots.load(actor))!.record.state));
+    const before = await Promise.all(
+      actors.map(async (actor) => (await cluster.snapshots.load(actor))!.record.state),
+    );
 
     const encoder = new TextEncoder();
     const publishes: { subject: string; body: Uint8Array }[] = [];
     for (let index = 0; index < 300; index += 1) {
-      publishes.push({ subject: `troupe.counter.m${index % 10}.in`, body: randomBytes(1 + (index % 64)) });
+      publishes.push({
+        subject: `troupe.counter.m${index % 10}.in`,
+        body: randomBytes(1 + (index % 64)),
+      });
     }
     for (let index = 0; index < 300; index += 1) {
       publishes.push({
         subject: `troupe.counter.m${index % 10}.in`,
-        body: encoder.encode(JSON.stringify({ type: "counter.increment", by: index % 2 === 0 ? "lots" : 1.5 })),
+        body: encoder.encode(
+          JSON.stringify({ type: "counter.increment", by: index % 2 === 0 ? "lots" : 1.5 }),
+        ),
       });
     }
     for (let index = 0; index < 200; index += 1) {
-      publishes.push({ subject: `troupe.counter.m${index % 10}.in`, body: encoder.encode(`{"type":"counter.explode","n":${index}}`) });
+      publishes.push({
+        subject: `troupe.counter.m${index % 10}.in`,
+        body: encoder.encode(`{"type":"counter.explode","n":${index}}`),
+      });
     }
     for (let index = 0; index < 10; index += 1) {
       const text = "x".repeat(1024 * 1024 + 100);
-      publishes.push({ subject: `troupe.counter.m${index}.in`, body: encoder.encode(JSON.stringify({ type: "counter.increment", by: 1, text })) });
+      publishes.push({
+        subject: `troupe.counter.m${index}.in`,
+        body: encoder.encode(JSON.stringify({ type: "counter.increment", by: 1, text })),
+      });
     }
     for (let index = 0; index < 100; index += 1) {
-      publishes.push({ subject: `troupe.counter.bad$id-${index}.in`, body: encoder.encode(`{"type":"counter.increment","by":1}`) });
+      publishes.push({
+        subject: `troupe.counter.bad$id-${index}.in`,
+        body: encoder.encode(`{"type":"counter.increment","by":1}`),
+      });
     }
     for (let index = 0; index < 90; index += 1) {
-      publishes.push({ subject: `troupe.nosuchkind.x${index}.in`, body: encoder.encode(`{"type":"counter.increment","by":1}`) });
+      publishes.push({
+        subject: `troupe.nosuchkind.x${index}.in`,
+        body: encoder.encode(`{"type":"counter.increment","by":1}`),
+      });
     }
     expect(publishes).toHaveLength(1000);
     for (let start = 0; start < publishes.length; start += 100) {
-      await Promise.all(publishes.slice(start, start + 100).map(({ subject, body }) => cluster.js.publish(subject, body)));
+      await Promise.all(
+        publishes
+          .slice(start, start + 100)
+          .map(({ subject, body }) => cluster.js.publish(subject, body)),
+      );
     }
 
     await waitFor(
-      async () => (await cluster.jsm.streams.info(cluster.streams.deadLetter)).state.messages >= 1000,
+      async () =>
+        (await cluster.jsm.streams.info(cluster.streams.deadLetter)).state.messages >= 1000,
       { timeoutMs: 30_000, description: "1,000 dead letters" },
     );
-    const deadLetters = (await readStream(cluster.js, cluster.streams.deadLetter, "_troupe.deadletter.>")).map(
-      (message) => JSON.parse(new TextDecoder().decode(message.data)) as { reason: string; code: string; subject: string },
+    const deadLetters = (
+      await readStream(cluster.js, cluster.streams.deadLetter, "_troupe.deadletter.>")
+    ).map(
+      (message) =>
+        JSON.parse(new TextDecoder().decode(message.data)) as {
+          reason: string;
+          code: string;
+          subject: string;
+        },
     );
     expect(deadLetters).toHaveLength(1000);
     for (const letter of deadLetters) {
@@ -72,9 +109,15 @@ describe("bad input", () => {
     expect(codes.get("invalid_address")).toBe(190);
 
     for (const host of hosts) expect(host.child.exitCode).toBeNull();
-    const after = await Promise.all(actors.map(async (actor) => (await cluster.snapshots.load(actor))!.record.state));
+    const after = await Promise.all(
+      actors.map(async (actor) => (await cluster.snapshots.load(actor))!.record.state),
+    );
     expect(after).toEqual(before);
-    const rejected = await readStream(cluster.js, cluster.streams.events, "troupe.counter.*.events.message.rejected");
+    const rejected = await readStream(
+      cluster.js,
+      cluster.streams.events,
+      "troupe.counter.*.events.message.rejected",
+    );
     expect(rejected).toHaveLength(810);
   });
 });

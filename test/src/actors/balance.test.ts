@@ -16,7 +16,11 @@ describe("membership and balance", () => {
   }
 
   it("three hosts hold a fair share; a fourth joins while messages flow and none is lost", async () => {
-    const first = await Promise.all([cluster.startHost(), cluster.startHost(), cluster.startHost()]);
+    const first = await Promise.all([
+      cluster.startHost(),
+      cluster.startHost(),
+      cluster.startHost(),
+    ]);
     const ids = first.map((host) => host.hostId);
     await cluster.waitForOwners(ids, 20_000);
     const owners = await cluster.owners();
@@ -28,7 +32,9 @@ describe("membership and balance", () => {
     const publisher = (async () => {
       let round = 0;
       while (flowing || round < 5) {
-        await Promise.all(actors.map((actor) => cluster.send(actor, "counter.increment", { by: 1 })));
+        await Promise.all(
+          actors.map((actor) => cluster.send(actor, "counter.increment", { by: 1 })),
+        );
         for (const actor of actors) sent.set(actor, (sent.get(actor) ?? 0) + 1);
         round += 1;
       }
@@ -39,7 +45,10 @@ describe("membership and balance", () => {
     await waitFor(
       async () => {
         const current = await cluster.owners();
-        return current.every((owner) => owner !== undefined) && allIds.every((id) => Math.abs(shareOf(current, id) - 16) <= 2);
+        return (
+          current.every((owner) => owner !== undefined) &&
+          allIds.every((id) => Math.abs(shareOf(current, id) - 16) <= 2)
+        );
       },
       { timeoutMs: 20_000, description: "four hosts each within ±2 of 16 shards" },
     );
@@ -48,7 +57,9 @@ describe("membership and balance", () => {
 
     await waitFor(
       async () => {
-        const contexts = await Promise.all(actors.map((actor) => cluster.context<{ count: number }>(actor)));
+        const contexts = await Promise.all(
+          actors.map((actor) => cluster.context<{ count: number }>(actor)),
+        );
         return contexts.every((context, index) => context?.count === sent.get(actors[index]!));
       },
       { timeoutMs: 30_000, description: "every actor's count equals the messages sent to it" },

@@ -17,17 +17,25 @@ describe("durable timers", () => {
 
   it("a 2 s timer whose host is SIGKILLed at 1 s fires exactly once, not before its deadline", async () => {
     const hosts = await Promise.all([cluster.startHost(), cluster.startHost()]);
-    await cluster.waitForOwners(hosts.map((host) => host.hostId), 20_000);
+    await cluster.waitForOwners(
+      hosts.map((host) => host.hostId),
+      20_000,
+    );
     const actor = "counter/timer-1";
     const owners = await cluster.owners();
-    const owner = hosts.find((host) => host.hostId === owners[shardOf(parseAddress(actor), cluster.shardCount)])!;
+    const owner = hosts.find(
+      (host) => host.hostId === owners[shardOf(parseAddress(actor), cluster.shardCount)],
+    )!;
     const survivor = hosts.find((host) => host !== owner)!;
 
     await cluster.send(actor, "counter.schedule", { delayMs: 2000 });
-    await waitFor(async () => ((await cluster.snapshots.load(actor))?.record.timers.length ?? 0) === 1, {
-      timeoutMs: 10_000,
-      description: "timer armed",
-    });
+    await waitFor(
+      async () => ((await cluster.snapshots.load(actor))?.record.timers.length ?? 0) === 1,
+      {
+        timeoutMs: 10_000,
+        description: "timer armed",
+      },
+    );
     const deadlineMs = (await cluster.snapshots.load(actor))!.record.timers[0]!.deadlineMs;
     await sleep(Math.max(0, deadlineMs - 1000 - Date.now()));
     owner.signal("SIGKILL");
@@ -40,8 +48,14 @@ describe("durable timers", () => {
     await sleep(1500); // room for a wrong second firing to show
     expect((await cluster.context<{ alarms: number }>(actor))?.alarms).toBe(1);
 
-    const fired = (await readStream(cluster.js, cluster.streams.events, `troupe.counter.timer-1.events.counter.alarm_fired`)).map(
-      (message) => decodeEvent(message.data, { contentType: message.contentType, schemas: counterEventSchemas }),
+    const fired = (
+      await readStream(
+        cluster.js,
+        cluster.streams.events,
+        `troupe.counter.timer-1.events.counter.alarm_fired`,
+      )
+    ).map((message) =>
+      decodeEvent(message.data, { contentType: message.contentType, schemas: counterEventSchemas }),
     );
     expect(fired).toHaveLength(1);
     expect(fired[0]!.meta.timestampMs).toBeGreaterThanOrEqual(deadlineMs);

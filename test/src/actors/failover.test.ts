@@ -13,8 +13,15 @@ describe("failover", () => {
   });
 
   it("20,000 messages to 200 counters with a host SIGKILLed midway: no loss, no double count", async () => {
-    const hosts = await Promise.all([cluster.startHost(), cluster.startHost(), cluster.startHost()]);
-    await cluster.waitForOwners(hosts.map((host) => host.hostId), 20_000);
+    const hosts = await Promise.all([
+      cluster.startHost(),
+      cluster.startHost(),
+      cluster.startHost(),
+    ]);
+    await cluster.waitForOwners(
+      hosts.map((host) => host.hostId),
+      20_000,
+    );
     const actors = Array.from({ length: 200 }, (_, index) => `counter/f${index}`);
     const victim = hosts[1]!;
     const survivors = hosts.filter((host) => host !== victim).map((host) => host.hostId);
@@ -22,7 +29,9 @@ describe("failover", () => {
     // 100 rounds of one message per actor; `by` varies so a double count shows.
     let killedAtRound = -1;
     for (let round = 1; round <= 100; round += 1) {
-      await Promise.all(actors.map((actor) => cluster.send(actor, "counter.increment", { by: round })));
+      await Promise.all(
+        actors.map((actor) => cluster.send(actor, "counter.increment", { by: round })),
+      );
       if (round === 40) {
         victim.signal("SIGKILL");
         killedAtRound = round;
@@ -32,7 +41,9 @@ describe("failover", () => {
     const expected = (100 * 101) / 2;
     await waitFor(
       async () => {
-        const contexts = await Promise.all(actors.map((actor) => cluster.context<{ count: number }>(actor)));
+        const contexts = await Promise.all(
+          actors.map((actor) => cluster.context<{ count: number }>(actor)),
+        );
         return contexts.every((context) => context?.count === expected);
       },
       { timeoutMs: 60_000, description: `every counter at ${expected}` },

@@ -21,10 +21,13 @@ describe("exactly-once transitions", () => {
     for (let index = 1; index <= 10; index += 1) {
       await cluster.send("counter/lost-ack", "counter.increment", { by: index });
     }
-    await waitFor(async () => (await cluster.context<{ count: number }>("counter/lost-ack"))?.count === 55, {
-      timeoutMs: 15_000,
-      description: "count reaches 55",
-    });
+    await waitFor(
+      async () => (await cluster.context<{ count: number }>("counter/lost-ack"))?.count === 55,
+      {
+        timeoutMs: 15_000,
+        description: "count reaches 55",
+      },
+    );
     // Every message is delivered twice (20 deliveries in all) and finally acked.
     const consumerName = `troupe-shard-${shardOf(parseAddress("counter/lost-ack"), cluster.shardCount)}`;
     await waitFor(
@@ -44,4 +47,3 @@ describe("exactly-once transitions", () => {
     expect(replay.messagesRead).toBe(10);
   });
 });
-

@@ -18,10 +18,16 @@ describe("fencing", () => {
     await Promise.all(actors.map((actor) => cluster.send(actor, "counter.increment", { by: 1 })));
   }
 
-  async function waitForCounts(actors: readonly string[], count: number, timeoutMs: number): Promise<void> {
+  async function waitForCounts(
+    actors: readonly string[],
+    count: number,
+    timeoutMs: number,
+  ): Promise<void> {
     await waitFor(
       async () => {
-        const contexts = await Promise.all(actors.map((actor) => cluster.context<{ count: number }>(actor)));
+        const contexts = await Promise.all(
+          actors.map((actor) => cluster.context<{ count: number }>(actor)),
+        );
         return contexts.every((context) => context?.count === count);
       },
       { timeoutMs, description: `every actor at count ${count}` },
@@ -61,13 +67,23 @@ describe("fencing", () => {
     }
     // Every published event is the one the accepted snapshot history implies:
     // sequence n carries count n, with no gap and no conflicting duplicate.
-    const events = (await readStream(cluster.js, cluster.streams.events, "troupe.counter.*.events.counter.changed")).map(
-      (message) => decodeEvent(message.data, { contentType: message.contentType, schemas: counterEventSchemas }),
+    const events = (
+      await readStream(
+        cluster.js,
+        cluster.streams.events,
+        "troupe.counter.*.events.counter.changed",
+      )
+    ).map((message) =>
+      decodeEvent(message.data, { contentType: message.contentType, schemas: counterEventSchemas }),
     );
     for (const actor of actors) {
       const mine = events.filter((event) => event.meta.actor === actor);
-      expect(mine.map((event) => event.meta.seq)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
-      expect(mine.map((event) => (event.payload as { count: number }).count)).toEqual(mine.map((event) => event.meta.seq));
+      expect(mine.map((event) => event.meta.seq)).toEqual(
+        Array.from({ length: 20 }, (_, index) => index + 1),
+      );
+      expect(mine.map((event) => (event.payload as { count: number }).count)).toEqual(
+        mine.map((event) => event.meta.seq),
+      );
     }
     for (const actor of actors) {
       const report = await cluster.replay(actor, counterKind);

@@ -1,4 +1,9 @@
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
+import {
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+} from "@nats-io/jetstream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
 import {
   RedisKeys,
@@ -29,9 +34,17 @@ export interface Cluster extends AsyncDisposable {
   readonly shardCount: number;
   readonly hosts: HostProcess[];
   /** Starts one more host process with the cluster's settings plus `settings`. */
-  startHost(settings?: Record<string, unknown>, options?: Partial<HostProcessOptions>): Promise<HostProcess>;
+  startHost(
+    settings?: Record<string, unknown>,
+    options?: Partial<HostProcessOptions>,
+  ): Promise<HostProcess>;
   /** Publishes one message to an actor's public inbox subject with a JetStream ack. */
-  send(actor: string, type: string, payload: Record<string, unknown>, messageId?: string): Promise<void>;
+  send(
+    actor: string,
+    type: string,
+    payload: Record<string, unknown>,
+    messageId?: string,
+  ): Promise<void>;
   /** The stored context of an actor (undefined if never written). */
   context<T>(actor: string): Promise<T | undefined>;
   /** Lease owner (host id) per shard. */
@@ -49,7 +62,9 @@ export interface Cluster extends AsyncDisposable {
  * @param options - shard count (default 64) and host settings shared by every host.
  * @returns the cluster; stop it in `afterAll` or with `await using`.
  */
-export async function startCluster(options: { shardCount?: number; hostSettings?: Record<string, unknown> } = {}): Promise<Cluster> {
+export async function startCluster(
+  options: { shardCount?: number; hostSettings?: Record<string, unknown> } = {},
+): Promise<Cluster> {
   const shardCount = options.shardCount ?? 64;
   const servers = await startTestServers({ shardCount });
   const nats = await connect({ servers: servers.natsUrl });
@@ -105,13 +120,22 @@ export async function startCluster(options: { shardCount?: number; hostSettings?
       return (await leases.holders(shardCount)).map((holder) => holder.owner);
     },
     async waitForOwners(hostIds, timeoutMs) {
-      await waitFor(async () => {
-        const owners = await cluster.owners();
-        return owners.every((owner) => owner !== undefined && hostIds.includes(owner)) && hostIds.every((id) => owners.includes(id));
-      }, { timeoutMs, description: `every shard leased by ${hostIds.join(", ")}` });
+      await waitFor(
+        async () => {
+          const owners = await cluster.owners();
+          return (
+            owners.every((owner) => owner !== undefined && hostIds.includes(owner)) &&
+            hostIds.every((id) => owners.includes(id))
+          );
+        },
+        { timeoutMs, description: `every shard leased by ${hostIds.join(", ")}` },
+      );
     },
     async replay(actor, definition) {
-      return replayActor({ js, jsm, streams, shardCount, snapshots, definition }, parseAddress(actor));
+      return replayActor(
+        { js, jsm, streams, shardCount, snapshots, definition },
+        parseAddress(actor),
+      );
     },
     async stop() {
       await Promise.allSettled(hosts.map((host) => host.stop()));

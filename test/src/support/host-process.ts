@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
+import { HostProcessExitedError } from "./host-process-exited-error.js";
 
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -42,7 +43,8 @@ export interface HostProcess {
  *
  * @param options - server URLs, settings and entry.
  * @returns the running process.
- * @throws Error with the process's stderr when it exits or times out before ready.
+ * @throws HostProcessExitedError (with exit code and output) when it exits before
+ *   ready; Error with its stderr when it is not ready within `readyTimeoutMs`.
  */
 export async function startHostProcess(options: HostProcessOptions): Promise<HostProcess> {
   const entry = options.entry ?? "test/src/fixtures/counter-host.ts";
@@ -86,8 +88,18 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
         // not our line
       }
     });
-    void exited.then(({ code, signal }) => reject(new Error(`host exited (${code ?? signal}) before ready:\n${stderr}`)));
-    setTimeout(() => reject(new Error(`host not ready after ${options.readyTimeoutMs ?? 30_000} ms:\n${stderr}`)), options.readyTimeoutMs ?? 30_000).unref();
+    // "close" comes after "exit" once stdout and stderr are read to the end, so the
+    // error carries everything the process wrote.
+    void Promise.all([exited, once(child, "close")]).then(([{ code, signal }]) =>
+      reject(new HostProcessExitedError(code, signal, stdout, stderr)),
+    );
+    setTimeout(
+      () =>
+        reject(
+          new Error(`host not ready after ${options.readyTimeoutMs ?? 30_000} ms:\n${stderr}`),
+        ),
+      options.readyTimeoutMs ?? 30_000,
+    ).unref();
   });
   let hostId: string;
   try {

@@ -17,8 +17,15 @@ export interface StoredMessage {
  * @param filter - subject filter (wildcards allowed).
  * @returns the messages in stream order.
  */
-export async function readStream(js: JetStreamClient, stream: string, filter: string): Promise<StoredMessage[]> {
-  const consumer = await js.consumers.get(stream, { filter_subjects: filter, deliver_policy: DeliverPolicy.All });
+export async function readStream(
+  js: JetStreamClient,
+  stream: string,
+  filter: string,
+): Promise<StoredMessage[]> {
+  const consumer = await js.consumers.get(stream, {
+    filter_subjects: filter,
+    deliver_policy: DeliverPolicy.All,
+  });
   const info = await consumer.info();
   if (info.num_pending === 0) return [];
   const result: StoredMessage[] = [];

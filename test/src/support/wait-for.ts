@@ -21,5 +21,7 @@ export async function waitFor(
     }
     await sleep(options.intervalMs ?? 50);
   }
-  throw new Error(`timed out after ${options.timeoutMs} ms waiting for: ${options.description}${lastError ? ` (last error: ${String(lastError)})` : ""}`);
+  throw new Error(
+    `timed out after ${options.timeoutMs} ms waiting for: ${options.description}${lastError ? ` (last error: ${String(lastError)})` : ""}`,
+  );
 }

@@ -1,0 +1,145 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findServerBinary } from "./find-server-binary.js";
+import { LocalServerStartError } from "./local-server-start-error.js";
+import type { LocalServer } from "./local-server.js";
+import { renderNatsServerConfig } from "./nats-server-config.js";
+import { pollUntil } from "./poll-until.js";
+import { ServerBinaryMissingError } from "./server-binary-missing-error.js";
+import { spawnServerProcess, type ServerProcess } from "./server-process.js";
+
+/** Options of {@link startLocalNatsServer}. */
+export interface LocalNatsServerOptions {
+  /** Inbox shard count of the subject mapping; default 64. */
+  readonly shardCount?: number | undefined;
+  /** JetStream store directory to use (kept on stop); default: inside the data folder. */
+  readonly storeDir?: string | undefined;
+  /** Listen address for clients and the monitor; default `"127.0.0.1"`. */
+  readonly host?: string | undefined;
+  /** Client port; default: a free port chosen by the server itself. */
+  readonly port?: number | undefined;
+  /** Name prefix of the temporary data folder; default `"troupe-nats-"`. */
+  readonly dataDirPrefix?: string | undefined;
+  /** Path of the `nats-server` binary; default: {@link findServerBinary}. */
+  readonly binary?: string | undefined;
+  /** How long to wait for JetStream to report healthy, in ms; default 10 000 ms. */
+  readonly startTimeoutMs?: number | undefined;
+  /** Grace period between SIGTERM and SIGKILL on stop, in ms; default 5 000 ms. */
+  readonly stopTimeoutMs?: number | undefined;
+}
+
+/** A local `nats-server`: a {@link LocalServer} plus its monitor endpoint. */
+export interface LocalNatsServer extends LocalServer {
+  /** HTTP monitor base URL, for example `http://127.0.0.1:40013` (`/healthz`, `/varz`, `/jsz`). */
+  readonly monitorUrl: string;
+}
+
+interface PortsFile {
+  readonly nats?: readonly string[];
+  readonly monitoring?: readonly string[];
+}
+
+/**
+ * Starts `nats-server` with JetStream on free loopback ports, with a generated
+ * configuration (see {@link renderNatsServerConfig}) in a fresh temporary folder,
+ * and resolves once JetStream is healthy (`/healthz?js-enabled-only=true` answers
+ * 200 on the monitor port).
+ *
+ * The server chooses its own free ports (`port: -1`) and reports them in a ports
+ * file, so there is no window in which another process could take them.
+ *
+ * @param options - See {@link LocalNatsServerOptions}.
+ * @returns The running server.
+ * @throws {@link ServerBinaryMissingError} when `nats-server` is not installed.
+ * @throws {@link LocalServerStartError} when it exits or is not healthy in time.
+ *
+ * @example
+ * ```ts
+ * const nats = await startLocalNatsServer({ shardCount: 64 });
+ * try {
+ *   const connection = await connect({ servers: nats.url });
+ * } finally {
+ *   await nats.stop();
+ * }
+ * ```
+ */
+export async function startLocalNatsServer(
+  options: LocalNatsServerOptions = {},
+): Promise<LocalNatsServer> {
+  const binary = options.binary ?? findServerBinary("nats-server");
+  if (binary === undefined) throw new ServerBinaryMissingError("nats-server");
+  const startTimeoutMs = options.startTimeoutMs ?? 10_000;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 5_000;
+
+  const dataDir = await mkdtemp(join(tmpdir(), options.dataDirPrefix ?? "troupe-nats-"));
+  const configFile = join(dataDir, "nats-server.conf");
+  await writeFile(
+    configFile,
+    renderNatsServerConfig({
+      host: options.host ?? "127.0.0.1",
+      port: options.port,
+      storeDir: options.storeDir ?? join(dataDir, "store"),
+      shardCount: options.shardCount ?? 64,
+      portsFileDir: dataDir,
+    }),
+  );
+
+  let server: ServerProcess | undefined;
+  const stop = async (): Promise<void> => {
+    await server?.stop(stopTimeoutMs);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    server = await spawnServerProcess({ binary, args: ["-c", configFile], cwd: dataDir });
+    const running = server;
+    const portsFile = join(dataDir, `nats-server_${running.pid}.ports`);
+    const ports = await pollUntil(
+      async () => {
+        if (running.hasExited()) throw new Error("the process exited");
+        return await readPortsFile(portsFile);
+      },
+      { timeoutMs: startTimeoutMs },
+    );
+    const url = ports?.nats?.[0];
+    const monitorUrl = ports?.monitoring?.[0];
+    if (url === undefined || monitorUrl === undefined) {
+      throw new Error(`no ports file within ${startTimeoutMs} ms`);
+    }
+    const healthy = await pollUntil(
+      async () => {
+        if (running.hasExited()) throw new Error("the process exited");
+        return (await isJetStreamHealthy(monitorUrl)) ? true : undefined;
+      },
+      { timeoutMs: startTimeoutMs },
+    );
+    if (healthy !== true) throw new Error(`JetStream not healthy within ${startTimeoutMs} ms`);
+    return { url, monitorUrl, pid: running.pid, dataDir, stop };
+  } catch (error) {
+    const outputTail = server?.outputTail() ?? "";
+    await stop();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new LocalServerStartError("nats-server", reason, outputTail, { cause: error });
+  }
+}
+
+async function readPortsFile(path: string): Promise<PortsFile | undefined> {
+  try {
+    return JSON.parse(await readFile(path, "utf8")) as PortsFile;
+  } catch {
+    // Not written yet, or caught half-written.
+    return undefined;
+  }
+}
+
+async function isJetStreamHealthy(monitorUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${monitorUrl}/healthz?js-enabled-only=true`, {
+      signal: AbortSignal.timeout(1_000),
+    });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
