@@ -206,7 +206,13 @@ export class ActorHost {
         acquisitions.push(
           (async () => {
             const token = await leases.acquire(shard, settings.hostId, settings.leaseTtlMs);
-            if (token === undefined || this.#stopping.signal.aborted) return;
+            if (token === undefined) return;
+            if (this.#stopping.signal.aborted) {
+              // `stop()` began while the lease was being acquired: hand it back at once
+              // rather than leave it to lapse (the next owner would wait up to leaseTtlMs).
+              await leases.release(shard, settings.hostId, token).catch(() => undefined);
+              return;
+            }
             const started = new ShardWorker(shard, token, this.runtime, (lost) =>
               this.#onLeaseLost(lost),
             );
@@ -315,13 +321,16 @@ export class ActorHost {
     const { settings } = this.runtime;
     const workers = [...this.#workers.values()].filter((worker) => worker.accepting);
     await Promise.all(workers.map((worker) => worker.saveWatermark()));
-    const now = Date.now();
+    // Idle actors past passivateAfterMs go; then, while over maxActiveActors, the
+    // least recently used idle ones.
+    const idleBefore = Date.now() - settings.passivateAfterMs;
+    const candidates = workers
+      .flatMap((worker) => worker.passivationCandidates().map((cell) => ({ worker, cell })))
+      .sort((a, b) => a.cell.lastUsedMs - b.cell.lastUsedMs);
     let active = workers.reduce((sum, worker) => sum + worker.activeActors, 0);
-    for (const worker of workers) {
-      active -= await worker.passivateIdle(
-        now - settings.passivateAfterMs,
-        active > settings.maxActiveActors,
-      );
+    for (const { worker, cell } of candidates) {
+      if (cell.lastUsedMs > idleBefore && active <= settings.maxActiveActors) break;
+      if (await worker.passivate(cell)) active -= 1;
     }
   }
 }

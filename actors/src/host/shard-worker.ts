@@ -223,22 +223,31 @@ export class ShardWorker {
     }
   }
 
-  /** Passivates idle actors: confirms their outbox and drops them from memory. */
-  async passivateIdle(idleBeforeMs: number, force: boolean): Promise<number> {
-    let passivated = 0;
-    for (const [actor, cell] of this.#cells) {
-      if (!cell.idle || this.runtime.effects.hasRunning(actor)) continue;
-      if (!force && cell.lastUsedMs > idleBeforeMs) continue;
-      const record = cell.record;
-      if (record !== undefined && !cell.outboxConfirmed) {
-        await this.runtime.snapshots.confirmOutbox(this.shard, record);
-        cell.markConfirmed();
-      }
-      if (!cell.idle) continue;
-      this.#cells.delete(actor);
-      passivated += 1;
+  /**
+   * Idle actors that may be passivated: nothing queued or running, no effect
+   * running on this host.
+   */
+  passivationCandidates(): ActorCell[] {
+    return [...this.#cells.values()].filter(
+      (cell) => cell.idle && !this.runtime.effects.hasRunning(cell.actor),
+    );
+  }
+
+  /**
+   * Passivates one actor: confirms its outbox as published, then drops it from
+   * memory (unless a message arrived meanwhile).
+   *
+   * @returns whether the actor was dropped.
+   */
+  async passivate(cell: ActorCell): Promise<boolean> {
+    const record = cell.record;
+    if (record !== undefined && !cell.outboxConfirmed) {
+      await this.runtime.snapshots.confirmOutbox(this.shard, record);
+      cell.markConfirmed();
     }
-    return passivated;
+    if (!cell.idle || this.#cells.get(cell.actor) !== cell) return false;
+    this.#cells.delete(cell.actor);
+    return true;
   }
 
   /**

@@ -13,7 +13,7 @@ import type { OutboxItem } from "./actor-record.js";
 export const DEAD_LETTER_CONTENT_TYPE = "application/json";
 
 /**
- * A dead-letter record as published on `troupe.deadletter.<kind>.<id>`.
+ * A dead-letter record as published on `_troupe.deadletter.<kind>.<id>`.
  *
  * `data` is the original message body in base64, so nothing is lost.
  */

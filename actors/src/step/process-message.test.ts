@@ -70,7 +70,7 @@ function inbox(
     payload: Object.fromEntries(Object.entries(body).filter(([key]) => key !== "type")),
     meta: { timestampMs },
   });
-  return { seq, subject: "troupe.inbox.3.counter.c1", data: bytes, contentType, timestampMs };
+  return { seq, subject: "_troupe.inbox.3.counter.c1", data: bytes, contentType, timestampMs };
 }
 
 function committed(result: StepResult) {

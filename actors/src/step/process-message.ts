@@ -95,7 +95,7 @@ export function processMessage(
       ...(options.maxPayloadBytes === undefined
         ? {}
         : { maxPayloadBytes: options.maxPayloadBytes }),
-      defaults: { id: `${actor}:in:${message.seq}`, timestampMs: message.timestampMs, actor },
+      defaults: { id: `${actor}:in:${message.seq}`, timestampMs: message.timestampMs },
     });
   } catch (error) {
     if (DecodeError.isInstance(error) || PayloadTooLargeError.isInstance(error)) {

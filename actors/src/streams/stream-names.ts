@@ -3,9 +3,9 @@
  *
  * | stream | subjects | role |
  * | --- | --- | --- |
- * | `<P>_INBOX` | `troupe.inbox.>` | every actor inbox (via the server's subject mapping) — also the journal |
+ * | `<P>_INBOX` | `_troupe.inbox.>` | every actor inbox (via the server's subject mapping) — also the journal |
  * | `<P>_EVENTS` | `troupe.*.*.events.>` | events, replayable from a sequence |
- * | `<P>_DEADLETTER` | `troupe.deadletter.>` | rejected messages with their reason |
+ * | `<P>_DEADLETTER` | `_troupe.deadletter.>` | rejected messages with their reason |
  *
  * `<P>` is the upper-cased deployment prefix (default `TROUPE`).
  */

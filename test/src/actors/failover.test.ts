@@ -23,7 +23,7 @@ describe("failover", () => {
       20_000,
     );
     const actors = Array.from({ length: 200 }, (_, index) => `counter/f${index}`);
-    const victim = hosts[1]!;
+    const victim = hosts[1];
     const survivors = hosts.filter((host) => host !== victim).map((host) => host.hostId);
 
     // 100 rounds of one message per actor; `by` varies so a double count shows.

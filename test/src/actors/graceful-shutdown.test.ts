@@ -1,4 +1,4 @@
-import { RedisKeys } from "@troupe/actors";
+import { ActorHost, RedisKeys } from "@troupe/actors";
 import { describe, expect, it } from "vitest";
 import { counterKind } from "../fixtures/counter-machine.js";
 import { startCluster, type Cluster } from "../support/cluster.js";
@@ -33,7 +33,8 @@ describe("graceful shutdown", () => {
     await cluster.waitForOwners([leaving.hostId, staying.hostId], 20_000);
     const actors = Array.from({ length: 50 }, (_, index) => `counter/g${index}`);
 
-    // Rounds 1–5 are applied before the signal; 6–10 are still in flight when it arrives.
+    // Rounds 1–5 are applied before the signal; 6–10 are published just before it, so
+    // some are typically still queued or in hand when the host starts draining.
     for (let round = 1; round <= 5; round += 1) await sendRound(cluster, actors, round);
     await waitForCounts(cluster, actors, 15, 15_000);
     await Promise.all([6, 7, 8, 9, 10].map((round) => sendRound(cluster, actors, round)));
@@ -65,6 +66,31 @@ describe("graceful shutdown", () => {
     }
     expect(staying.child.exitCode).toBeNull();
     expect(leaving.stderr()).toMatch(/SIGTERM received, draining/);
+  });
+
+  it("a host stopped while it is still acquiring its first shards releases those leases too", async () => {
+    await using cluster = await startCluster({ shardCount: 16 });
+    // In-process hosts log at `TROUPE_LOG_LEVEL`; keep it as quiet as the child processes.
+    process.env.TROUPE_LOG_LEVEL ??= "warn";
+    // `start` resolves once the first rebalance is under way; stop at once, mid-acquisition.
+    const host = await ActorHost.start({
+      nats: cluster.servers.natsUrl,
+      redis: cluster.servers.redisUrl,
+      kinds: [counterKind],
+      settings: { shardCount: cluster.shardCount },
+    });
+    await host.stop();
+
+    const keys = new RedisKeys("troupe");
+    const shards = Array.from({ length: cluster.shardCount }, (_, shard) => shard);
+    // Every shard's lease was issued (fencing token 1) before the stop completed ...
+    expect(await cluster.redis.mget(shards.map((shard) => keys.fence(shard)))).toEqual(
+      shards.map(() => "1"),
+    );
+    // ... and none is left to lapse.
+    const holders = await cluster.leases.holders(cluster.shardCount);
+    expect(holders.filter((holder) => holder.owner === host.hostId)).toEqual([]);
+    expect(host.ownedShards).toEqual([]);
   });
 
   it("a host started with another shard count than the deployment's refuses to start and names both counts", async () => {

@@ -74,7 +74,7 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
   void exited.then(() => process.removeListener("exit", killOnExit));
 
   let stdout = "";
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   lines.on("line", (line) => {
     stdout += `${line}\n`;
     if (stdout.length > 400_000) stdout = stdout.slice(-200_000);

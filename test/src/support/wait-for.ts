@@ -22,6 +22,6 @@ export async function waitFor(
     await sleep(options.intervalMs ?? 50);
   }
   throw new Error(
-    `timed out after ${options.timeoutMs} ms waiting for: ${options.description}${lastError ? ` (last error: ${String(lastError)})` : ""}`,
+    `timed out after ${options.timeoutMs} ms waiting for: ${options.description}${lastError instanceof Error ? ` (last error: ${lastError.message})` : ""}`,
   );
 }
