@@ -2,7 +2,7 @@ import type { JsMsg } from "@nats-io/jetstream";
 import { type ActorAddress, formatAddress } from "@troupe/protocol";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { ActorRecord } from "../step/actor-record.js";
-import { processMessage, type InboxMessage } from "../step/process-message.js";
+import { processMessage, type InboxMessage, type LiveState } from "../step/process-message.js";
 import type { ShardWorker } from "./shard-worker.js";
 import { CONTENT_TYPE_HEADER } from "./outbox-publisher.js";
 
@@ -20,6 +20,7 @@ export class ActorCell {
   readonly #queue: JsMsg[] = [];
   #busy: Promise<void> | undefined;
   #record: ActorRecord | undefined;
+  #live: LiveState | undefined;
   #activated = false;
   #outboxConfirmed = true;
   lastUsedMs = Date.now();
@@ -105,6 +106,7 @@ export class ActorCell {
   async #activate(): Promise<void> {
     const stored = await this.worker.runtime.snapshots.load(this.actor);
     this.#record = stored?.record;
+    this.#live = undefined;
     this.#outboxConfirmed = stored?.outboxConfirmed ?? true;
     if (stored !== undefined && !stored.outboxConfirmed) {
       await this.worker.runtime.publisher.publish(stored.record.outbox);
@@ -127,6 +129,7 @@ export class ActorCell {
       definition: this.definition,
       address: this.address,
       maxPayloadBytes: this.worker.runtime.settings.maxPayloadBytes,
+      live: this.#live,
     });
     if (result.outcome === "skipped") {
       this.worker.complete(message);
@@ -136,6 +139,7 @@ export class ActorCell {
     if (outcome === "conflict")
       throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);
     this.#record = result.record;
+    this.#live = result.live;
     this.#outboxConfirmed = false;
     if (result.rejection !== undefined) {
       this.worker.runtime.logger.info(

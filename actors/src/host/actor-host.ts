@@ -75,7 +75,7 @@ export class ActorHost {
     ).child({ hostId: settings.hostId });
     const nats =
       typeof options.nats === "string"
-        ? await connect({ servers: options.nats, name: settings.hostId })
+        ? await connect({ servers: options.nats, name: settings.hostId, noAsyncTraces: true })
         : options.nats;
     const redis =
       typeof options.redis === "string"

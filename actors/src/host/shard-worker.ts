@@ -81,7 +81,7 @@ export class ShardWorker {
     });
     const consumer = await js.consumers.get(streams.inbox, name);
     this.#messages = await consumer.consume({
-      max_messages: Math.min(512, settings.maxAckPendingPerShard),
+      max_messages: Math.min(128, settings.maxAckPendingPerShard),
     });
     this.#loop = this.#consume(this.#messages);
     for (const actor of await snapshots.dirtyActors(this.shard)) {
@@ -261,7 +261,12 @@ export class ShardWorker {
     this.#accepting = false;
     await this.#messages?.close().catch(() => undefined);
     const settled = Promise.all([...this.#cells.values()].map((cell) => cell.settled()));
-    await Promise.race([settled, sleep(timeoutMs)]);
+    const timeout = new AbortController();
+    await Promise.race([
+      settled,
+      sleep(timeoutMs, undefined, { signal: timeout.signal }).catch(() => undefined),
+    ]);
+    timeout.abort();
     await this.saveWatermark().catch((error: unknown) =>
       this.runtime.logger.warn({ shard: this.shard, err: error }, "could not save the watermark"),
     );

@@ -5,7 +5,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineActorKind } from "../registry/actor-kind.js";
 import { encodeActorRecord, type ActorRecord } from "./actor-record.js";
-import { processMessage, type InboxMessage, type StepResult } from "./process-message.js";
+import {
+  processMessage,
+  type InboxMessage,
+  type LiveState,
+  type StepResult,
+} from "./process-message.js";
 
 const machine = setup({
   types: {
@@ -240,19 +245,28 @@ describe("processMessage", () => {
     expect(migrated.record.machineVersion).toBe("1");
   });
 
-  it("is deterministic: the same inputs give byte-identical records", () => {
-    const run = () => {
+  it("is deterministic: the same inputs give byte-identical records, with or without the live snapshot", () => {
+    const run = (useLive: boolean) => {
       let record: ActorRecord | undefined;
+      let live: LiveState | undefined;
       for (const [seq, body] of [
         [1, { type: "add", by: 1 }],
         [2, { type: "arm", delayMs: 50 }],
         [3, { type: "double" }],
         [4, { type: "add", by: "bad" }],
       ] as const) {
-        record = committed(processMessage(record, inbox(seq, body), options)).record;
+        const result = committed(
+          processMessage(record, inbox(seq, body), {
+            ...options,
+            live: useLive ? live : undefined,
+          }),
+        );
+        record = result.record;
+        live = result.live;
       }
-      return encodeActorRecord(record!);
+      return Buffer.from(encodeActorRecord(record!));
     };
-    expect(Buffer.from(run()).equals(Buffer.from(run()))).toBe(true);
+    expect(run(false).equals(run(false))).toBe(true);
+    expect(run(true).equals(run(false))).toBe(true);
   });
 });

@@ -42,12 +42,29 @@ export type StepResult =
       readonly timersCancelled: readonly string[];
       /** Set when the message was rejected (dead-lettered; machine state untouched). */
       readonly rejection: TroupeError | undefined;
+      /**
+       * The live xstate snapshot matching `record.state` (undefined after a
+       * rejection): pass it back as `StepOptions.live` with the next message to
+       * skip restoring the persisted form.
+       */
+      readonly live: LiveState | undefined;
     };
+
+/** A live xstate snapshot and the generation whose `state` it equals. */
+export interface LiveState {
+  readonly generation: number;
+  readonly snapshot: unknown;
+}
 
 /** Fixed inputs of the step for one actor. */
 export interface StepOptions {
   readonly definition: ActorKindDefinition;
   readonly address: ActorAddress;
+  /**
+   * The live snapshot of `record` kept by the caller (an optimization: when its
+   * generation matches the record's, the persisted state is not restored again).
+   */
+  readonly live?: LiveState | undefined;
   /** Maximum message size in bytes (default: the protocol's 1 MiB). */
   readonly maxPayloadBytes?: number;
 }
@@ -150,15 +167,22 @@ function transitionMachine(
 
   const machine = definition.machine;
   const actions: MachineAction[] = [];
-  let snapshot;
+  let snapshot: ReturnType<typeof initialTransition<typeof machine>>[0];
   if (record === undefined || record.state === undefined) {
     const input = definition.input ? definition.input(address) : { address };
     const [initial, initialActions] = initialTransition(machine, input);
     snapshot = initial;
     actions.push(...(initialActions as MachineAction[]));
   } else {
-    const state = restoreState(record, definition);
-    snapshot = createActor(machine, { snapshot: state as never }).getSnapshot();
+    const live = options.live;
+    snapshot =
+      live !== undefined &&
+      live.generation === record.generation &&
+      record.machineVersion === definition.version
+        ? (live.snapshot as typeof snapshot)
+        : createActor(machine, {
+            snapshot: restoreState(record, definition) as never,
+          }).getSnapshot();
   }
   const [next, transitionActions] = transition(machine, snapshot, event);
   actions.push(...(transitionActions as MachineAction[]));
@@ -200,6 +224,7 @@ function transitionMachine(
       .map((t) => t.timerId)
       .filter((id) => !liveIds.has(id) || armedIds.has(id)),
     rejection: undefined,
+    live: { generation: nextRecord.generation, snapshot: next },
   };
 }
 
@@ -247,5 +272,6 @@ function reject(
     timersArmed: [],
     timersCancelled: [],
     rejection: error,
+    live: undefined,
   };
 }

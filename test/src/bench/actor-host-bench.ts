@@ -1,0 +1,229 @@
+/**
+ * Benchmark of the actor host against the raw infrastructure floor, on local
+ * NATS JetStream and Redis servers: throughput across 1 000 actors, publish →
+ * event latency, activation from a stored snapshot and failover after SIGKILL.
+ * Prints a Markdown table and writes it to `latest-results.md` beside this file.
+ *
+ * Run with `npm run bench` (from the repository root). It stops by itself within
+ * {@link timeLimitMs}, tearing down every server and host it started, also on an
+ * error, Ctrl-C or the time limit. `--single-run=host` (or `raw`) only measures
+ * one throughput run, for `node --cpu-prof`; see `README.md`.
+ */
+import { writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { RedisKeys, hostSettingsSchema } from "@troupe/actors";
+import {
+  findLeftoverTestServers,
+  removeLeftoverTestServers,
+} from "../harness/find-leftover-test-servers.js";
+import { ensureTestRunId, testRunMarker } from "../harness/test-run-marker.js";
+import { testServersVariable } from "../harness/test-servers-provider.js";
+import { BenchResources } from "./bench-resources.js";
+import { renderBenchReport, type BenchResults, type ThroughputResult } from "./bench-report.js";
+import { counterRecordSizes } from "./counter-record-sizes.js";
+import { collectMachineFacts, type MachineFacts } from "./machine-facts.js";
+import { measureActivation, type ActivationResult } from "./measure-activation.js";
+import type { DrainRate } from "./measure-drain-rate.js";
+import { measureFailover } from "./measure-failover.js";
+import { measurePublishToEvent } from "./measure-publish-to-event.js";
+import { measureThroughput, type ThroughputTarget } from "./measure-throughput.js";
+import type { LatencySummary } from "./latency-summary.js";
+
+/** The whole run must end within this, in ms; then everything is torn down and the exit code is 1. */
+const timeLimitMs = 170_000;
+const shardCount = 64;
+const actors = 1000;
+const messages = 20_000;
+/** The host's default `maxConcurrency` first (repeated, judged against the goals), then others. */
+const concurrencies = [256, 64, 1024] as const;
+const defaultConcurrencyRuns = 3;
+const drainTimeoutMs = 25_000;
+const latency = { actor: "counter/latency", samples: 500, warmup: 100, eventTimeoutMs: 5_000 };
+const failover = {
+  rounds: 3,
+  probeIntervalMs: 20,
+  recoveryTimeoutMs: 15_000,
+  startupTimeoutMs: 30_000,
+};
+const resultsFile = fileURLToPath(new URL("./latest-results.md", import.meta.url));
+
+process.env.TROUPE_LOG_LEVEL ??= "warn";
+process.env[testServersVariable] ??= "local";
+ensureTestRunId();
+
+const resources = new BenchResources();
+const startedAtMs = performance.now();
+let exiting = false;
+
+async function abort(reason: string, exitCode: number): Promise<void> {
+  if (exiting) return;
+  exiting = true;
+  process.stderr.write(`bench: ${reason}; tearing down\n`);
+  await Promise.race([
+    resources.releaseAll().then(sweepLeftovers),
+    new Promise((resolve) => setTimeout(resolve, 10_000)),
+  ]);
+  process.exit(exitCode);
+}
+
+/**
+ * Stops and removes servers of this run that are no longer tracked (one being
+ * started when the run was interrupted, or one a bug left running).
+ *
+ * @returns a description of what was left, or undefined when nothing was.
+ */
+async function sweepLeftovers(): Promise<string | undefined> {
+  const leftovers = await findLeftoverTestServers(testRunMarker());
+  if (leftovers.processes.length === 0 && leftovers.folders.length === 0) return undefined;
+  await removeLeftoverTestServers(leftovers);
+  return `teardown left ${leftovers.processes.length} servers and ${leftovers.folders.length} data folders (now removed)`;
+}
+
+const watchdog = setTimeout(
+  () => void abort(`time limit of ${timeLimitMs} ms reached`, 1),
+  timeLimitMs,
+);
+process.once("SIGINT", () => void abort("SIGINT", 130));
+process.once("SIGTERM", () => void abort("SIGTERM", 143));
+
+function progress(message: string): void {
+  const seconds = ((performance.now() - startedAtMs) / 1000).toFixed(1).padStart(5);
+  process.stderr.write(`[${seconds} s] ${message}\n`);
+}
+
+async function run(): Promise<number> {
+  const sizes = counterRecordSizes();
+  const errors: string[] = [];
+  const attempt = async <T>(phase: string, task: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await task();
+    } catch (error) {
+      errors.push(
+        `${phase}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      );
+      progress(`${phase} failed: ${String(error)}`);
+      return undefined;
+    }
+  };
+  const throughputRun = <T>(
+    target: ThroughputTarget,
+    maxConcurrency: number,
+    afterDrain?: Parameters<typeof measureThroughput<T>>[1],
+  ) =>
+    attempt(`${target} throughput at maxConcurrency ${maxConcurrency}`, async () => {
+      const result = await measureThroughput(
+        {
+          target,
+          maxConcurrency,
+          actors,
+          messages,
+          shardCount,
+          timeoutMs: drainTimeoutMs,
+          sizes,
+          resources,
+        },
+        afterDrain,
+      );
+      if (!result.rate.completed)
+        throw new Error(`backlog not drained within ${drainTimeoutMs} ms`);
+      const cpu = Object.entries(result.rate.cpuPerMessageUs ?? {})
+        .map(([label, us]) => `${label} ${Math.round(us)} µs`)
+        .join(", ");
+      progress(
+        `${target} at maxConcurrency ${maxConcurrency}: ${Math.round(result.rate.messagesPerSecond)} msgs/s (CPU per message: ${cpu})`,
+      );
+      return result;
+    });
+
+  const single = /^--single-run=(host|raw)$/.exec(
+    process.argv.find((arg) => arg.startsWith("--single-run=")) ?? "",
+  );
+  if (single !== null) {
+    await throughputRun(single[1] as ThroughputTarget, concurrencies[0]);
+    return errors.length === 0 ? 0 : 1;
+  }
+
+  let facts: MachineFacts | undefined;
+  let hostLatency: LatencySummary | undefined;
+  let rawLatency: LatencySummary | undefined;
+  let activation: ActivationResult | undefined;
+  const throughput: ThroughputResult[] = [];
+  for (const maxConcurrency of concurrencies) {
+    const hostRuns: DrainRate[] = [];
+    const rawRuns: DrainRate[] = [];
+    const runs = maxConcurrency === concurrencies[0] ? defaultConcurrencyRuns : 1;
+    for (let index = 0; index < runs; index += 1) {
+      const first = throughput.length === 0 && index === 0;
+      // Raw and host alternate, so drift on a shared machine hits both alike.
+      const raw = await throughputRun("raw", maxConcurrency, async ({ cluster }) => {
+        if (!first) return;
+        progress("raw floor publish → event latency");
+        rawLatency = await measurePublishToEvent(cluster.nats, cluster.js, latency);
+      });
+      if (raw !== undefined) rawRuns.push(raw.rate);
+      const host = await throughputRun(
+        "host",
+        maxConcurrency,
+        async ({ cluster, actors: written, stopTarget }) => {
+          if (!first) return;
+          facts = await collectMachineFacts(cluster.nats, cluster.redis);
+          progress("host publish → event latency");
+          hostLatency = await measurePublishToEvent(cluster.nats, cluster.js, latency);
+          await stopTarget();
+          progress("activation from stored snapshots");
+          activation = await measureActivation(
+            cluster.redis,
+            new RedisKeys("troupe"),
+            cluster.snapshots,
+            written,
+          );
+        },
+      );
+      if (host !== undefined) hostRuns.push(host.rate);
+    }
+    throughput.push({ maxConcurrency, hostRuns, rawRuns });
+  }
+  progress("failover after SIGKILL");
+  const failoverMs = await attempt("failover", () =>
+    measureFailover({ ...failover, shardCount, resources }),
+  );
+  if (hostLatency === undefined || rawLatency === undefined)
+    errors.push("latency: not measured (see above)");
+
+  await resources.releaseAll();
+  const leftover = await sweepLeftovers();
+  if (leftover !== undefined) errors.push(leftover);
+  const results: BenchResults = {
+    facts,
+    loadAverageAtEnd1m: loadavg()[0] ?? 0,
+    actors,
+    messages,
+    shardCount,
+    sizes,
+    throughput,
+    latency: hostLatency && rawLatency ? { host: hostLatency, raw: rawLatency } : undefined,
+    activation,
+    failoverMs,
+    leaseTtlMs: hostSettingsSchema.parse({}).leaseTtlMs,
+    errors,
+    durationMs: performance.now() - startedAtMs,
+  };
+  const report = renderBenchReport(results);
+  process.stdout.write(`\n${report}`);
+  await writeFile(resultsFile, report);
+  progress(`wrote ${resultsFile}`);
+  return errors.length === 0 ? 0 : 1;
+}
+
+try {
+  const exitCode = await run();
+  clearTimeout(watchdog);
+  // In-process hosts leave drain timers behind (up to `drainTimeoutMs`); do not wait for them.
+  if (!exiting) process.exit(exitCode);
+} catch (error) {
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  await abort("error", 1);
+}

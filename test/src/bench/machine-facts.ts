@@ -1,0 +1,38 @@
+import { availableParallelism, cpus, loadavg } from "node:os";
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { Redis } from "ioredis";
+
+/** The machine and server versions a benchmark ran on. */
+export interface MachineFacts {
+  readonly cores: number;
+  readonly cpuModel: string;
+  readonly nodeVersion: string;
+  readonly natsServerVersion: string;
+  readonly redisVersion: string;
+  /** 1-minute load average when the facts were taken (other work on the machine skews results). */
+  readonly loadAverage1m: number;
+}
+
+/**
+ * Reads the core count, CPU model and Node version from this process, the
+ * nats-server version from the connection's server info and the Redis version
+ * from `INFO server`.
+ *
+ * @param nats - a connection to the benchmark's NATS server.
+ * @param redis - a client of the benchmark's Redis server.
+ * @returns the facts.
+ */
+export async function collectMachineFacts(
+  nats: NatsConnection,
+  redis: Redis,
+): Promise<MachineFacts> {
+  const info = await redis.info("server");
+  return {
+    cores: availableParallelism(),
+    cpuModel: cpus()[0]?.model.trim() ?? "unknown",
+    nodeVersion: process.version,
+    natsServerVersion: nats.info?.version ?? "unknown",
+    redisVersion: /redis_version:(\S+)/.exec(info)?.[1] ?? "unknown",
+    loadAverage1m: loadavg()[0] ?? 0,
+  };
+}
