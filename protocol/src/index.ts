@@ -1,1 +1,161 @@
-export {};
+/**
+ * @troupe/protocol — the wire contract of Troupe, with no IO.
+ *
+ * - **Addresses**: actors are `kind/id`, both NATS-token safe (`actorAddress`,
+ *   `parseAddress`, `formatAddress`).
+ * - **Subjects**: every subject is built and parsed here: public inboxes
+ *   `troupe.<kind>.<id>.in`, events `troupe.<kind>.<id>.events.<eventType>`,
+ *   internal shard inboxes and dead letters under `_troupe.`, the server-side
+ *   inbox mapping and the shard hash (`shardOf`).
+ * - **Envelopes v1**: message and event envelopes and the zod schema of every
+ *   payload type (`builtinMessageSchemas`, `builtinEventSchemas`).
+ * - **Codecs**: pure bytes in, bytes out; msgpack by default, JSON for plain
+ *   publishers; decoding validates and fails only with `DecodeError` or
+ *   `PayloadTooLargeError`.
+ * - **Errors**: `TroupeError` and its subclasses, and `WireError` for errors that
+ *   cross NATS.
+ *
+ * The README of this package is the written contract: token layouts, field units,
+ * type tables and the versioning rules.
+ *
+ * @packageDocumentation
+ */
+
+export { TROUPE_ERROR_CODES, type TroupeErrorCode } from "./errors/troupe-error-code.js";
+export { TroupeError, type TroupeErrorOptions } from "./errors/troupe-error.js";
+export { InvalidAddressError, type InvalidAddressField } from "./errors/invalid-address-error.js";
+export {
+  DecodeError,
+  type DecodeErrorOptions,
+  type DecodeFailureReason,
+  type DecodeIssue,
+} from "./errors/decode-error.js";
+export {
+  PayloadTooLargeError,
+  type PayloadTooLargeErrorOptions,
+} from "./errors/payload-too-large-error.js";
+export { toWireError, wireErrorSchema, type WireError } from "./errors/wire-error.js";
+
+export {
+  ACTOR_TOKEN_PATTERN,
+  ACTOR_TOKEN_RULE,
+  MAX_ACTOR_TOKEN_LENGTH,
+  actorIdSchema,
+  isValidActorId,
+} from "./address/actor-id.js";
+export { RESERVED_ACTOR_KINDS, actorKindSchema, isValidActorKind } from "./address/actor-kind.js";
+export {
+  actorAddress,
+  actorAddressSchema,
+  assertActorId,
+  assertActorKind,
+  type ActorAddress,
+} from "./address/actor-address.js";
+export { formatAddress } from "./address/format-address.js";
+export {
+  actorAddressTextSchema,
+  isValidAddressText,
+  parseAddress,
+} from "./address/parse-address.js";
+
+export {
+  INTERNAL_SUBJECT_ROOT,
+  PUBLIC_SUBJECT_ROOT,
+  isSubjectToken,
+} from "./subjects/subject-token.js";
+export {
+  EVENT_TYPE_PATTERN,
+  assertEventType,
+  eventTypeSchema,
+  isValidEventType,
+} from "./subjects/event-type.js";
+export { inboxSubject, parseInboxSubject } from "./subjects/inbox-subject.js";
+export {
+  allSessionsEventWildcard,
+  eventSubject,
+  eventWildcard,
+  parseEventSubject,
+  type EventSubjectParts,
+} from "./subjects/event-subject.js";
+export { MAX_SHARD_COUNT, assertShard, assertShardCount } from "./subjects/shard-number.js";
+export { shardOf } from "./subjects/shard-of.js";
+export {
+  parseShardInboxSubject,
+  shardInboxFilter,
+  shardInboxSubject,
+  type ShardInboxSubjectParts,
+} from "./subjects/shard-inbox-subject.js";
+export { inboxSubjectMapping, type SubjectMapping } from "./subjects/inbox-subject-mapping.js";
+export { INVALID_TOKEN_PLACEHOLDER, deadLetterSubject } from "./subjects/dead-letter-subject.js";
+export {
+  DEAD_LETTER_STREAM_SUBJECTS,
+  EVENT_STREAM_SUBJECTS,
+  INBOX_STREAM_SUBJECTS,
+} from "./subjects/stream-subjects.js";
+
+export {
+  ENVELOPE_VERSION,
+  identifierSchema,
+  timestampMsSchema,
+  tokenCountSchema,
+} from "./v1/field-schemas.js";
+export type { PayloadOf, PayloadSchemas } from "./v1/payload-of.js";
+export {
+  messageEnvelopeSchema,
+  messageMetaSchema,
+  type MessageEnvelope,
+  type MessageMeta,
+} from "./v1/message-envelope.js";
+export {
+  eventEnvelopeSchema,
+  eventMetaSchema,
+  type EventEnvelope,
+  type EventMeta,
+} from "./v1/event-envelope.js";
+export {
+  builtinMessageSchemas,
+  hostMessageSchemas,
+  type BuiltinMessageSchemas,
+  type KnownMessageSchemas,
+  type MessageSchemas,
+  type MessageType,
+} from "./v1/message-schemas.js";
+export {
+  builtinEventSchemas,
+  type BuiltinEventSchemas,
+  type EventSchemas,
+  type EventType,
+} from "./v1/event-schemas.js";
+export * from "./v1/messages/session-commands.js";
+export * from "./v1/messages/host-messages.js";
+export * from "./v1/messages/run-messages.js";
+export * from "./v1/transcript-entry.js";
+export * from "./v1/events/session-events.js";
+export * from "./v1/events/message-events.js";
+export * from "./v1/events/run-events.js";
+export * from "./v1/events/tool-events.js";
+export * from "./v1/events/question-events.js";
+export * from "./v1/events/subagent-events.js";
+
+export {
+  CONTENT_TYPE_HEADER,
+  DEFAULT_CODEC,
+  JSON_CONTENT_TYPE,
+  MSGPACK_CONTENT_TYPE,
+  codecForContentType,
+  contentTypeFor,
+  sniffCodec,
+  type CodecName,
+} from "./codec/content-type.js";
+export { DEFAULT_MAX_PAYLOAD_BYTES } from "./codec/payload-limit.js";
+export { MAX_NESTING_DEPTH, type WireValue } from "./codec/wire-value.js";
+export type { DecodeBodyOptions } from "./codec/decode-body.js";
+export type { EncodeOptions, EncodedEnvelope } from "./codec/encode-body.js";
+export { encodeMessage } from "./codec/encode-message.js";
+export { encodeEvent } from "./codec/encode-event.js";
+export {
+  decodeMessage,
+  type DecodeMessageOptions,
+  type MessageDefaults,
+} from "./codec/decode-message.js";
+export { decodeEvent, type DecodeEventOptions } from "./codec/decode-event.js";

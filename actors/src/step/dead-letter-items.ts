@@ -12,6 +12,17 @@ import type { OutboxItem } from "./actor-record.js";
 /** Content type of dead-letter records (readable with a plain `nats sub`). */
 export const DEAD_LETTER_CONTENT_TYPE = "application/json";
 
+/** The rejected inbox message, as the host read it. */
+export interface RejectedMessage {
+  /** Inbox stream sequence. */
+  readonly seq: number;
+  readonly subject: string;
+  readonly data: Uint8Array;
+  readonly contentType: string | undefined;
+  /** Stream time, Unix ms. */
+  readonly timestampMs: number;
+}
+
 /**
  * A dead-letter record as published on `_troupe.deadletter.<kind>.<id>`.
  *
@@ -43,13 +54,7 @@ export function deadLetterItem(input: {
   kind: string;
   id: string;
   actor: string | undefined;
-  message: {
-    seq: number;
-    subject: string;
-    data: Uint8Array;
-    contentType: string | undefined;
-    timestampMs: number;
-  };
+  message: RejectedMessage;
   error: TroupeError;
 }): OutboxItem {
   const record: DeadLetterRecord = {
@@ -82,13 +87,7 @@ export function deadLetterItem(input: {
  */
 export function deadLetterItems(input: {
   address: ActorAddress;
-  message: {
-    seq: number;
-    subject: string;
-    data: Uint8Array;
-    contentType: string | undefined;
-    timestampMs: number;
-  };
+  message: RejectedMessage;
   error: TroupeError;
   eventSeq: number;
 }): OutboxItem[] {

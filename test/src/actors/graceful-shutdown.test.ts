@@ -1,32 +1,10 @@
 import { ActorHost, RedisKeys } from "@troupe/actors";
 import { describe, expect, it } from "vitest";
 import { counterKind } from "../fixtures/counter-machine.js";
-import { startCluster, type Cluster } from "../support/cluster.js";
+import { startCluster } from "../support/cluster.js";
 import { HostProcessExitedError } from "../support/host-process-exited-error.js";
-import { waitFor } from "../support/wait-for.js";
 
 describe("graceful shutdown", () => {
-  async function sendRound(cluster: Cluster, actors: readonly string[], by: number) {
-    await Promise.all(actors.map((actor) => cluster.send(actor, "counter.increment", { by })));
-  }
-
-  async function waitForCounts(
-    cluster: Cluster,
-    actors: readonly string[],
-    count: number,
-    timeoutMs: number,
-  ) {
-    await waitFor(
-      async () => {
-        const contexts = await Promise.all(
-          actors.map((actor) => cluster.context<{ count: number }>(actor)),
-        );
-        return contexts.every((context) => context?.count === count);
-      },
-      { timeoutMs, description: `every actor at count ${count}` },
-    );
-  }
-
   it("a SIGTERMed host exits 0 having released its leases; the survivor takes every shard and no message is lost or applied twice", async () => {
     await using cluster = await startCluster({ shardCount: 16 });
     const [leaving, staying] = await Promise.all([cluster.startHost(), cluster.startHost()]);
@@ -35,9 +13,9 @@ describe("graceful shutdown", () => {
 
     // Rounds 1–5 are applied before the signal; 6–10 are published just before it, so
     // some are typically still queued or in hand when the host starts draining.
-    for (let round = 1; round <= 5; round += 1) await sendRound(cluster, actors, round);
-    await waitForCounts(cluster, actors, 15, 15_000);
-    await Promise.all([6, 7, 8, 9, 10].map((round) => sendRound(cluster, actors, round)));
+    for (let round = 1; round <= 5; round += 1) await cluster.incrementAll(actors, round);
+    await cluster.waitForCounts(actors, 15, 15_000);
+    await Promise.all([6, 7, 8, 9, 10].map((round) => cluster.incrementAll(actors, round)));
     const leasedBefore = (await cluster.owners()).filter((owner) => owner === leaving.hostId);
     expect(leasedBefore.length).toBeGreaterThan(0);
 
@@ -50,9 +28,9 @@ describe("graceful shutdown", () => {
     expect(holders.filter((holder) => holder.owner === leaving.hostId)).toEqual([]);
 
     await cluster.waitForOwners([staying.hostId], 10_000);
-    for (let round = 11; round <= 15; round += 1) await sendRound(cluster, actors, round);
+    for (let round = 11; round <= 15; round += 1) await cluster.incrementAll(actors, round);
     const expected = (15 * 16) / 2;
-    await waitForCounts(cluster, actors, expected, 20_000);
+    await cluster.waitForCounts(actors, expected, 20_000);
     for (const actor of actors) {
       const stored = await cluster.snapshots.load(actor);
       // One generation per message: nothing was applied twice across the hand-over.

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterEventSchemas, counterKind } from "../fixtures/counter-machine.js";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { readStream } from "../support/read-stream.js";
-import { waitFor } from "../support/wait-for.js";
 
 describe("fencing", () => {
   let cluster: Cluster;
@@ -13,26 +12,6 @@ describe("fencing", () => {
   afterAll(async () => {
     await cluster?.stop();
   });
-
-  async function sendRound(actors: readonly string[]): Promise<void> {
-    await Promise.all(actors.map((actor) => cluster.send(actor, "counter.increment", { by: 1 })));
-  }
-
-  async function waitForCounts(
-    actors: readonly string[],
-    count: number,
-    timeoutMs: number,
-  ): Promise<void> {
-    await waitFor(
-      async () => {
-        const contexts = await Promise.all(
-          actors.map((actor) => cluster.context<{ count: number }>(actor)),
-        );
-        return contexts.every((context) => context?.count === count);
-      },
-      { timeoutMs, description: `every actor at count ${count}` },
-    );
-  }
 
   it("a zombie host paused past its lease gets none of its writes or outbound messages accepted", async () => {
     const zombie = await cluster.startHost();
@@ -44,21 +23,21 @@ describe("fencing", () => {
       .slice(0, 20);
     expect(actors.length).toBe(20);
 
-    for (let round = 0; round < 5; round += 1) await sendRound(actors);
-    await waitForCounts(actors, 5, 20_000);
+    for (let round = 0; round < 5; round += 1) await cluster.incrementAll(actors, 1);
+    await cluster.waitForCounts(actors, 5, 20_000);
 
     // A burst, then freeze the owner while it is still working through it.
-    await Promise.all(Array.from({ length: 5 }, () => sendRound(actors)));
+    await Promise.all(Array.from({ length: 5 }, () => cluster.incrementAll(actors, 1)));
     zombie.signal("SIGSTOP");
     await cluster.waitForOwners([survivor.hostId], 20_000);
-    for (let round = 0; round < 5; round += 1) await sendRound(actors);
-    await waitForCounts(actors, 15, 20_000);
+    for (let round = 0; round < 5; round += 1) await cluster.incrementAll(actors, 1);
+    await cluster.waitForCounts(actors, 15, 20_000);
 
     // The zombie wakes up believing it still owns its shards.
     zombie.signal("SIGCONT");
     await cluster.waitForOwners([zombie.hostId, survivor.hostId], 20_000);
-    for (let round = 0; round < 5; round += 1) await sendRound(actors);
-    await waitForCounts(actors, 20, 20_000);
+    for (let round = 0; round < 5; round += 1) await cluster.incrementAll(actors, 1);
+    await cluster.waitForCounts(actors, 20, 20_000);
 
     for (const actor of actors) {
       const stored = await cluster.snapshots.load(actor);

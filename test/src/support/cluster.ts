@@ -45,6 +45,10 @@ export interface Cluster extends AsyncDisposable {
     payload: Record<string, unknown>,
     messageId?: string,
   ): Promise<void>;
+  /** Sends `counter.increment { by }` to every actor (in parallel, each with a stream ack). */
+  incrementAll(actors: readonly string[], by: number): Promise<void>;
+  /** Waits until every counter's stored count equals `count`. */
+  waitForCounts(actors: readonly string[], count: number, timeoutMs: number): Promise<void>;
   /** The stored context of an actor (undefined if never written). */
   context<T>(actor: string): Promise<T | undefined>;
   /** Lease owner (host id) per shard. */
@@ -111,6 +115,20 @@ export async function startCluster(
         headers: messageHeaders,
         ...(messageId === undefined ? {} : { msgID: messageId }),
       });
+    },
+    async incrementAll(actors, by) {
+      await Promise.all(actors.map((actor) => cluster.send(actor, "counter.increment", { by })));
+    },
+    async waitForCounts(actors, count, timeoutMs) {
+      await waitFor(
+        async () => {
+          const contexts = await Promise.all(
+            actors.map((actor) => cluster.context<{ count: number }>(actor)),
+          );
+          return contexts.every((context) => context?.count === count);
+        },
+        { timeoutMs, description: `every actor at count ${count}` },
+      );
     },
     async context<T>(actor: string) {
       const stored = await snapshots.load(actor);

@@ -1,0 +1,117 @@
+/**
+ * A value of the data model both codecs share, JSON's: `null`, booleans, finite
+ * numbers, well-formed strings, arrays and plain objects of those.
+ */
+export type WireValue =
+  null | boolean | number | string | WireValue[] | { [key: string]: WireValue };
+
+/** How deep arrays and objects may nest, counting the envelope itself as 1. */
+export const MAX_NESTING_DEPTH = 64;
+
+/** Path of a value inside a body: object keys and array indexes. */
+export type WirePath = readonly (string | number)[];
+
+/** Called with what is wrong and where; must throw. */
+export type WireProblemHandler = (problem: string, path: WirePath) => never;
+
+const loneSurrogate = /\p{Surrogate}/u;
+
+/**
+ * Copies `value` into the shared data model, or reports why it does not fit.
+ *
+ * - object properties whose value is `undefined` are dropped (as `JSON.stringify` does);
+ * - `-0` becomes `0`;
+ * - refused: `undefined` elsewhere, `NaN` and infinities, bigints, symbols,
+ *   functions, strings with lone surrogates (not encodable as UTF-8), anything but
+ *   arrays and plain objects (`Date`, `Map`, binary data, class instances), the
+ *   key `__proto__` (prototype pollution), and nesting deeper than
+ *   {@link MAX_NESTING_DEPTH}.
+ *
+ * @param value - decoded or to-be-encoded data.
+ * @param onProblem - throws the caller's error for a refused value.
+ * @returns a fresh copy made only of plain arrays and objects.
+ */
+export function toWireValue(value: unknown, onProblem: WireProblemHandler): WireValue {
+  return copy(value, [], onProblem);
+}
+
+/**
+ * Writes a path for messages: `$`, `$.payload.items[2]`, `$["odd key"]`.
+ *
+ * @param path - keys and indexes from the root.
+ * @returns the path as text.
+ */
+export function formatWirePath(path: WirePath): string {
+  let text = "$";
+  for (const part of path) {
+    if (typeof part === "number") text += `[${part}]`;
+    else if (/^[A-Za-z_$][\w$]*$/u.test(part)) text += `.${part}`;
+    else text += `[${JSON.stringify(part.length > 40 ? `${part.slice(0, 40)}…` : part)}]`;
+  }
+  return text;
+}
+
+function copy(value: unknown, path: (string | number)[], onProblem: WireProblemHandler): WireValue {
+  switch (typeof value) {
+    case "boolean":
+      return value;
+    case "string":
+      if (loneSurrogate.test(value)) onProblem("the string is not well-formed Unicode", path);
+      return value;
+    case "number":
+      if (!Number.isFinite(value)) onProblem(`${value} is not a finite number`, path);
+      return value === 0 ? 0 : value;
+    case "object":
+      if (value === null) return null;
+      if (path.length >= MAX_NESTING_DEPTH) {
+        onProblem(`the value nests deeper than ${MAX_NESTING_DEPTH} levels`, path);
+      }
+      return Array.isArray(value)
+        ? copyArray(value, path, onProblem)
+        : copyObject(value, path, onProblem);
+    default:
+      return onProblem(`${describe(value)} is not plain data`, path);
+  }
+}
+
+function copyArray(
+  values: unknown[],
+  path: (string | number)[],
+  onProblem: WireProblemHandler,
+): WireValue[] {
+  const result: WireValue[] = [];
+  for (let index = 0; index < values.length; index += 1) {
+    path.push(index);
+    result.push(copy(values[index], path, onProblem));
+    path.pop();
+  }
+  return result;
+}
+
+function copyObject(
+  value: object,
+  path: (string | number)[],
+  onProblem: WireProblemHandler,
+): WireValue {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    onProblem(`${describe(value)} is not a plain object or array`, path);
+  }
+  const result: Record<string, WireValue> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === "__proto__") onProblem('the key "__proto__" is not allowed', path);
+    if (entry === undefined) continue;
+    path.push(key);
+    result[key] = copy(entry, path, onProblem);
+    path.pop();
+  }
+  return result;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "object" && value !== null) {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === "string" && name.length > 0 ? `a ${name}` : "an object";
+  }
+  return typeof value === "undefined" ? "undefined" : `a ${typeof value}`;
+}

@@ -1,0 +1,34 @@
+/**
+ * Every error code Troupe uses, on the wire and in process.
+ *
+ * | code | meaning |
+ * | --- | --- |
+ * | `invalid_address` | an actor kind or id breaks the address rules |
+ * | `decode_failed` | bytes did not decode into a valid envelope |
+ * | `payload_too_large` | an encoded message is above the payload limit |
+ * | `lease_lost` | the host no longer holds the shard lease it acted under |
+ * | `fenced` | a write carried a fencing token older than the current one |
+ * | `shard_count_mismatch` | a host's shard count differs from the deployment's |
+ * | `unknown_machine_version` | a snapshot was written by a machine version this host cannot read |
+ * | `effect_failed` | an effect (model call, tool, timer) failed after its retries |
+ * | `timeout` | an operation did not finish within its deadline |
+ * | `internal` | anything else; a bug or an unexpected exception |
+ *
+ * Codes are only ever added. A receiver that meets a code it does not know treats
+ * it like `internal`.
+ */
+export const TROUPE_ERROR_CODES = [
+  "invalid_address",
+  "decode_failed",
+  "payload_too_large",
+  "lease_lost",
+  "fenced",
+  "shard_count_mismatch",
+  "unknown_machine_version",
+  "effect_failed",
+  "timeout",
+  "internal",
+] as const;
+
+/** One of {@link TROUPE_ERROR_CODES}. */
+export type TroupeErrorCode = (typeof TROUPE_ERROR_CODES)[number];

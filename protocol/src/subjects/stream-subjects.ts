@@ -1,0 +1,14 @@
+/**
+ * Subjects of the inbox stream (the journal): every shard inbox subject,
+ * `_troupe.inbox.<shard>.<kind>.<id>`.
+ */
+export const INBOX_STREAM_SUBJECTS = ["_troupe.inbox.>"] as const;
+
+/**
+ * Subjects of the event stream: every event of every actor,
+ * `troupe.<kind>.<id>.events.<eventType>`.
+ */
+export const EVENT_STREAM_SUBJECTS = ["troupe.*.*.events.>"] as const;
+
+/** Subjects of the dead-letter stream: `_troupe.deadletter.<kind>.<id>`. */
+export const DEAD_LETTER_STREAM_SUBJECTS = ["_troupe.deadletter.>"] as const;

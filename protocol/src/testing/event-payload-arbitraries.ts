@@ -1,0 +1,134 @@
+import fc from "fast-check";
+import type { EventType } from "../v1/event-schemas.js";
+import {
+  actorIdArbitrary,
+  addressTextArbitrary,
+  identifierArbitrary,
+  nonEmptyText,
+  text,
+  usage,
+  wireError,
+} from "./field-arbitraries.js";
+import { jsonDataArbitrary, jsonRecordArbitrary } from "./json-data-arbitrary.js";
+
+const toolCall = {
+  toolCallId: identifierArbitrary,
+  runId: identifierArbitrary,
+  tool: nonEmptyText,
+};
+const toolCallKeys: ("toolCallId" | "runId" | "tool")[] = ["toolCallId", "runId", "tool"];
+
+/** Valid payloads of every event type. */
+export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> = {
+  "session.created": fc.record(
+    {
+      sessionId: actorIdArbitrary,
+      agent: nonEmptyText,
+      forkedFrom: fc.record({ sessionId: actorIdArbitrary }),
+      metadata: jsonRecordArbitrary,
+    },
+    { requiredKeys: ["sessionId"] },
+  ),
+  "session.idle": fc.record(
+    { sessionId: actorIdArbitrary, lastRunId: identifierArbitrary },
+    { requiredKeys: ["sessionId"] },
+  ),
+  "session.closed": fc.record(
+    { sessionId: actorIdArbitrary, lastRunId: identifierArbitrary },
+    { requiredKeys: ["sessionId"] },
+  ),
+  "message.accepted": fc.record(
+    {
+      messageId: identifierArbitrary,
+      type: nonEmptyText,
+      clientMessageId: actorIdArbitrary,
+      runId: identifierArbitrary,
+      queued: fc.boolean(),
+    },
+    { requiredKeys: ["messageId", "type"] },
+  ),
+  "message.duplicate": fc.record(
+    {
+      messageId: identifierArbitrary,
+      type: nonEmptyText,
+      clientMessageId: actorIdArbitrary,
+      originalMessageId: identifierArbitrary,
+    },
+    { requiredKeys: ["messageId"] },
+  ),
+  "message.rejected": fc.record(
+    {
+      reason: text,
+      code: nonEmptyText,
+      messageId: identifierArbitrary,
+      type: text,
+      issues: fc.array(jsonDataArbitrary(2), { maxLength: 3 }),
+    },
+    { requiredKeys: ["reason", "code"] },
+  ),
+  "run.started": fc.record(
+    { runId: identifierArbitrary, messageId: identifierArbitrary, agent: nonEmptyText },
+    { requiredKeys: ["runId"] },
+  ),
+  "run.delta": fc.record(
+    {
+      runId: identifierArbitrary,
+      modelCallId: identifierArbitrary,
+      attempt: fc.integer({ min: 1, max: 100 }),
+      kind: fc.constantFrom("text", "reasoning"),
+      text,
+    },
+    { requiredKeys: ["runId", "attempt", "kind", "text"] },
+  ),
+  "run.completed": fc.record({ runId: identifierArbitrary, text, usage }),
+  "run.failed": fc.record({ runId: identifierArbitrary, code: nonEmptyText, message: text }),
+  "run.cancelled": fc.record(
+    { runId: identifierArbitrary, partialText: text, usage, reason: text },
+    { requiredKeys: ["runId", "usage"] },
+  ),
+  "tool.started": fc.record(
+    { ...toolCall, attempt: fc.integer({ min: 1, max: 10 }) },
+    { requiredKeys: toolCallKeys },
+  ),
+  "tool.completed": fc.record(
+    { ...toolCall, output: jsonDataArbitrary() },
+    { requiredKeys: toolCallKeys },
+  ),
+  "tool.failed": fc.record({ ...toolCall, error: wireError }),
+  "tool.outcome_unknown": fc.record({ ...toolCall, reason: text }, { requiredKeys: toolCallKeys }),
+  "tool.approval_requested": fc.record({
+    toolCallId: identifierArbitrary,
+    tool: nonEmptyText,
+    arguments: jsonDataArbitrary(),
+    runId: identifierArbitrary,
+  }),
+  "tool.approval_settled": fc.record(
+    {
+      toolCallId: identifierArbitrary,
+      decision: fc.constantFrom("approved", "denied", "timed_out"),
+      alreadySettled: fc.boolean(),
+    },
+    { requiredKeys: ["toolCallId", "decision"] },
+  ),
+  "question.asked": fc.record(
+    {
+      questionId: identifierArbitrary,
+      runId: identifierArbitrary,
+      text,
+      choices: fc.array(text, { maxLength: 4 }),
+    },
+    { requiredKeys: ["questionId", "runId", "text"] },
+  ),
+  "question.answered": fc.record(
+    { questionId: identifierArbitrary, text, runId: identifierArbitrary },
+    { requiredKeys: ["questionId", "text"] },
+  ),
+  "subagent.started": fc.record(
+    { subagent: addressTextArbitrary, runId: identifierArbitrary, task: text, agent: nonEmptyText },
+    { requiredKeys: ["subagent", "runId", "task"] },
+  ),
+  "subagent.completed": fc.record(
+    { subagent: addressTextArbitrary, runId: identifierArbitrary, text, usage },
+    { requiredKeys: ["subagent", "runId", "text"] },
+  ),
+};

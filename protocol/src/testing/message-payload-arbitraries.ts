@@ -1,0 +1,74 @@
+import fc from "fast-check";
+import type { MessageType } from "../v1/message-schemas.js";
+import {
+  actorIdArbitrary,
+  identifierArbitrary,
+  nonEmptyText,
+  text,
+  timestampMsArbitrary,
+  wireError,
+} from "./field-arbitraries.js";
+import { jsonDataArbitrary, jsonRecordArbitrary } from "./json-data-arbitrary.js";
+
+/** Valid payloads of every message type (public and host). */
+export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown>> = {
+  "user.message": fc.record(
+    {
+      text: nonEmptyText,
+      clientMessageId: actorIdArbitrary,
+      agent: nonEmptyText,
+      metadata: jsonRecordArbitrary,
+    },
+    { requiredKeys: ["text"] },
+  ),
+  "run.cancel": fc.record({ runId: identifierArbitrary, reason: text }, { requiredKeys: [] }),
+  "run.steer": fc.record({ text, runId: identifierArbitrary }, { requiredKeys: ["text"] }),
+  "tool.approve": fc.record(
+    { toolCallId: identifierArbitrary, note: text },
+    { requiredKeys: ["toolCallId"] },
+  ),
+  "tool.deny": fc.record(
+    { toolCallId: identifierArbitrary, reason: text },
+    { requiredKeys: ["toolCallId"] },
+  ),
+  "question.answer": fc.record({ questionId: identifierArbitrary, text }),
+  "session.configure": fc.record(
+    {
+      policy: fc.constantFrom("enqueue", "reject", "interrupt", "steer"),
+      model: nonEmptyText,
+      maxModelCalls: fc.integer({ min: 1, max: 1000 }),
+    },
+    { requiredKeys: [] },
+  ),
+  "session.close": fc.constant({}),
+  "run.start": fc.record(
+    {
+      runId: identifierArbitrary,
+      sessionId: actorIdArbitrary,
+      agent: nonEmptyText,
+      model: nonEmptyText,
+      maxModelCalls: fc.integer({ min: 1, max: 1000 }),
+      transcriptLength: fc.nat({ max: 1_000_000 }),
+    },
+    { requiredKeys: ["runId", "sessionId", "maxModelCalls", "transcriptLength"] },
+  ),
+  "run.finished": fc.record({
+    runId: identifierArbitrary,
+    outcome: fc.constantFrom("completed", "failed", "cancelled"),
+    transcriptLength: fc.nat({ max: 1_000_000 }),
+    steersApplied: fc.nat({ max: 100 }),
+  }),
+  "timer.fired": fc.record(
+    {
+      timerId: identifierArbitrary,
+      deadlineMs: timestampMsArbitrary,
+      event: fc.tuple(nonEmptyText, jsonRecordArbitrary).map(([type, rest]) => ({ ...rest, type })),
+    },
+    { requiredKeys: ["timerId"] },
+  ),
+  "effect.completed": fc.record(
+    { effectId: identifierArbitrary, output: jsonDataArbitrary() },
+    { requiredKeys: ["effectId"] },
+  ),
+  "effect.failed": fc.record({ effectId: identifierArbitrary, error: wireError }),
+};

@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { identifierSchema, tokenCountSchema } from "../field-schemas.js";
+
+/**
+ * Tokens used, as the model provider reports them.
+ *
+ * Shape: `{ inputTokens: number, outputTokens: number }` (whole numbers, 0 or more).
+ */
+export const usageSchema = z.object({
+  inputTokens: tokenCountSchema,
+  outputTokens: tokenCountSchema,
+});
+/** See {@link usageSchema}. */
+export type Usage = z.infer<typeof usageSchema>;
+
+/**
+ * `run.started` — a run (one turn of the agent loop) began.
+ *
+ * Shape: `{ runId: string, messageId?: string, agent?: string }`; `messageId` is
+ * the message that started it.
+ */
+export const runStartedSchema = z.object({
+  runId: identifierSchema,
+  messageId: identifierSchema.optional(),
+  agent: z.string().min(1).optional(),
+});
+/** Payload of `run.started`. */
+export type RunStarted = z.infer<typeof runStartedSchema>;
+
+/**
+ * `run.delta` — streamed text of a model call, published while it streams (not
+ * journaled). When a call is re-run after a crash, `attempt` grows; clients drop
+ * the provisional text of lower attempts of the same `modelCallId`.
+ *
+ * Shape: `{ runId: string, modelCallId?: string, attempt: number (1+), kind: "text" | "reasoning", text: string }`.
+ */
+export const runDeltaSchema = z.object({
+  runId: identifierSchema,
+  modelCallId: identifierSchema.optional(),
+  attempt: z.number().int().min(1),
+  kind: z.enum(["text", "reasoning"]),
+  text: z.string(),
+});
+/** Payload of `run.delta`. */
+export type RunDelta = z.infer<typeof runDeltaSchema>;
+
+/**
+ * `run.completed` — the run ended with an answer.
+ *
+ * Shape: `{ runId: string, text: string, usage: Usage }`; `usage` sums every
+ * model call of the run.
+ */
+export const runCompletedSchema = z.object({
+  runId: identifierSchema,
+  text: z.string(),
+  usage: usageSchema,
+});
+/** Payload of `run.completed`. */
+export type RunCompleted = z.infer<typeof runCompletedSchema>;
+
+/**
+ * `run.failed` — the run ended with an error.
+ *
+ * Shape: `{ runId: string, code: string, message: string }`.
+ */
+export const runFailedSchema = z.object({
+  runId: identifierSchema,
+  code: z.string().min(1),
+  message: z.string(),
+});
+/** Payload of `run.failed`. */
+export type RunFailed = z.infer<typeof runFailedSchema>;
+
+/**
+ * `run.cancelled` — the run was cancelled (`run.cancel`, an interrupting message,
+ * or its parent's cancellation).
+ *
+ * Shape: `{ runId: string, partialText?: string, usage: Usage, reason?: string }`.
+ */
+export const runCancelledSchema = z.object({
+  runId: identifierSchema,
+  partialText: z.string().optional(),
+  usage: usageSchema,
+  reason: z.string().optional(),
+});
+/** Payload of `run.cancelled`. */
+export type RunCancelled = z.infer<typeof runCancelledSchema>;

@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { wireErrorSchema } from "../../errors/wire-error.js";
+import { identifierSchema } from "../field-schemas.js";
+
+const toolCallFields = {
+  toolCallId: identifierSchema,
+  runId: identifierSchema,
+  tool: z.string().min(1),
+};
+
+/**
+ * `tool.started` — a tool call began executing (after validation, policy and any
+ * approval).
+ *
+ * Shape: `{ toolCallId: string, runId: string, tool: string, attempt?: number (1+) }`.
+ */
+export const toolStartedSchema = z.object({
+  ...toolCallFields,
+  attempt: z.number().int().min(1).optional(),
+});
+/** Payload of `tool.started`. */
+export type ToolStarted = z.infer<typeof toolStartedSchema>;
+
+/**
+ * `tool.completed` — a tool call returned; `output` is its result as plain data.
+ *
+ * Shape: `{ toolCallId: string, runId: string, tool: string, output?: unknown }`.
+ */
+export const toolCompletedSchema = z.object({
+  ...toolCallFields,
+  output: z.unknown().optional(),
+});
+/** Payload of `tool.completed`. */
+export type ToolCompleted = z.infer<typeof toolCompletedSchema>;
+
+/**
+ * `tool.failed` — a tool call failed (after its retries, if any); the model is told.
+ *
+ * Shape: `{ toolCallId: string, runId: string, tool: string, error: WireError }`.
+ */
+export const toolFailedSchema = z.object({
+  ...toolCallFields,
+  error: wireErrorSchema,
+});
+/** Payload of `tool.failed`. */
+export type ToolFailed = z.infer<typeof toolFailedSchema>;
+
+/**
+ * `tool.outcome_unknown` — a call that runs at most once may have started but left
+ * no result (the host died); it is reported to the model as such, never repeated.
+ *
+ * Shape: `{ toolCallId: string, runId: string, tool: string, reason?: string }`.
+ */
+export const toolOutcomeUnknownSchema = z.object({
+  ...toolCallFields,
+  reason: z.string().optional(),
+});
+/** Payload of `tool.outcome_unknown`. */
+export type ToolOutcomeUnknown = z.infer<typeof toolOutcomeUnknownSchema>;
+
+/**
+ * `tool.approval_requested` — a tool call waits for `tool.approve` or `tool.deny`.
+ *
+ * Shape: `{ toolCallId: string, tool: string, arguments: unknown, runId: string }`.
+ */
+export const toolApprovalRequestedSchema = z.object({
+  toolCallId: identifierSchema,
+  tool: z.string().min(1),
+  arguments: z.unknown(),
+  runId: identifierSchema,
+});
+/** Payload of `tool.approval_requested`. */
+export type ToolApprovalRequested = z.infer<typeof toolApprovalRequestedSchema>;
+
+/**
+ * `tool.approval_settled` — the wait ended. The first settlement wins; a later
+ * approve or deny is answered with `alreadySettled: true` and the first decision.
+ *
+ * Shape: `{ toolCallId: string, decision: "approved" | "denied" | "timed_out", alreadySettled?: boolean }`.
+ */
+export const toolApprovalSettledSchema = z.object({
+  toolCallId: identifierSchema,
+  decision: z.enum(["approved", "denied", "timed_out"]),
+  alreadySettled: z.boolean().optional(),
+});
+/** Payload of `tool.approval_settled`. */
+export type ToolApprovalSettled = z.infer<typeof toolApprovalSettledSchema>;

@@ -1,0 +1,69 @@
+import type { PayloadSchemas } from "./payload-of.js";
+import {
+  effectCompletedSchema,
+  effectFailedSchema,
+  timerFiredSchema,
+} from "./messages/host-messages.js";
+import { runFinishedSchema, runStartSchema } from "./messages/run-messages.js";
+import {
+  questionAnswerSchema,
+  runCancelSchema,
+  runSteerSchema,
+  sessionCloseSchema,
+  sessionConfigureSchema,
+  toolApproveSchema,
+  toolDenySchema,
+  userMessageSchema,
+} from "./messages/session-commands.js";
+
+/**
+ * A registry of message payload schemas by message type; `decodeMessage` accepts
+ * exactly the types it names.
+ *
+ * Shape: `{ [type: string]: z.ZodType }`.
+ */
+export type MessageSchemas = PayloadSchemas;
+
+/**
+ * The agent messages of version 1, and the default registry of `decodeMessage`:
+ * the public commands a session accepts on `troupe.session.<sessionId>.in`
+ * (`user.message`, `run.cancel`, `run.steer`, `tool.approve`, `tool.deny`,
+ * `question.answer`, `session.configure`, `session.close`) and the messages the
+ * session and run actors exchange (`run.start`, session → run; `run.finished`,
+ * run → session). Like the host messages, the internal ones should be kept from
+ * outside publishers with NATS permissions.
+ */
+export const builtinMessageSchemas = {
+  "user.message": userMessageSchema,
+  "run.cancel": runCancelSchema,
+  "run.steer": runSteerSchema,
+  "tool.approve": toolApproveSchema,
+  "tool.deny": toolDenySchema,
+  "question.answer": questionAnswerSchema,
+  "session.configure": sessionConfigureSchema,
+  "session.close": sessionCloseSchema,
+  "run.start": runStartSchema,
+  "run.finished": runFinishedSchema,
+} as const satisfies MessageSchemas;
+
+/**
+ * Internal messages that hosts put into an actor's own inbox: `timer.fired`,
+ * `effect.completed`, `effect.failed`. They are not in `builtinMessageSchemas`, so
+ * a decoder accepts them only when the host adds them
+ * (`{ ...builtinMessageSchemas, ...hostMessageSchemas }`); keep outside
+ * publishers from sending them with NATS permissions on `troupe.*.*.in`.
+ */
+export const hostMessageSchemas = {
+  "timer.fired": timerFiredSchema,
+  "effect.completed": effectCompletedSchema,
+  "effect.failed": effectFailedSchema,
+} as const satisfies MessageSchemas;
+
+/** Type of {@link builtinMessageSchemas}. */
+export type BuiltinMessageSchemas = typeof builtinMessageSchemas;
+
+/** Every message schema this version defines: public commands and host messages. */
+export type KnownMessageSchemas = BuiltinMessageSchemas & typeof hostMessageSchemas;
+
+/** A message type this version defines, public or internal. */
+export type MessageType = keyof KnownMessageSchemas;

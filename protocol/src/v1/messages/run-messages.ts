@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { actorIdSchema } from "../../address/actor-id.js";
+import { identifierSchema } from "../field-schemas.js";
+
+/** A length of the session transcript, in entries: a whole number, 0 or more. */
+const transcriptLengthSchema = z.number().int().nonnegative();
+
+/**
+ * `run.start` — internal, session → run actor (`run/<sessionId>`): start run
+ * `runId` with the settings in force. The session has already appended the user
+ * message to the transcript, so `transcriptLength` counts it.
+ *
+ * Shape: `{ runId: string, sessionId: string, agent?: string, model?: string, maxModelCalls: number (whole, 1+), transcriptLength: number (whole, 0+) }`.
+ */
+export const runStartSchema = z.object({
+  runId: identifierSchema,
+  sessionId: actorIdSchema,
+  agent: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  maxModelCalls: z.number().int().min(1),
+  transcriptLength: transcriptLengthSchema,
+});
+/** Payload of `run.start`. */
+export type RunStart = z.infer<typeof runStartSchema>;
+
+/** How a run ended: `completed` (an answer), `failed` or `cancelled`. */
+export const runOutcomeSchema = z.enum(["completed", "failed", "cancelled"]);
+/** See {@link runOutcomeSchema}. */
+export type RunOutcome = z.infer<typeof runOutcomeSchema>;
+
+/**
+ * `run.finished` — internal, run actor → session (`session/<sessionId>`): run
+ * `runId` ended; the transcript now has `transcriptLength` entries.
+ * `steersApplied` counts the `run.steer` texts of this run that reached the
+ * transcript (in the order they were sent); the session runs the others as
+ * ordinary messages, so no steer is lost.
+ *
+ * Shape: `{ runId: string, outcome: RunOutcome, transcriptLength: number (whole, 0+), steersApplied: number (whole, 0+) }`.
+ */
+export const runFinishedSchema = z.object({
+  runId: identifierSchema,
+  outcome: runOutcomeSchema,
+  transcriptLength: transcriptLengthSchema,
+  steersApplied: z.number().int().nonnegative(),
+});
+/** Payload of `run.finished`. */
+export type RunFinished = z.infer<typeof runFinishedSchema>;

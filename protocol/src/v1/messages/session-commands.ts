@@ -1,0 +1,121 @@
+import { z } from "zod";
+import { actorIdSchema } from "../../address/actor-id.js";
+import { identifierSchema } from "../field-schemas.js";
+
+/**
+ * `user.message` — a user turn for a session. The only required field is `text`.
+ *
+ * Shape: `{ text: string (1+ chars), clientMessageId?: string, agent?: string, metadata?: Record<string, unknown> }`.
+ * `clientMessageId` (same charset as actor ids, 1 to 128 characters) lets a client
+ * retry a publish safely: the session admits each id once and answers a repeat with
+ * `message.duplicate`. `agent` names the agent configuration to run, when the
+ * deployment has several. `metadata` is kept with the message, uninterpreted.
+ */
+export const userMessageSchema = z.object({
+  text: z.string().min(1),
+  clientMessageId: actorIdSchema.optional(),
+  agent: z.string().min(1).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+/** Payload of `user.message`. */
+export type UserMessage = z.infer<typeof userMessageSchema>;
+
+/**
+ * `run.cancel` — stop a run. Without `runId`, the session's current run.
+ *
+ * Shape: `{ runId?: string, reason?: string }`.
+ */
+export const runCancelSchema = z.object({
+  runId: identifierSchema.optional(),
+  reason: z.string().optional(),
+});
+/** Payload of `run.cancel`. */
+export type RunCancel = z.infer<typeof runCancelSchema>;
+
+/**
+ * `run.steer` — add guidance to a run in progress; the model sees `text` at its
+ * next call. Without `runId`, the session's current run.
+ *
+ * Shape: `{ text: string, runId?: string }`.
+ */
+export const runSteerSchema = z.object({
+  text: z.string(),
+  runId: identifierSchema.optional(),
+});
+/** Payload of `run.steer`. */
+export type RunSteer = z.infer<typeof runSteerSchema>;
+
+/**
+ * `tool.approve` — approve a tool call that waits for approval
+ * (`tool.approval_requested`). The first settlement wins.
+ *
+ * Shape: `{ toolCallId: string, note?: string }`.
+ */
+export const toolApproveSchema = z.object({
+  toolCallId: identifierSchema,
+  note: z.string().optional(),
+});
+/** Payload of `tool.approve`. */
+export type ToolApprove = z.infer<typeof toolApproveSchema>;
+
+/**
+ * `tool.deny` — deny a tool call that waits for approval; the model is told, with
+ * `reason` when given. The first settlement wins.
+ *
+ * Shape: `{ toolCallId: string, reason?: string }`.
+ */
+export const toolDenySchema = z.object({
+  toolCallId: identifierSchema,
+  reason: z.string().optional(),
+});
+/** Payload of `tool.deny`. */
+export type ToolDeny = z.infer<typeof toolDenySchema>;
+
+/**
+ * `question.answer` — answer a question the agent asked (`question.asked`).
+ *
+ * Shape: `{ questionId: string, text: string }`.
+ */
+export const questionAnswerSchema = z.object({
+  questionId: identifierSchema,
+  text: z.string(),
+});
+/** Payload of `question.answer`. */
+export type QuestionAnswer = z.infer<typeof questionAnswerSchema>;
+
+/**
+ * What a session does with a user message that arrives while a run is active:
+ * `enqueue` (default: run it after the active run), `reject` (refuse it with
+ * `message.rejected`), `interrupt` (cancel the active run, then run it), `steer`
+ * (hand its text to the active run at the run's next safe point).
+ */
+export const sessionPolicySchema = z.enum(["enqueue", "reject", "interrupt", "steer"]);
+/** See {@link sessionPolicySchema}. */
+export type SessionPolicy = z.infer<typeof sessionPolicySchema>;
+
+/**
+ * `session.configure` — change the session's settings for later runs; the active
+ * run keeps the settings it started with. Absent fields stay as they are.
+ *
+ * Shape: `{ policy?: SessionPolicy, model?: string, maxModelCalls?: number (whole, 1+) }`.
+ * `model` names the model the agent should use (the host's syntax, e.g.
+ * `openai:gpt-4o-mini`); `maxModelCalls` caps the model calls of one run (past
+ * it the model is asked once more, without tools).
+ */
+export const sessionConfigureSchema = z.object({
+  policy: sessionPolicySchema.optional(),
+  model: z.string().min(1).optional(),
+  maxModelCalls: z.number().int().min(1).optional(),
+});
+/** Payload of `session.configure`. */
+export type SessionConfigure = z.infer<typeof sessionConfigureSchema>;
+
+/**
+ * `session.close` — end the session: an active run is cancelled first; afterwards
+ * the session refuses new messages (`message.rejected`) and emits `session.closed`.
+ *
+ * Shape: `{}`.
+ */
+export const sessionCloseSchema = z.object({});
+/** Payload of `session.close`. */
+export type SessionClose = z.infer<typeof sessionCloseSchema>;
