@@ -2,5 +2,27 @@
  * @troupe/machines — pure xstate v5 machines and the conventions they use to ask
  * the actor host for IO. Nothing here touches the network, the clock or
  * randomness: time and ids arrive in events, so every machine replays exactly.
+ *
+ * - **Host actions** (`troupe.effect`, `troupe.send`, `troupe.emit`,
+ *   `troupe.append`, `troupe.cancelEffect`): how a machine asks for IO.
+ * - **`sessionMachine`** (`session/<sessionId>`): admission of user messages,
+ *   the policy for messages that arrive during a run, one run at a time.
+ * - **`runMachine`** (`run/<sessionId>`): the agent loop of each run — model
+ *   calls with retries, steering, limits and cancellation.
+ *
+ * The package README says what each machine guarantees, message by message.
+ *
+ * @packageDocumentation
  */
 export * from "./host-actions/host-actions.js";
+export * from "./host-actions/host-action-creators.js";
+export * from "./host-actions/inbox-event.js";
+export * from "./host-actions/machine-step.js";
+export * from "./session/session-context.js";
+export * from "./session/session-events.js";
+export { sessionMachine } from "./session/session-machine.js";
+export { runAddressOf } from "./session/session-run-steps.js";
+export * from "./run/run-context.js";
+export * from "./run/run-events.js";
+export * from "./run/model-call.js";
+export { runMachine } from "./run/run-machine.js";

@@ -1,3 +1,5 @@
+import type { TranscriptEntry } from "@troupe/protocol";
+
 /**
  * Action conventions between pure machines and the actor host.
  *
@@ -11,12 +13,21 @@
  *   {@link EffectFailedEvent}.
  * - `troupe.send` — publish a message to another actor's inbox
  *   (`troupe.<kind>.<id>.in`).
- * - `emit(...)` (xstate's own) — publish an event on the actor's event subjects.
+ * - `troupe.append` — append one entry to an append-only log kept outside the
+ *   snapshot (the session transcript), published with the dedup id
+ *   `<key>:<log>:<index>`.
+ * - `troupe.cancelEffect` — abort a running effect; its handler then completes
+ *   with whatever partial output it has (or fails), as usual.
+ * - `emit(...)` (xstate's own) — publish an event on the actor's event subjects;
+ *   the event's `type` is the event type and its other fields the payload.
+ * - `troupe.emit` — the same with the payload given whole, for payloads that
+ *   have a field named `type` themselves (`message.accepted`, …).
  * - `after` delays and `raise(..., { delay })` — become durable timers held by the
  *   host, fired into the inbox at their deadline.
  *
  * Spread {@link hostActionImplementations} into `setup({ actions })` so xstate
- * knows the action names; the implementations are no-ops by design.
+ * knows the action names; the implementations are no-ops by design. The action
+ * objects themselves are made by the creators in `host-action-creators.ts`.
  */
 
 /** Parameters of a `troupe.effect` action: which handler, with what input. */
@@ -42,6 +53,45 @@ export interface SendMessageParams {
   readonly payload: Record<string, unknown>;
 }
 
+/**
+ * Parameters of a `troupe.emit` action: an event given as type and payload.
+ * xstate's `emit({ type, ...payload })` cannot carry a payload field named
+ * `type`; this form can.
+ */
+export interface EmitEventParams {
+  /** Event type, e.g. `"message.accepted"`. */
+  readonly type: string;
+  /** Event payload (plain data), published as is. */
+  readonly payload: Record<string, unknown>;
+}
+
+/** Names of the append-only logs a machine may append to. */
+export type AppendLogName = "transcript";
+
+/**
+ * Parameters of a `troupe.append` action: one entry of an append-only log.
+ *
+ * The host appends `entry` at position `index` of log `log` for `key` and
+ * publishes it with the dedup id `<key>:<log>:<index>`, so a re-published outbox
+ * never appends twice. Indexes of one key start at 0 and have no gaps; the
+ * machine that owns the key counts them.
+ */
+export interface AppendParams {
+  /** Which log: `"transcript"` (entries are {@link TranscriptEntry}). */
+  readonly log: AppendLogName;
+  /** Whose log, e.g. the session id. */
+  readonly key: string;
+  /** Position of the entry, 0-based. */
+  readonly index: number;
+  readonly entry: TranscriptEntry;
+}
+
+/** Parameters of a `troupe.cancelEffect` action: which running effect to abort. */
+export interface CancelEffectParams {
+  /** The `effectId` of an earlier `troupe.effect` request of this actor. */
+  readonly effectId: string;
+}
+
 /** Event delivered to the machine when an effect handler resolves. */
 export interface EffectCompletedEvent {
   readonly type: "effect.completed";
@@ -62,6 +112,12 @@ export interface EffectFailedEvent {
 export const EFFECT_ACTION = "troupe.effect";
 /** Name of the action that sends a message to another actor. */
 export const SEND_ACTION = "troupe.send";
+/** Name of the action that publishes an event given as type and payload. */
+export const EMIT_ACTION = "troupe.emit";
+/** Name of the action that appends an entry to an append-only log. */
+export const APPEND_ACTION = "troupe.append";
+/** Name of the action that aborts a running effect. */
+export const CANCEL_EFFECT_ACTION = "troupe.cancelEffect";
 
 /**
  * No-op implementations to spread into `setup({ actions })`.
@@ -74,30 +130,7 @@ export const SEND_ACTION = "troupe.send";
 export const hostActionImplementations = {
   [EFFECT_ACTION]: (_: unknown, _params: EffectRequestParams) => undefined,
   [SEND_ACTION]: (_: unknown, _params: SendMessageParams) => undefined,
+  [EMIT_ACTION]: (_: unknown, _params: EmitEventParams) => undefined,
+  [APPEND_ACTION]: (_: unknown, _params: AppendParams) => undefined,
+  [CANCEL_EFFECT_ACTION]: (_: unknown, _params: CancelEffectParams) => undefined,
 } as const;
-
-/**
- * An action object that asks the host to run an effect.
- *
- * @param params - the effect name, its input and optionally a stable id.
- * @returns a `troupe.effect` action object for use in transitions or `entry`.
- */
-export function requestEffect(params: EffectRequestParams): {
-  type: typeof EFFECT_ACTION;
-  params: EffectRequestParams;
-} {
-  return { type: EFFECT_ACTION, params };
-}
-
-/**
- * An action object that asks the host to send a message to another actor.
- *
- * @param params - target address, message type and payload.
- * @returns a `troupe.send` action object.
- */
-export function sendMessage(params: SendMessageParams): {
-  type: typeof SEND_ACTION;
-  params: SendMessageParams;
-} {
-  return { type: SEND_ACTION, params };
-}

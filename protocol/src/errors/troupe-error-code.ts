@@ -12,6 +12,11 @@
  * | `unknown_machine_version` | a snapshot was written by a machine version this host cannot read |
  * | `effect_failed` | an effect (model call, tool, timer) failed after its retries |
  * | `timeout` | an operation did not finish within its deadline |
+ * | `model_error` | a model provider call failed (`retryable` says whether a retry may help) |
+ * | `model_not_configured` | a model spec is malformed, names an unknown provider, or lacks its API key |
+ * | `unknown_agent` | a session named an agent the host does not serve |
+ * | `invalid_agent` | an agent definition breaks the rules of `defineAgent` |
+ * | `cancelled` | the operation was cancelled on purpose (e.g. `run.cancel`) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -28,6 +33,11 @@ export const TROUPE_ERROR_CODES = [
   "effect_failed",
   "timeout",
   "internal",
+  "model_error",
+  "model_not_configured",
+  "unknown_agent",
+  "invalid_agent",
+  "cancelled",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

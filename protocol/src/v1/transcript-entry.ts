@@ -30,7 +30,8 @@ export const assistantTranscriptEntrySchema = z.object({
  * outside machine snapshots (entry `i` is published once, with the dedup id
  * `<sessionId>:transcript:<i>`), so processing a message costs the same whatever
  * the length of the conversation. Roles are only added (tool entries come with
- * tool calls); readers skip roles they do not know.
+ * tool calls): this schema refuses a role it does not know, so a reader should
+ * skip such an entry (check `role` first) rather than fail.
  *
  * Shape: `{ role: "user", text, messageId } | { role: "assistant", text, runId }`.
  */

@@ -1,0 +1,91 @@
+import type { Usage } from "@troupe/protocol";
+import type { ActorInput } from "../host-actions/inbox-event.js";
+
+/** Attempts of one model call when its errors are retryable (the first included). */
+export const MAX_MODEL_CALL_ATTEMPTS = 3;
+/** Wait before the second attempt of a model call, in ms; doubles for each further attempt. */
+export const RETRY_BASE_DELAY_MS = 500;
+/** How long a cancelled run waits for the aborted model call's partial result, in ms. */
+export const CANCEL_TIMEOUT_MS = 5000;
+
+/**
+ * Wait before retrying a model call whose attempt `attempt` failed:
+ * 500 ms × 2^(attempt − 1), i.e. 500 ms, then 1 000 ms.
+ *
+ * @param attempt - the attempt that failed, 1-based.
+ * @returns the delay in ms.
+ */
+export function retryDelayMs(attempt: number): number {
+  return RETRY_BASE_DELAY_MS * 2 ** (attempt - 1);
+}
+
+/** A steer text waiting for the run's next safe point. */
+export interface PendingSteer {
+  readonly text: string;
+  /** Id of the `run.steer` message that carried it. */
+  readonly messageId: string;
+}
+
+/** The run in progress. */
+export interface ActiveRun {
+  readonly runId: string;
+  /** Agent named by the session; undefined = the host's default agent. */
+  readonly agent: string | undefined;
+  /** Model named by the session; undefined = the agent's model. */
+  readonly model: string | undefined;
+  readonly maxModelCalls: number;
+  /** 1-based index of the current model call; above `maxModelCalls` = the final call without tools. */
+  readonly modelCalls: number;
+  /** 1-based attempt of the current model call. */
+  readonly attempt: number;
+  /** Tokens of the model calls that completed, summed. */
+  readonly usage: Usage;
+  /** Entries in the transcript; the next entry goes at this index. */
+  readonly transcriptLength: number;
+  /** Steer texts for the next safe point, in arrival order. */
+  readonly pendingSteers: readonly PendingSteer[];
+  /** Steer texts appended to the transcript so far. */
+  readonly steersApplied: number;
+  /** Why the run is being cancelled (from `run.cancel`), if it is. */
+  readonly cancelReason: string | undefined;
+}
+
+/** Context of {@link runMachine}. */
+export interface RunContext {
+  /** The id of the actor's address (`run/<sessionId>`). */
+  readonly sessionId: string;
+  /** The run that ended last (a repeated `run.start` for it is ignored). */
+  readonly lastRunId: string | undefined;
+  /** The run in progress, if any. */
+  readonly run: ActiveRun | undefined;
+}
+
+/**
+ * The context of a run actor that has seen nothing yet.
+ *
+ * @param input - the actor's address; its id is the session id.
+ * @returns the initial context.
+ */
+export function initialRunContext(input: ActorInput): RunContext {
+  return { sessionId: input.address.id, lastRunId: undefined, run: undefined };
+}
+
+/**
+ * Id of the current model call's effect: `<runId>.m<modelCallIndex>.a<attempt>`.
+ *
+ * @param run - the run in progress.
+ * @returns the effect id, unique within the run actor.
+ */
+export function modelCallEffectId(run: ActiveRun): string {
+  return `${run.runId}.m${run.modelCalls}.a${run.attempt}`;
+}
+
+/**
+ * Whether the current model call is the final one, made without tools because
+ * the run reached `maxModelCalls`; its answer ends the run.
+ *
+ * @param run - the run in progress.
+ */
+export function isFinalCall(run: ActiveRun): boolean {
+  return run.modelCalls > run.maxModelCalls;
+}

@@ -1,0 +1,36 @@
+import {
+  type MessageSchemas,
+  type RunCancel,
+  type RunStart,
+  type RunSteer,
+  runCancelSchema,
+  runStartSchema,
+  runSteerSchema,
+} from "@troupe/protocol";
+import type { EffectCompletedEvent, EffectFailedEvent } from "../host-actions/host-actions.js";
+import type { InboxEvent } from "../host-actions/inbox-event.js";
+
+/**
+ * Events of {@link runMachine}: messages from the session (`run.start`,
+ * `run.cancel`, `run.steer`) and the results of its model calls
+ * (`effect.completed`, `effect.failed`).
+ */
+export type RunEvent =
+  | InboxEvent<"run.start", RunStart>
+  | InboxEvent<"run.cancel", RunCancel>
+  | InboxEvent<"run.steer", RunSteer>
+  | EffectCompletedEvent
+  | EffectFailedEvent;
+
+/**
+ * The message schemas a host registers for the `run` kind (the host adds its own
+ * `effect.*` and `timer.fired`).
+ */
+export const runMessageSchemas = {
+  "run.start": runStartSchema,
+  "run.cancel": runCancelSchema,
+  "run.steer": runSteerSchema,
+} as const satisfies MessageSchemas;
+
+/** Code of `run.failed` when a model call returned something that is not a model call output. */
+export const INVALID_MODEL_OUTPUT_CODE = "invalid_model_output";

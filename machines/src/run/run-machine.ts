@@ -1,0 +1,148 @@
+import { not, setup } from "xstate";
+import { hostActionImplementations } from "../host-actions/host-actions.js";
+import type { ActorInput } from "../host-actions/inbox-event.js";
+import { stepAction } from "../host-actions/machine-step.js";
+import { readModelCallOutput } from "./model-call.js";
+import {
+  CANCEL_TIMEOUT_MS,
+  MAX_MODEL_CALL_ATTEMPTS,
+  initialRunContext,
+  isFinalCall,
+  modelCallEffectId,
+  retryDelayMs,
+  type RunContext,
+} from "./run-context.js";
+import type { RunEvent } from "./run-events.js";
+import {
+  beginRun,
+  complete,
+  deliverSteers,
+  fail,
+  finishCancelled,
+  nextAttempt,
+  queueSteer,
+  requestCancel,
+  requestModelCall,
+} from "./run-steps.js";
+
+const step = stepAction<RunContext, RunEvent>;
+
+/**
+ * The run actor of a session (`run/<sessionId>`): runs the session's runs one
+ * after another. A run is the agent loop: model call → (tool calls, once tool
+ * actors exist) → model call … until an answer, the `maxModelCalls` limit, a
+ * cancellation or a failure. Retryable model errors are retried (3 attempts,
+ * durable backoff); steer texts are delivered at the next safe point; usage is
+ * summed over the run's model calls; every run ends with exactly one of
+ * `run.completed` / `run.failed` / `run.cancelled` and one `run.finished` to the
+ * session.
+ *
+ * States: `idle` (no run), `calling` (a model call is running), `backoff`
+ * (waiting to retry it), `cancelling` (waiting for the aborted call's partial
+ * result, at most 5 000 ms). See ../../README.md.
+ *
+ * Input: `{ address: { kind: "run", id: sessionId } }`.
+ */
+export const runMachine = setup({
+  types: {
+    context: {} as RunContext,
+    events: {} as RunEvent,
+    input: {} as ActorInput,
+  },
+  actions: {
+    ...hostActionImplementations,
+    beginRun: step(beginRun),
+    requestModelCall: step(requestModelCall),
+    queueSteer: step(queueSteer),
+    deliverSteers: step(deliverSteers),
+    complete: step(complete),
+    fail: step(fail),
+    nextAttempt: step(nextAttempt),
+    requestCancel: step(requestCancel),
+    finishCancelled: step(finishCancelled),
+  },
+  guards: {
+    /** A `run.start` for this session, not a repeat of the run that just ended. */
+    canStart: ({ context, event }) =>
+      event.type === "run.start" &&
+      context.run === undefined &&
+      event.sessionId === context.sessionId &&
+      event.runId !== context.lastRunId,
+    /** A result of the current model call (older attempts and calls are ignored). */
+    isCurrentEffect: ({ context, event }) =>
+      (event.type === "effect.completed" || event.type === "effect.failed") &&
+      context.run !== undefined &&
+      event.effectId === modelCallEffectId(context.run),
+    hasModelOutput: ({ event }) =>
+      event.type === "effect.completed" && readModelCallOutput(event.output) !== undefined,
+    /** Steers wait and the call that just ended was not the final one. */
+    hasSteersToDeliver: ({ context: { run } }) =>
+      run !== undefined && run.pendingSteers.length > 0 && !isFinalCall(run),
+    canRetry: ({ context: { run }, event }) =>
+      event.type === "effect.failed" &&
+      event.error.retryable &&
+      run !== undefined &&
+      run.attempt < MAX_MODEL_CALL_ATTEMPTS,
+    /** A `run.cancel` / `run.steer` for the active run (or for no run in particular). */
+    targetsRun: ({ context: { run }, event }) =>
+      (event.type === "run.cancel" || event.type === "run.steer") &&
+      run !== undefined &&
+      (event.runId === undefined || event.runId === run.runId),
+  },
+  delays: {
+    retryDelay: ({ context }) => retryDelayMs(context.run?.attempt ?? 1),
+    cancelTimeout: CANCEL_TIMEOUT_MS,
+  },
+}).createMachine({
+  id: "run",
+  context: ({ input }) => initialRunContext(input),
+  initial: "idle",
+  states: {
+    idle: {
+      on: { "run.start": { guard: "canStart", target: "calling", actions: "beginRun" } },
+    },
+    calling: {
+      entry: "requestModelCall",
+      on: {
+        "effect.completed": [
+          { guard: not("isCurrentEffect") },
+          { guard: not("hasModelOutput"), target: "idle", actions: "fail" },
+          {
+            guard: "hasSteersToDeliver",
+            target: "calling",
+            reenter: true,
+            actions: "deliverSteers",
+          },
+          { target: "idle", actions: "complete" },
+        ],
+        "effect.failed": [
+          { guard: not("isCurrentEffect") },
+          { guard: "canRetry", target: "backoff" },
+          { target: "idle", actions: "fail" },
+        ],
+        "run.cancel": { guard: "targetsRun", target: "cancelling", actions: "requestCancel" },
+        "run.steer": { guard: "targetsRun", actions: "queueSteer" },
+      },
+    },
+    backoff: {
+      after: { retryDelay: { target: "calling", actions: "nextAttempt" } },
+      on: {
+        "run.cancel": { guard: "targetsRun", target: "idle", actions: "finishCancelled" },
+        "run.steer": { guard: "targetsRun", actions: "queueSteer" },
+      },
+    },
+    cancelling: {
+      after: { cancelTimeout: { target: "idle", actions: "finishCancelled" } },
+      on: {
+        "effect.completed": [
+          { guard: not("isCurrentEffect") },
+          { target: "idle", actions: "finishCancelled" },
+        ],
+        "effect.failed": [
+          { guard: not("isCurrentEffect") },
+          { target: "idle", actions: "finishCancelled" },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,189 @@
+import { formatAddress, type RunOutcome, type TranscriptEntry, type Usage } from "@troupe/protocol";
+import {
+  appendEntry,
+  cancelEffect,
+  emitEvent,
+  requestEffect,
+  sendMessage,
+} from "../host-actions/host-action-creators.js";
+import type { HostAction, MachineStep } from "../host-actions/machine-step.js";
+import { MODEL_CALL_EFFECT, readModelCallOutput, type ModelCallInput } from "./model-call.js";
+import { isFinalCall, modelCallEffectId, type ActiveRun, type RunContext } from "./run-context.js";
+import { INVALID_MODEL_OUTPUT_CODE, type RunEvent } from "./run-events.js";
+
+// The run machine's steps: pure functions of context and event that say what
+// changes and what the host must do. run-machine.ts decides when each runs.
+
+/** A step of the run machine: context and event in, patch and host actions out. */
+export type RunStep = (context: RunContext, event: RunEvent) => MachineStep<RunContext>;
+
+const addUsage = (a: Usage, b: Usage): Usage => ({
+  inputTokens: a.inputTokens + b.inputTokens,
+  outputTokens: a.outputTokens + b.outputTokens,
+});
+const assistant = (run: ActiveRun, text: string): TranscriptEntry[] =>
+  text === "" ? [] : [{ role: "assistant", text, runId: run.runId }];
+
+/** `troupe.append` actions for `entries`, from index `run.transcriptLength` on. */
+function appendAll(sessionId: string, run: ActiveRun, entries: readonly TranscriptEntry[]) {
+  return entries.map((entry, offset) =>
+    appendEntry({ log: "transcript", key: sessionId, index: run.transcriptLength + offset, entry }),
+  );
+}
+
+/**
+ * Ends the run: appends `entries`, publishes its final event, tells the session
+ * with `run.finished`, and forgets the run.
+ */
+function finish(
+  context: RunContext,
+  run: ActiveRun,
+  outcome: RunOutcome,
+  entries: readonly TranscriptEntry[],
+  event: HostAction,
+): MachineStep<RunContext> {
+  const payload = {
+    runId: run.runId,
+    outcome,
+    transcriptLength: run.transcriptLength + entries.length,
+    steersApplied: run.steersApplied,
+  };
+  const session = formatAddress({ kind: "session", id: context.sessionId });
+  return {
+    context: { run: undefined, lastRunId: run.runId },
+    actions: [
+      ...appendAll(context.sessionId, run, entries),
+      event,
+      sendMessage({ to: session, type: "run.finished", payload }),
+    ],
+  };
+}
+
+/** Takes the run described by `run.start`. */
+export const beginRun: RunStep = (_, event) => {
+  if (event.type !== "run.start") return {};
+  const run: ActiveRun = {
+    runId: event.runId,
+    agent: event.agent,
+    model: event.model,
+    maxModelCalls: event.maxModelCalls,
+    modelCalls: 1,
+    attempt: 1,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    transcriptLength: event.transcriptLength,
+    pendingSteers: [],
+    steersApplied: 0,
+    cancelReason: undefined,
+  };
+  return { context: { run } };
+};
+
+/** Requests the current model call (`troupe.effect` `model.call`). */
+export const requestModelCall: RunStep = (context) => {
+  const { run } = context;
+  if (run === undefined) return {};
+  const input: ModelCallInput = {
+    sessionId: context.sessionId,
+    runId: run.runId,
+    ...(run.agent === undefined ? {} : { agent: run.agent }),
+    ...(run.model === undefined ? {} : { model: run.model }),
+    transcriptLength: run.transcriptLength,
+    modelCallIndex: run.modelCalls,
+    attempt: run.attempt,
+    withoutTools: isFinalCall(run),
+  };
+  const effectId = modelCallEffectId(run);
+  return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input })] };
+};
+
+/** Keeps a steer text for the next safe point. */
+export const queueSteer: RunStep = ({ run }, event) => {
+  if (run === undefined || event.type !== "run.steer") return {};
+  const steer = { text: event.text, messageId: event.messageId };
+  return { context: { run: { ...run, pendingSteers: [...run.pendingSteers, steer] } } };
+};
+
+/**
+ * A safe point with steers waiting: appends the answer so far and the steer
+ * texts, then moves to the next model call.
+ */
+export const deliverSteers: RunStep = (context, event) => {
+  const { run } = context;
+  const output = event.type === "effect.completed" ? readModelCallOutput(event.output) : undefined;
+  if (run === undefined || output === undefined) return {};
+  const entries: TranscriptEntry[] = [
+    ...assistant(run, output.text),
+    ...run.pendingSteers.map(({ text, messageId }) => ({ role: "user" as const, text, messageId })),
+  ];
+  const next: ActiveRun = {
+    ...run,
+    modelCalls: run.modelCalls + 1,
+    attempt: 1,
+    usage: addUsage(run.usage, output.usage),
+    transcriptLength: run.transcriptLength + entries.length,
+    pendingSteers: [],
+    steersApplied: run.steersApplied + run.pendingSteers.length,
+  };
+  return { context: { run: next }, actions: appendAll(context.sessionId, run, entries) };
+};
+
+/** The answer ends the run: transcript, `run.completed`, `run.finished`. */
+export const complete: RunStep = (context, event) => {
+  const { run } = context;
+  const output = event.type === "effect.completed" ? readModelCallOutput(event.output) : undefined;
+  if (run === undefined || output === undefined) return {};
+  const usage = addUsage(run.usage, output.usage);
+  const completed = emitEvent("run.completed", { runId: run.runId, text: output.text, usage });
+  return finish(context, run, "completed", assistant(run, output.text), completed);
+};
+
+/** The model call failed for good (or returned a malformed output): `run.failed`. */
+export const fail: RunStep = (context, event) => {
+  const { run } = context;
+  if (run === undefined) return {};
+  const { code, message } =
+    event.type === "effect.failed"
+      ? event.error
+      : {
+          code: INVALID_MODEL_OUTPUT_CODE,
+          message: `${MODEL_CALL_EFFECT} returned an output without text, finishReason and usage`,
+        };
+  return finish(
+    context,
+    run,
+    "failed",
+    [],
+    emitEvent("run.failed", { runId: run.runId, code, message }),
+  );
+};
+
+/** Next attempt of the same model call (after the backoff). */
+export const nextAttempt: RunStep = ({ run }) =>
+  run === undefined ? {} : { context: { run: { ...run, attempt: run.attempt + 1 } } };
+
+/** Aborts the running model call; the run ends when its partial result arrives. */
+export const requestCancel: RunStep = ({ run }, event) => {
+  if (run === undefined) return {};
+  const cancelReason = event.type === "run.cancel" ? event.reason : undefined;
+  return {
+    context: { run: { ...run, cancelReason } },
+    actions: [cancelEffect({ effectId: modelCallEffectId(run) })],
+  };
+};
+
+/** Ends the run as cancelled, keeping the partial answer of an aborted call if one came. */
+export const finishCancelled: RunStep = (context, event) => {
+  const { run } = context;
+  if (run === undefined) return {};
+  const output = event.type === "effect.completed" ? readModelCallOutput(event.output) : undefined;
+  const partialText = output?.text ?? "";
+  const usage = output === undefined ? run.usage : addUsage(run.usage, output.usage);
+  const reason = event.type === "run.cancel" ? event.reason : run.cancelReason;
+  const cancelled = emitEvent("run.cancelled", {
+    runId: run.runId,
+    ...(partialText === "" ? {} : { partialText }),
+    usage,
+    ...(reason === undefined ? {} : { reason }),
+  });
+  return finish(context, run, "cancelled", assistant(run, partialText), cancelled);
+};

@@ -1,0 +1,119 @@
+import { emitEvent } from "../host-actions/host-action-creators.js";
+import {
+  ADMITTED_CLIENT_MESSAGE_IDS_LIMIT,
+  insertIntoQueue,
+  type QueuedMessage,
+  type SessionContext,
+} from "./session-context.js";
+import type { SessionEvent } from "./session-events.js";
+import { runIdAt, textOf, type SessionStep } from "./session-step.js";
+
+// Steps of the session machine about admitting messages: pure functions of
+// context and event; session-machine.ts decides when each runs.
+
+const clientMessageIdOf = (event: SessionEvent) =>
+  event.type === "user.message" ? event.clientMessageId : undefined;
+
+/** Remembers the message (bounded) and, on the first user message, creates the session. */
+export const admit: SessionStep = (context, event) => {
+  const clientMessageId = clientMessageIdOf(event);
+  const admittedClientMessageIds =
+    clientMessageId === undefined
+      ? context.admittedClientMessageIds
+      : [...context.admittedClientMessageIds, clientMessageId].slice(
+          -ADMITTED_CLIENT_MESSAGE_IDS_LIMIT,
+        );
+  const patch = { admittedClientMessageIds, admittedCount: context.admittedCount + 1 };
+  if (context.created || event.type !== "user.message") return { context: patch };
+  const { agent } = event;
+  return {
+    context: { ...patch, created: true, agent },
+    actions: [
+      emitEvent("session.created", {
+        sessionId: context.sessionId,
+        ...(agent === undefined ? {} : { agent }),
+      }),
+    ],
+  };
+};
+
+/** `message.accepted`, saying which run the message starts or steers, or that it waits. */
+export const accept: SessionStep = (context, event) => {
+  const clientMessageId = clientMessageIdOf(event);
+  const steers =
+    event.type === "run.steer" || (event.type === "user.message" && context.policy === "steer");
+  let outcome = {};
+  if (event.type === "user.message" && context.activeRunId === undefined) {
+    outcome = { runId: runIdAt(context.runCount + 1) };
+  } else if (steers && context.activeRunId !== undefined) {
+    outcome = { runId: context.activeRunId };
+  } else if (event.type === "user.message") {
+    outcome = { queued: true };
+  }
+  const payload = {
+    messageId: event.messageId,
+    type: event.type,
+    ...(clientMessageId === undefined ? {} : { clientMessageId }),
+    ...outcome,
+  };
+  return { actions: [emitEvent("message.accepted", payload)] };
+};
+
+/** `message.duplicate`: this client message id was admitted before. */
+export const reportDuplicate: SessionStep = (_, event) => ({
+  actions: [
+    emitEvent("message.duplicate", {
+      messageId: event.messageId,
+      type: event.type,
+      ...(event.type === "user.message" && event.clientMessageId !== undefined
+        ? { clientMessageId: event.clientMessageId }
+        : {}),
+    }),
+  ],
+});
+
+/**
+ * A step that refuses the message with `message.rejected`.
+ *
+ * @param code - one of {@link SESSION_REJECTION_CODES}.
+ * @param reason - the sentence for humans, from context and event.
+ */
+export function rejectWith(
+  code: string,
+  reason: (context: SessionContext, event: SessionEvent) => string,
+): SessionStep {
+  return (context, event) => ({
+    actions: [
+      emitEvent("message.rejected", {
+        reason: reason(context, event),
+        code,
+        messageId: event.messageId,
+        type: event.type,
+      }),
+    ],
+  });
+}
+
+/** Puts the admitted message into the queue: first among plain ones when it interrupts. */
+export const enqueueMessage: SessionStep = (context, event) => {
+  const entry: QueuedMessage = {
+    seq: context.admittedCount,
+    messageId: event.messageId,
+    text: textOf(event),
+    priority: context.activeRunId !== undefined && context.policy === "interrupt",
+  };
+  return { context: { queue: insertIntoQueue(context.queue, [entry]) } };
+};
+
+/** Applies `session.configure` to later runs. */
+export const configure: SessionStep = (_, event) => {
+  if (event.type !== "session.configure") return {};
+  const { policy, model, maxModelCalls } = event;
+  return {
+    context: {
+      ...(policy === undefined ? {} : { policy }),
+      ...(model === undefined ? {} : { model }),
+      ...(maxModelCalls === undefined ? {} : { maxModelCalls }),
+    },
+  };
+};

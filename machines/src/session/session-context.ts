@@ -1,0 +1,99 @@
+import type { SessionPolicy } from "@troupe/protocol";
+import type { ActorInput } from "../host-actions/inbox-event.js";
+
+/** Policy of a new session for a message that arrives during a run. */
+export const DEFAULT_SESSION_POLICY: SessionPolicy = "enqueue";
+/** Model calls per run of a new session (past it, one more call without tools). */
+export const DEFAULT_MAX_MODEL_CALLS = 50;
+/**
+ * How many client message ids a session remembers for duplicate detection: the
+ * last 1 000 admitted. A repeat of an older id is admitted again.
+ */
+export const ADMITTED_CLIENT_MESSAGE_IDS_LIMIT = 1000;
+
+/** An admitted message waiting for a run (or steered into the active run). */
+export interface QueuedMessage {
+  /** Admission order, 1-based: breaks ties between priority entries. */
+  readonly seq: number;
+  /** Envelope id of the message that carried the text. */
+  readonly messageId: string;
+  readonly text: string;
+  /**
+   * Runs before plain queued messages: an interrupting message, or a steer the
+   * active run did not take.
+   */
+  readonly priority: boolean;
+}
+
+/** Context of {@link sessionMachine}; small and bounded (the transcript lives outside). */
+export interface SessionContext {
+  /** The id of the actor's address (`session/<sessionId>`). */
+  readonly sessionId: string;
+  /** Whether `session.created` was emitted (first admitted user message). */
+  readonly created: boolean;
+  /** Agent named by the first user message; undefined = the host's default agent. */
+  readonly agent: string | undefined;
+  readonly policy: SessionPolicy;
+  /** Model for later runs; undefined = the agent's model. */
+  readonly model: string | undefined;
+  readonly maxModelCalls: number;
+  /** Client message ids admitted so far, oldest first, at most {@link ADMITTED_CLIENT_MESSAGE_IDS_LIMIT}. */
+  readonly admittedClientMessageIds: readonly string[];
+  /** Messages admitted so far (feeds {@link QueuedMessage.seq}). */
+  readonly admittedCount: number;
+  /** Messages waiting for a run, in the order they will run. */
+  readonly queue: readonly QueuedMessage[];
+  /** The run in progress (`r<n>`), if any. */
+  readonly activeRunId: string | undefined;
+  /** Texts sent to the active run with `run.steer`, in order. */
+  readonly steered: readonly QueuedMessage[];
+  /** Whether `run.cancel` was already sent to the active run. */
+  readonly cancelRequested: boolean;
+  /** Runs started so far; the next run is `r<runCount + 1>`. */
+  readonly runCount: number;
+  /** Entries in the transcript log; the next entry goes at this index. */
+  readonly transcriptLength: number;
+}
+
+/**
+ * The context of a session that has seen nothing yet.
+ *
+ * @param input - the actor's address; its id is the session id.
+ * @returns the initial context.
+ */
+export function initialSessionContext(input: ActorInput): SessionContext {
+  return {
+    sessionId: input.address.id,
+    created: false,
+    agent: undefined,
+    policy: DEFAULT_SESSION_POLICY,
+    model: undefined,
+    maxModelCalls: DEFAULT_MAX_MODEL_CALLS,
+    admittedClientMessageIds: [],
+    admittedCount: 0,
+    queue: [],
+    activeRunId: undefined,
+    steered: [],
+    cancelRequested: false,
+    runCount: 0,
+    transcriptLength: 0,
+  };
+}
+
+/**
+ * Puts priority entries before plain ones, each group in admission order.
+ *
+ * @param queue - the current queue.
+ * @param entries - entries to add.
+ * @returns the new queue.
+ */
+export function insertIntoQueue(
+  queue: readonly QueuedMessage[],
+  entries: readonly QueuedMessage[],
+): QueuedMessage[] {
+  const all = [...queue, ...entries];
+  return [
+    ...all.filter((entry) => entry.priority).sort((a, b) => a.seq - b.seq),
+    ...all.filter((entry) => !entry.priority).sort((a, b) => a.seq - b.seq),
+  ];
+}

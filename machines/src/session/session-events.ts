@@ -1,0 +1,56 @@
+import {
+  type MessageSchemas,
+  type RunCancel,
+  type RunFinished,
+  type RunSteer,
+  type SessionConfigure,
+  type UserMessage,
+  runCancelSchema,
+  runFinishedSchema,
+  runSteerSchema,
+  sessionCloseSchema,
+  sessionConfigureSchema,
+  userMessageSchema,
+} from "@troupe/protocol";
+import type { InboxEvent } from "../host-actions/inbox-event.js";
+
+/**
+ * Events of {@link sessionMachine}: the session inbox's messages, as the host
+ * delivers them (`{ ...payload, type, messageId, timestampMs }`).
+ *
+ * Public: `user.message`, `run.cancel`, `run.steer`, `session.configure`,
+ * `session.close`. From the run actor: `run.finished`.
+ */
+export type SessionEvent =
+  | InboxEvent<"user.message", UserMessage>
+  | InboxEvent<"run.cancel", RunCancel>
+  | InboxEvent<"run.steer", RunSteer>
+  | InboxEvent<"session.configure", SessionConfigure>
+  // `SessionClose` is `{}` as a zod output (`Record<string, never>`); no fields to add.
+  | InboxEvent<"session.close", object>
+  | InboxEvent<"run.finished", RunFinished>;
+
+/**
+ * The message schemas a host registers for the `session` kind, i.e. every type
+ * of {@link SessionEvent}.
+ */
+export const sessionMessageSchemas = {
+  "user.message": userMessageSchema,
+  "run.cancel": runCancelSchema,
+  "run.steer": runSteerSchema,
+  "session.configure": sessionConfigureSchema,
+  "session.close": sessionCloseSchema,
+  "run.finished": runFinishedSchema,
+} as const satisfies MessageSchemas;
+
+/** Codes of the `message.rejected` events the session machine emits. */
+export const SESSION_REJECTION_CODES = {
+  /** The session is closed or closing. */
+  sessionClosed: "session_closed",
+  /** A run is active and the policy is `reject`. */
+  runActive: "run_active",
+  /** `run.steer` while no run is active. */
+  noActiveRun: "no_active_run",
+  /** `run.steer` naming a run that is not the active one. */
+  runNotActive: "run_not_active",
+} as const;

@@ -1,0 +1,168 @@
+import type { SessionPolicy } from "@troupe/protocol";
+import { not, setup } from "xstate";
+import { hostActionImplementations } from "../host-actions/host-actions.js";
+import type { ActorInput } from "../host-actions/inbox-event.js";
+import { stepAction } from "../host-actions/machine-step.js";
+import {
+  accept,
+  admit,
+  configure,
+  enqueueMessage,
+  rejectWith,
+  reportDuplicate,
+} from "./session-admission-steps.js";
+import { initialSessionContext, type SessionContext } from "./session-context.js";
+import { SESSION_REJECTION_CODES as CODES, type SessionEvent } from "./session-events.js";
+import {
+  announceClosed,
+  announceIdle,
+  dropQueue,
+  finishRun,
+  forwardCancel,
+  forwardSteer,
+  startNextRun,
+} from "./session-run-steps.js";
+
+const step = stepAction<SessionContext, SessionEvent>;
+const runIdOf = (event: SessionEvent) =>
+  event.type === "run.cancel" || event.type === "run.steer" || event.type === "run.finished"
+    ? event.runId
+    : undefined;
+
+/**
+ * The session actor (`session/<sessionId>`): admits user messages idempotently
+ * (by `clientMessageId`), keeps one run at a time on the session's run actor
+ * (`run/<sessionId>`), applies the session's policy to messages that arrive during
+ * a run, appends user turns to the transcript, and ends on `session.close`.
+ *
+ * States: `idle` (no run), `running` (run `activeRunId` in progress), `closing`
+ * (closed while running: waits for the cancelled run to finish), `closed`.
+ * See ../../README.md for every message, event and action.
+ *
+ * Input: `{ address: { kind: "session", id: sessionId } }`.
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as ActorInput,
+  },
+  actions: {
+    ...hostActionImplementations,
+    admit: step(admit),
+    accept: step(accept),
+    reportDuplicate: step(reportDuplicate),
+    enqueueMessage: step(enqueueMessage),
+    configure: step(configure),
+    startNextRun: step(startNextRun),
+    forwardCancel: step(forwardCancel),
+    forwardSteer: step(forwardSteer),
+    finishRun: step(finishRun),
+    announceIdle: step(announceIdle),
+    announceClosed: step(announceClosed),
+    dropQueue: step(dropQueue),
+    rejectClosed: step(rejectWith(CODES.sessionClosed, (c) => `session ${c.sessionId} is closed`)),
+    rejectClosing: step(
+      rejectWith(CODES.sessionClosed, (c) => `session ${c.sessionId} is closing`),
+    ),
+    rejectRunActive: step(
+      rejectWith(
+        CODES.runActive,
+        (c) => `run ${c.activeRunId} is active and the session's policy is "reject"`,
+      ),
+    ),
+    rejectNoActiveRun: step(rejectWith(CODES.noActiveRun, () => "no run is active to steer")),
+    rejectRunNotActive: step(
+      rejectWith(
+        CODES.runNotActive,
+        (c, e) => `run ${runIdOf(e)} is not the active run (${c.activeRunId})`,
+      ),
+    ),
+  },
+  guards: {
+    isDuplicate: ({ context, event }) =>
+      event.type === "user.message" &&
+      event.clientMessageId !== undefined &&
+      context.admittedClientMessageIds.includes(event.clientMessageId),
+    policyIs: ({ context }, params: { policy: SessionPolicy }) => context.policy === params.policy,
+    /** The event names the active run, or no run at all. */
+    targetsActiveRun: ({ context, event }) => {
+      const runId = runIdOf(event);
+      return runId === undefined || runId === context.activeRunId;
+    },
+    isActiveRunFinished: ({ context, event }) =>
+      event.type === "run.finished" && event.runId === context.activeRunId,
+    /** On `run.finished`: a message waits (queued, or a steer the run did not take). */
+    hasNextMessage: ({ context, event }) =>
+      context.queue.length > 0 ||
+      (event.type === "run.finished" && context.steered.length > event.steersApplied),
+  },
+}).createMachine({
+  id: "session",
+  context: ({ input }) => initialSessionContext(input),
+  initial: "idle",
+  states: {
+    idle: {
+      on: {
+        "user.message": [
+          { guard: "isDuplicate", actions: "reportDuplicate" },
+          {
+            target: "running",
+            actions: ["admit", "accept", "enqueueMessage", "startNextRun"],
+          },
+        ],
+        "run.steer": { actions: "rejectNoActiveRun" },
+        "session.configure": { actions: ["configure", "accept"] },
+        "session.close": { target: "closed", actions: "announceClosed" },
+      },
+    },
+    running: {
+      on: {
+        "user.message": [
+          { guard: "isDuplicate", actions: "reportDuplicate" },
+          { guard: { type: "policyIs", params: { policy: "reject" } }, actions: "rejectRunActive" },
+          {
+            guard: { type: "policyIs", params: { policy: "steer" } },
+            actions: ["admit", "accept", "forwardSteer"],
+          },
+          {
+            guard: { type: "policyIs", params: { policy: "interrupt" } },
+            actions: ["admit", "accept", "enqueueMessage", "forwardCancel"],
+          },
+          { actions: ["admit", "accept", "enqueueMessage"] },
+        ],
+        "run.cancel": { guard: "targetsActiveRun", actions: "forwardCancel" },
+        "run.steer": [
+          { guard: "targetsActiveRun", actions: ["admit", "accept", "forwardSteer"] },
+          { actions: "rejectRunNotActive" },
+        ],
+        "session.configure": { actions: ["configure", "accept"] },
+        "session.close": { target: "closing", actions: "forwardCancel" },
+        "run.finished": [
+          { guard: not("isActiveRunFinished") },
+          { guard: "hasNextMessage", actions: ["finishRun", "startNextRun"] },
+          { target: "idle", actions: ["finishRun", "announceIdle"] },
+        ],
+      },
+    },
+    closing: {
+      on: {
+        "user.message": { actions: "rejectClosing" },
+        "run.steer": { actions: "rejectClosing" },
+        "session.configure": { actions: "rejectClosing" },
+        "run.finished": {
+          guard: "isActiveRunFinished",
+          target: "closed",
+          actions: ["finishRun", "dropQueue", "announceClosed"],
+        },
+      },
+    },
+    closed: {
+      on: {
+        "user.message": { actions: "rejectClosed" },
+        "run.steer": { actions: "rejectClosed" },
+        "session.configure": { actions: "rejectClosed" },
+      },
+    },
+  },
+});

@@ -1,0 +1,135 @@
+import { formatAddress, type RunCancel, type RunStart } from "@troupe/protocol";
+import { appendEntry, emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
+import { insertIntoQueue, type QueuedMessage } from "./session-context.js";
+import { SESSION_REJECTION_CODES } from "./session-events.js";
+import { runIdAt, textOf, type SessionStep } from "./session-step.js";
+
+// Steps of the session machine about runs: pure functions of context and event;
+// session-machine.ts decides when each runs.
+
+/** Address of the run actor of a session: `run/<sessionId>`. */
+export function runAddressOf(sessionId: string): string {
+  return formatAddress({ kind: "run", id: sessionId });
+}
+
+/** Starts a run for the head of the queue: transcript entry, `run.start`, `run.started`. */
+export const startNextRun: SessionStep = (context) => {
+  const [head, ...rest] = context.queue;
+  if (head === undefined) return {};
+  const runCount = context.runCount + 1;
+  const runId = runIdAt(runCount);
+  const { sessionId, agent, model } = context;
+  const start: RunStart = {
+    runId,
+    sessionId,
+    ...(agent === undefined ? {} : { agent }),
+    ...(model === undefined ? {} : { model }),
+    maxModelCalls: context.maxModelCalls,
+    transcriptLength: context.transcriptLength + 1,
+  };
+  return {
+    context: {
+      queue: rest,
+      runCount,
+      activeRunId: runId,
+      transcriptLength: start.transcriptLength,
+      steered: [],
+      cancelRequested: false,
+    },
+    actions: [
+      appendEntry({
+        log: "transcript",
+        key: sessionId,
+        index: context.transcriptLength,
+        entry: { role: "user", text: head.text, messageId: head.messageId },
+      }),
+      sendMessage({ to: runAddressOf(sessionId), type: "run.start", payload: start }),
+      emitEvent("run.started", {
+        runId,
+        messageId: head.messageId,
+        ...(agent === undefined ? {} : { agent }),
+      }),
+    ],
+  };
+};
+
+/** Sends `run.cancel` to the run actor, once per run. */
+export const forwardCancel: SessionStep = (context, event) => {
+  if (context.activeRunId === undefined || context.cancelRequested) return {};
+  const reason =
+    event.type === "run.cancel"
+      ? event.reason
+      : event.type === "user.message"
+        ? "interrupted by a new message"
+        : "the session is closing";
+  const payload: RunCancel = {
+    runId: context.activeRunId,
+    ...(reason === undefined ? {} : { reason }),
+  };
+  return {
+    context: { cancelRequested: true },
+    actions: [sendMessage({ to: runAddressOf(context.sessionId), type: "run.cancel", payload })],
+  };
+};
+
+/** Sends the text to the active run with `run.steer` and remembers it until the run ends. */
+export const forwardSteer: SessionStep = (context, event) => {
+  if (context.activeRunId === undefined) return {};
+  const entry: QueuedMessage = {
+    seq: context.admittedCount,
+    messageId: event.messageId,
+    text: textOf(event),
+    priority: true,
+  };
+  const payload = { runId: context.activeRunId, text: entry.text };
+  return {
+    context: { steered: [...context.steered, entry] },
+    actions: [sendMessage({ to: runAddressOf(context.sessionId), type: "run.steer", payload })],
+  };
+};
+
+/**
+ * Ends the active run on `run.finished`: takes the transcript length, and puts
+ * the steers the run did not take at the front of the queue.
+ */
+export const finishRun: SessionStep = (context, event) => {
+  if (event.type !== "run.finished") return {};
+  const undelivered = context.steered.slice(event.steersApplied);
+  return {
+    context: {
+      transcriptLength: event.transcriptLength,
+      queue: insertIntoQueue(context.queue, undelivered),
+      activeRunId: undefined,
+      steered: [],
+      cancelRequested: false,
+    },
+  };
+};
+
+const lastRun = (runCount: number) => (runCount === 0 ? {} : { lastRunId: runIdAt(runCount) });
+
+/** `session.idle`: no run, nothing queued. */
+export const announceIdle: SessionStep = (context) => ({
+  actions: [
+    emitEvent("session.idle", { sessionId: context.sessionId, ...lastRun(context.runCount) }),
+  ],
+});
+
+/** `session.closed`. */
+export const announceClosed: SessionStep = (context) => ({
+  actions: [
+    emitEvent("session.closed", { sessionId: context.sessionId, ...lastRun(context.runCount) }),
+  ],
+});
+
+/** Refuses every queued message (the session closed before they ran) and empties the queue. */
+export const dropQueue: SessionStep = (context) => ({
+  context: { queue: [] },
+  actions: context.queue.map((entry) =>
+    emitEvent("message.rejected", {
+      reason: `session ${context.sessionId} closed before the message ran`,
+      code: SESSION_REJECTION_CODES.sessionClosed,
+      messageId: entry.messageId,
+    }),
+  ),
+});
