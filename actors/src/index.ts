@@ -3,6 +3,11 @@
  * JetStream (inboxes, events, dead letters, journal) and Redis (shard leases with
  * fencing tokens, snapshot generations, durable timers). See README.md for the
  * guarantees and ../shared/DESIGN.md for the map.
+ *
+ * Agents and models (`src/agents/`, `src/models/`): `defineAgent` and
+ * `AgentRegistry`, `createModelCallHandler` (the `model.call` effect, streamed
+ * through the AI SDK), `resolveModel` (`TROUPE_MODEL`, provider specs) and the
+ * deterministic `ScriptedModel`. See src/agents/README.md.
  */
 export * from "./errors/lease-lost-error.js";
 export * from "./errors/shard-count-mismatch-error.js";
@@ -26,3 +31,26 @@ export * from "./streams/stream-names.js";
 export * from "./replay/first-difference.js";
 export * from "./replay/journal-reader.js";
 export * from "./replay/replay-actor.js";
+export * from "./agents/agent-registry.js";
+export * from "./agents/build-model-prompt.js";
+export * from "./agents/define-agent.js";
+export * from "./errors/effect-cancelled-error.js";
+export * from "./agents/invalid-agent-error.js";
+export * from "./agents/model-call-effect.js";
+export * from "./agents/model-call-error.js";
+export * from "./agents/model-call-handler.js";
+export * from "./agents/stream-model-call.js";
+export * from "./agents/to-model-call-error.js";
+export * from "./agents/transcript-entry.js";
+export * from "./agents/transcript-reader.js";
+export * from "./agents/unknown-agent-error.js";
+export * from "./models/demo-script.js";
+export * from "./models/model-not-configured-error.js";
+export * from "./models/model-spec.js";
+export * from "./models/resolve-model.js";
+export * from "./models/scripted-model.js";
+export * from "./models/scripted-step.js";
+export * from "./agents/agent-kinds.js";
+export * from "./step/transcript-codec.js";
+export * from "./transcript/delta-publisher.js";
+export * from "./transcript/jetstream-transcript-reader.js";

@@ -87,10 +87,12 @@ export {
 } from "./subjects/shard-inbox-subject.js";
 export { inboxSubjectMapping, type SubjectMapping } from "./subjects/inbox-subject-mapping.js";
 export { INVALID_TOKEN_PLACEHOLDER, deadLetterSubject } from "./subjects/dead-letter-subject.js";
+export { transcriptSubject } from "./subjects/transcript-subject.js";
 export {
   DEAD_LETTER_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,
   INBOX_STREAM_SUBJECTS,
+  TRANSCRIPT_STREAM_SUBJECTS,
 } from "./subjects/stream-subjects.js";
 
 export {

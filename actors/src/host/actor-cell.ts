@@ -112,7 +112,13 @@ export class ActorCell {
       await this.worker.runtime.publisher.publish(stored.record.outbox);
     }
     for (const effect of stored?.record.effects ?? []) {
-      this.worker.startEffect(this.address, this.definition, effect);
+      if (effect.cancelled === true) {
+        if (!this.worker.runtime.effects.hasRunningEffect(this.address, effect.effectId)) {
+          await this.worker.runtime.effects.deliverCancelled(this.address, effect);
+        }
+      } else {
+        this.worker.startEffect(this.address, this.definition, effect);
+      }
     }
     this.#activated = true;
   }
@@ -153,8 +159,12 @@ export class ActorCell {
       );
     }
     await this.worker.runtime.publisher.publish(result.record.outbox);
-    for (const effect of result.effectsStarted)
+    for (const effect of result.effectsStarted) {
       this.worker.startEffect(this.address, this.definition, effect);
+    }
+    for (const effectId of result.effectsCancelled) {
+      this.worker.runtime.effects.cancel(this.address, effectId);
+    }
     this.worker.complete(message);
   }
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { encodeMessage, inboxSubject, parseAddress } from "@troupe/protocol";
 import { Redis } from "ioredis";
@@ -12,7 +12,7 @@ import { RedisLeaseStore } from "../stores/redis-lease-store.js";
 import { RedisMembershipStore } from "../stores/redis-membership-store.js";
 import { RedisSnapshotStore } from "../stores/redis-snapshot-store.js";
 import { ensureStreams } from "../streams/ensure-streams.js";
-import { streamNames } from "../streams/stream-names.js";
+import { streamNames, type StreamNames } from "../streams/stream-names.js";
 import { EffectRunner } from "./effect-runner.js";
 import { hostSettingsSchema, type HostSettings, type HostSettingsInput } from "./host-options.js";
 import type { HostRuntime } from "./host-runtime.js";
@@ -20,14 +20,29 @@ import { OutboxPublisher } from "./outbox-publisher.js";
 import { assignShards } from "./shard-assignment.js";
 import { ShardWorker } from "./shard-worker.js";
 
+/** Connections and names a kind factory may use (see `ActorHostOptions.kinds`). */
+export interface HostServices {
+  readonly nats: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly redis: Redis;
+  readonly streams: StreamNames;
+  readonly keys: RedisKeys;
+  readonly logger: Logger;
+}
+
 /** How to start an {@link ActorHost}. */
 export interface ActorHostOptions {
   /** NATS server URL (e.g. `nats://127.0.0.1:4222`) or an open connection. */
   readonly nats: string | NatsConnection;
   /** Redis URL (e.g. `redis://127.0.0.1:6379`) or an open client. */
   readonly redis: string | Redis;
-  /** The actor kinds this host runs. */
-  readonly kinds: readonly ActorKindDefinition[];
+  /**
+   * The actor kinds this host runs, or a function building them from the host's
+   * connections (for kinds whose effects publish or read streams, such as
+   * `agentKinds`).
+   */
+  readonly kinds:
+    readonly ActorKindDefinition[] | ((services: HostServices) => readonly ActorKindDefinition[]);
   /** Host settings (see `hostSettingsSchema` for defaults). */
   readonly settings?: HostSettingsInput;
   /** Logger; defaults to pino at `TROUPE_LOG_LEVEL` (default `info`). */
@@ -93,6 +108,10 @@ export class ActorHost {
     const streams = streamNames(settings.prefix);
     await ensureStreams(jsm, streams, settings);
     const js = jetstream(nats);
+    const kinds =
+      typeof options.kinds === "function"
+        ? options.kinds({ nats, js, redis, streams, keys, logger })
+        : options.kinds;
     const publisher = new OutboxPublisher(js);
     const limiter = pLimit(settings.maxConcurrency);
     const runtime: HostRuntime = {
@@ -103,7 +122,7 @@ export class ActorHost {
       streams,
       snapshots: new RedisSnapshotStore(redis, keys),
       leases: new RedisLeaseStore(redis, keys),
-      kinds: new Map(options.kinds.map((kind) => [kind.kind, kind])),
+      kinds: new Map(kinds.map((kind) => [kind.kind, kind])),
       publisher,
       effects: new EffectRunner(redis, keys, publisher, logger),
       logger,

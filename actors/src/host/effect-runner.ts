@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { PendingEffect } from "../step/actor-record.js";
 import type { RedisKeys } from "../stores/redis-keys.js";
+import { EffectCancelledError } from "../errors/effect-cancelled-error.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
 
 /**
@@ -37,6 +38,36 @@ export class EffectRunner {
     return false;
   }
 
+  /**
+   * Aborts a running effect because its actor cancelled it: the handler's signal
+   * is aborted with an {@link EffectCancelledError}, and whatever it returns (or
+   * throws) is still delivered. No-op when the effect does not run here.
+   */
+  cancel(address: ActorAddress, effectId: string): void {
+    this.#running
+      .get(`${formatAddress(address)}#${effectId}`)
+      ?.abort(new EffectCancelledError(effectId));
+  }
+
+  /**
+   * Answers a cancelled effect that is no longer running (after a crash): delivers
+   * `effect.failed` with code `cancelled` at once instead of running it again.
+   */
+  async deliverCancelled(address: ActorAddress, effect: PendingEffect): Promise<void> {
+    await this.#deliver(address, effect, {
+      type: "effect.failed",
+      payload: {
+        effectId: effect.effectId,
+        error: toWireError(new EffectCancelledError(effect.effectId)),
+      },
+    });
+  }
+
+  /** Whether one given effect of `address` is running on this host. */
+  hasRunningEffect(address: ActorAddress, effectId: string): boolean {
+    return this.#running.has(`${formatAddress(address)}#${effectId}`);
+  }
+
   /** Number of effects running on this host. */
   get runningCount(): number {
     return this.#running.size;
@@ -60,7 +91,7 @@ export class EffectRunner {
     const key = `${actor}#${effect.effectId}`;
     if (this.#running.has(key) || shardSignal.aborted) return;
     const controller = new AbortController();
-    const onAbort = () => controller.abort(shardSignal.reason);
+    const onAbort = () => controller.abort(shardSignal.reason as unknown);
     shardSignal.addEventListener("abort", onAbort, { once: true });
     this.#running.set(key, controller);
     void this.#run(address, definition, effect, controller.signal).finally(() => {
@@ -100,7 +131,7 @@ export class EffectRunner {
         payload: { effectId: effect.effectId, output: output ?? null },
       };
     } catch (error) {
-      if (signal.aborted) return;
+      if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
       this.logger.warn(
         { actor, effect: effect.effect, effectId: effect.effectId, err: error },
         "effect failed",
@@ -110,7 +141,16 @@ export class EffectRunner {
         payload: { effectId: effect.effectId, error: toWireError(error) },
       };
     }
-    if (signal.aborted) return;
+    if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
+    await this.#deliver(address, effect, result);
+  }
+
+  async #deliver(
+    address: ActorAddress,
+    effect: PendingEffect,
+    result: { type: "effect.completed" | "effect.failed"; payload: Record<string, unknown> },
+  ): Promise<void> {
+    const actor = formatAddress(address);
     const id = `${actor}:fx:${effect.effectId}`;
     const encoded = encodeMessage({
       v: 1,

@@ -54,6 +54,8 @@ export const hostSettingsSchema = z.object({
     .int()
     .min(1000)
     .default(7 * 24 * 3600 * 1000),
+  /** How long session transcripts are kept; 0 keeps them without an age limit. */
+  transcriptRetentionMs: z.number().int().min(0).default(0),
   /** `Nats-Msg-Id` dedup window of the streams. */
   duplicateWindowMs: z.number().int().min(1000).default(120_000),
   /** How often due timers are looked up. */

@@ -34,6 +34,12 @@ export interface PendingEffect {
   readonly effectId: string;
   readonly effect: string;
   readonly input: unknown;
+  /**
+   * Set once the machine asked to abort it (`troupe.cancelEffect`): the effect
+   * stays pending until its (partial) result arrives, but is never started again;
+   * after a crash it is answered at once with `effect.failed` code `cancelled`.
+   */
+  readonly cancelled?: true;
 }
 
 /** A durable timer: `event` is delivered to the machine at `deadlineMs`. */
@@ -50,6 +56,11 @@ export interface OutboxItem {
   readonly messageId: string;
   readonly contentType: string;
   readonly body: Uint8Array;
+  /**
+   * Published (and acked) before the other items of the outbox: transcript
+   * entries, so that a message sent in the same transition never overtakes them.
+   */
+  readonly first?: true;
 }
 
 const packr = new Packr({ useRecords: false, moreTypes: false });

@@ -6,14 +6,22 @@ import {
   formatAddress,
   inboxSubject,
   parseAddress,
+  transcriptSubject,
 } from "@troupe/protocol";
 import {
+  APPEND_ACTION,
+  CANCEL_EFFECT_ACTION,
   EFFECT_ACTION,
+  EMIT_ACTION,
   SEND_ACTION,
+  type AppendParams,
+  type CancelEffectParams,
   type EffectRequestParams,
+  type EmitEventParams,
   type SendMessageParams,
 } from "@troupe/machines";
 import type { OutboxItem, PendingEffect, PendingTimer } from "./actor-record.js";
+import { encodeTranscriptEntry } from "./transcript-codec.js";
 
 /** An action object as returned by xstate's pure `transition()`. */
 export interface MachineAction {
@@ -27,6 +35,8 @@ export interface InterpretedActions {
   readonly effects: PendingEffect[];
   readonly timersArmed: PendingTimer[];
   readonly timersCancelled: string[];
+  /** Effects the machine asked to abort (`troupe.cancelEffect`). */
+  readonly effectsCancelled: string[];
   readonly eventSeq: number;
 }
 
@@ -70,37 +80,61 @@ export function interpretActions(
     effects: [],
     timersArmed: [],
     timersCancelled: [],
+    effectsCancelled: [],
     eventSeq: context.eventSeq,
   };
   let eventSeq = context.eventSeq;
+  const pushEvent = (type: string, payload: Record<string, unknown>) => {
+    eventSeq += 1;
+    const id = `${actor}:ev:${eventSeq}`;
+    const encoded = encodeEvent({
+      v: 1,
+      id,
+      type,
+      payload,
+      meta: {
+        actor,
+        seq: eventSeq,
+        timestampMs: context.nowMs,
+        causationId: context.causationId,
+        ...(context.correlationId === undefined ? {} : { correlationId: context.correlationId }),
+      },
+    });
+    result.outbox.push({
+      subject: eventSubject(context.eventAddress, type),
+      messageId: id,
+      contentType: encoded.contentType,
+      body: encoded.bytes,
+    });
+  };
   actions.forEach((action, index) => {
     const derivedId = `${context.inboxSeq}.${index}`;
     switch (action.type) {
       case "xstate.emit": {
         const { event } = action.params as { event: { type: string } & Record<string, unknown> };
         const { type, ...payload } = event;
-        eventSeq += 1;
-        const encoded = encodeEvent({
-          v: 1,
-          id: `${actor}:ev:${eventSeq}`,
-          type,
-          payload,
-          meta: {
-            actor,
-            seq: eventSeq,
-            timestampMs: context.nowMs,
-            causationId: context.causationId,
-            ...(context.correlationId === undefined
-              ? {}
-              : { correlationId: context.correlationId }),
-          },
-        });
+        pushEvent(type, payload);
+        return;
+      }
+      case EMIT_ACTION: {
+        const params = action.params as EmitEventParams;
+        pushEvent(params.type, params.payload);
+        return;
+      }
+      case APPEND_ACTION: {
+        const params = action.params as AppendParams;
+        const encoded = encodeTranscriptEntry(params.index, params.entry);
         result.outbox.push({
-          subject: eventSubject(context.eventAddress, type),
-          messageId: `${actor}:ev:${eventSeq}`,
+          subject: transcriptSubject(params.key),
+          messageId: `${params.key}:${params.log}:${params.index}`,
           contentType: encoded.contentType,
           body: encoded.bytes,
+          first: true,
         });
+        return;
+      }
+      case CANCEL_EFFECT_ACTION: {
+        result.effectsCancelled.push((action.params as CancelEffectParams).effectId);
         return;
       }
       case "xstate.raise": {

@@ -40,6 +40,8 @@ export type StepResult =
       readonly effectsStarted: readonly PendingEffect[];
       readonly timersArmed: readonly PendingTimer[];
       readonly timersCancelled: readonly string[];
+      /** Running effects to abort (still pending until their result arrives). */
+      readonly effectsCancelled: readonly string[];
       /** Set when the message was rejected (dead-lettered; machine state untouched). */
       readonly rejection: TroupeError | undefined;
       /**
@@ -210,7 +212,11 @@ function transitionMachine(
     machineVersion: definition.version,
     state: machine.getPersistedSnapshot(next),
     eventSeq: interpreted.eventSeq,
-    effects: [...effects, ...interpreted.effects],
+    effects: [...effects, ...interpreted.effects].map((effect) =>
+      interpreted.effectsCancelled.includes(effect.effectId)
+        ? { ...effect, cancelled: true as const }
+        : effect,
+    ),
     timers: nextTimers,
     outbox: interpreted.outbox,
   };
@@ -223,6 +229,7 @@ function transitionMachine(
     timersCancelled: (record?.timers ?? [])
       .map((t) => t.timerId)
       .filter((id) => !liveIds.has(id) || armedIds.has(id)),
+    effectsCancelled: interpreted.effectsCancelled,
     rejection: undefined,
     live: { generation: nextRecord.generation, snapshot: next },
   };
@@ -271,6 +278,7 @@ function reject(
     effectsStarted: [],
     timersArmed: [],
     timersCancelled: [],
+    effectsCancelled: [],
     rejection: error,
     live: undefined,
   };

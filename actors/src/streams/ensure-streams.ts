@@ -10,6 +10,7 @@ import {
   DEAD_LETTER_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,
   INBOX_STREAM_SUBJECTS,
+  TRANSCRIPT_STREAM_SUBJECTS,
 } from "@troupe/protocol";
 import type { StreamNames } from "./stream-names.js";
 
@@ -19,6 +20,8 @@ export interface StreamRetention {
   readonly journalRetentionMs: number;
   /** How long events are kept for replay; default 7 days. */
   readonly eventRetentionMs: number;
+  /** How long transcripts are kept; 0 (the default) keeps them as long as the server does. */
+  readonly transcriptRetentionMs: number;
   /** `Nats-Msg-Id` dedup window; default 2 minutes (the server's default). */
   readonly duplicateWindowMs: number;
 }
@@ -60,6 +63,12 @@ export async function ensureStreams(
     name: names.deadLetter,
     subjects: [...DEAD_LETTER_STREAM_SUBJECTS],
     max_age: nanos(retention.journalRetentionMs),
+  });
+  await upsert(manager, {
+    ...common,
+    name: names.transcript,
+    subjects: [...TRANSCRIPT_STREAM_SUBJECTS],
+    max_age: nanos(retention.transcriptRetentionMs),
   });
 }
 

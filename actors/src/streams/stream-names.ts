@@ -6,6 +6,7 @@
  * | `<P>_INBOX` | `_troupe.inbox.>` | every actor inbox (via the server's subject mapping) — also the journal |
  * | `<P>_EVENTS` | `troupe.*.*.events.>` | events, replayable from a sequence |
  * | `<P>_DEADLETTER` | `_troupe.deadletter.>` | rejected messages with their reason |
+ * | `<P>_TRANSCRIPT` | `_troupe.transcript.>` | append-only conversation log of each session |
  *
  * `<P>` is the upper-cased deployment prefix (default `TROUPE`).
  */
@@ -13,6 +14,7 @@ export interface StreamNames {
   readonly inbox: string;
   readonly events: string;
   readonly deadLetter: string;
+  readonly transcript: string;
 }
 
 /**
@@ -23,5 +25,10 @@ export interface StreamNames {
  */
 export function streamNames(prefix: string): StreamNames {
   const base = prefix.toUpperCase().replace(/[^A-Z0-9_-]/g, "_");
-  return { inbox: `${base}_INBOX`, events: `${base}_EVENTS`, deadLetter: `${base}_DEADLETTER` };
+  return {
+    inbox: `${base}_INBOX`,
+    events: `${base}_EVENTS`,
+    deadLetter: `${base}_DEADLETTER`,
+    transcript: `${base}_TRANSCRIPT`,
+  };
 }

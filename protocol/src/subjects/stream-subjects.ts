@@ -12,3 +12,9 @@ export const EVENT_STREAM_SUBJECTS = ["troupe.*.*.events.>"] as const;
 
 /** Subjects of the dead-letter stream: `_troupe.deadletter.<kind>.<id>`. */
 export const DEAD_LETTER_STREAM_SUBJECTS = ["_troupe.deadletter.>"] as const;
+
+/**
+ * Subjects of the transcript stream: the append-only conversation log of each
+ * session, `_troupe.transcript.<sessionId>` (kept outside snapshots, issue #4).
+ */
+export const TRANSCRIPT_STREAM_SUBJECTS = ["_troupe.transcript.>"] as const;

@@ -8,22 +8,33 @@ import type { PayloadOf } from "./payload-of.js";
 /**
  * Metadata of an event.
  *
- * Shape: `{ actor: "kind/id", seq: number, timestampMs: number, causationId?: string, correlationId?: string }`.
+ * Shape: `{ actor: "kind/id", seq: number, timestampMs: number, causationId?: string, correlationId?: string, transient?: true }`.
  * - `actor`: the actor that emitted the event.
  * - `seq`: the event's position among that actor's events: starts at 1, grows by
- *   1, no gaps, so a subscriber sees a gap as a missed event.
+ *   1, no gaps, so a subscriber sees a gap as a missed event. Transient events
+ *   have `seq` 0 and are outside that sequence.
+ * - `transient`: set on events that are not part of the actor's state history
+ *   (the streamed `run.delta` text of a model call): published while an effect
+ *   runs, never journaled, possibly repeated with a higher attempt number after a
+ *   crash (issue #4).
  * - `timestampMs`: when the event was emitted, Unix ms (deterministic: the stored
  *   time of the inbox message that caused it).
  * - `causationId`: id of the message that caused the event.
  * - `correlationId`: id shared by everything of one conversation or request.
  */
-export const eventMetaSchema = z.object({
-  actor: actorAddressTextSchema,
-  seq: z.number().int().min(1),
-  timestampMs: timestampMsSchema,
-  causationId: identifierSchema.optional(),
-  correlationId: identifierSchema.optional(),
-});
+export const eventMetaSchema = z
+  .object({
+    actor: actorAddressTextSchema,
+    seq: z.number().int().min(0),
+    timestampMs: timestampMsSchema,
+    causationId: identifierSchema.optional(),
+    correlationId: identifierSchema.optional(),
+    transient: z.literal(true).optional(),
+  })
+  .refine((meta) => meta.seq >= 1 || meta.transient === true, {
+    message: "seq starts at 1 (only transient events carry seq 0)",
+    path: ["seq"],
+  });
 /** See {@link eventMetaSchema}. */
 export type EventMeta = z.infer<typeof eventMetaSchema>;
 

@@ -40,6 +40,8 @@ export const runDeltaSchema = z.object({
   attempt: z.number().int().min(1),
   kind: z.enum(["text", "reasoning"]),
   text: z.string(),
+  /** Position of the delta within its attempt, from 0 (added for issue #4). */
+  index: z.number().int().min(0).optional(),
 });
 /** Payload of `run.delta`. */
 export type RunDelta = z.infer<typeof runDeltaSchema>;

@@ -1,0 +1,88 @@
+import {
+  MODEL_CALL_EFFECT,
+  runMachine,
+  runMessageSchemas,
+  sessionMachine,
+  sessionMessageSchemas,
+} from "@troupe/machines";
+import type { ActorKindDefinition, EffectHandler } from "../registry/actor-kind.js";
+import type { HostServices } from "../host/actor-host.js";
+import { createDeltaPublisher } from "../transcript/delta-publisher.js";
+import { JetStreamTranscriptReader } from "../transcript/jetstream-transcript-reader.js";
+import { AgentRegistry } from "./agent-registry.js";
+import type { AgentDefinition } from "./define-agent.js";
+import { createModelCallHandler } from "./model-call-handler.js";
+import type { Environment } from "../models/resolve-model.js";
+
+/** Version of the session and run machines recorded in their snapshots. */
+export const AGENT_MACHINES_VERSION = "1";
+
+/** Options of {@link agentKinds}. */
+export interface AgentKindsOptions {
+  /** The agents this host serves (at least one). */
+  readonly agents: readonly AgentDefinition[];
+  /** Agent for sessions that name none; default: the first. */
+  readonly defaultAgent?: string;
+  /** Environment for API keys and `TROUPE_MODEL`; default `process.env`. */
+  readonly env?: Environment;
+}
+
+/**
+ * The actor kinds that run agents: `session/<sessionId>` (admission, policies,
+ * one run at a time) and `run/<sessionId>` (the agent loop of that session's
+ * runs, one after another), with the `model.call` effect wired to the AI SDK.
+ * Run events are published on the session's subjects
+ * (`troupe.session.<id>.events.<type>`), deltas as transient `run.delta` events.
+ *
+ * @param options - agents and the default agent.
+ * @returns a kind factory for `ActorHost.start({ kinds })`.
+ * @throws InvalidAgentError (from the factory) for duplicate names or an unknown default.
+ * @example
+ * const host = await ActorHost.start({ nats, redis, kinds: agentKinds({ agents: [support] }) });
+ */
+export function agentKinds(
+  options: AgentKindsOptions,
+): (services: HostServices) => ActorKindDefinition[] {
+  return (services) => {
+    const agents = new AgentRegistry(options.agents, {
+      ...(options.defaultAgent === undefined ? {} : { defaultAgent: options.defaultAgent }),
+    });
+    const publishDelta = createDeltaPublisher(services.nats);
+    const modelCall = createModelCallHandler({
+      agents,
+      transcript: new JetStreamTranscriptReader(services.js, services.streams.transcript),
+      publishDelta: (delta) => publishDelta(delta),
+      onPublishError: (error) =>
+        services.logger.debug({ err: error }, "a run.delta could not be published"),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+    // Deltas carry an attempt number that grows across machine retries and host
+    // re-runs of the same model call, so a client can drop superseded text.
+    const countedModelCall: EffectHandler = async (input, context) => {
+      const { sessionId, runId, modelCallIndex } = input as {
+        sessionId: string;
+        runId: string;
+        modelCallIndex: number;
+      };
+      const key = `${services.keys.prefix}:model-attempt:${sessionId}:${runId}.m${modelCallIndex}`;
+      const attempt = await services.redis.incr(key);
+      void services.redis.pexpire(key, 7 * 24 * 3600 * 1000).catch(() => undefined);
+      return modelCall(input, { ...context, attempt });
+    };
+    const session: ActorKindDefinition = {
+      kind: "session",
+      machine: sessionMachine,
+      version: AGENT_MACHINES_VERSION,
+      messageSchemas: sessionMessageSchemas,
+    };
+    const run: ActorKindDefinition = {
+      kind: "run",
+      machine: runMachine,
+      version: AGENT_MACHINES_VERSION,
+      messageSchemas: runMessageSchemas,
+      eventAddress: (address) => ({ kind: "session", id: address.id }),
+      effects: { [MODEL_CALL_EFFECT]: countedModelCall },
+    };
+    return [session, run];
+  };
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { ScriptedModel } from "../models/scripted-model.js";
+import { AgentRegistry } from "./agent-registry.js";
+import { defineAgent } from "./define-agent.js";
+import { InvalidAgentError } from "./invalid-agent-error.js";
+import { UnknownAgentError } from "./unknown-agent-error.js";
+
+function invalid(action: () => unknown): InvalidAgentError {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidAgentError);
+    return error as InvalidAgentError;
+  }
+  throw new Error("expected the call to throw");
+}
+
+describe("defineAgent", () => {
+  it("fills in the defaults: 50 model calls, enqueue, no model, no tools", () => {
+    const agent = defineAgent({ name: "assistant", instructions: "Help." });
+    expect(agent).toEqual({
+      name: "assistant",
+      instructions: "Help.",
+      model: undefined,
+      tools: {},
+      subagents: {},
+      limits: { maxModelCalls: 50 },
+      settings: { policy: "enqueue" },
+    });
+    expect(Object.isFrozen(agent)).toBe(true);
+  });
+
+  it("keeps the given model, limits and settings", () => {
+    const model = new ScriptedModel([]);
+    const agent = defineAgent({
+      name: "research_2",
+      instructions: "Dig.",
+      model,
+      limits: { maxModelCalls: 3 },
+      settings: { policy: "steer" },
+    });
+    expect(agent.model).toBe(model);
+    expect(agent.limits.maxModelCalls).toBe(3);
+    expect(agent.settings.policy).toBe("steer");
+    expect(defineAgent({ name: "a", instructions: "x", model: "openai:gpt-4o-mini" }).model).toBe(
+      "openai:gpt-4o-mini",
+    );
+  });
+
+  it("lists every problem of a bad definition at once", () => {
+    const error = invalid(() =>
+      defineAgent({
+        name: "bad name!",
+        instructions: "",
+        model: "gemini:pro",
+        limits: { maxModelCalls: 0 },
+        settings: { policy: "later" as "enqueue" },
+        tools: { "no spaces": {} },
+      }),
+    );
+    expect(error.code).toBe("invalid_agent");
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual([
+      "name",
+      "instructions",
+      "limits.maxModelCalls",
+      "settings.policy",
+      "model",
+      "tools.no spaces",
+    ]);
+    expect(error.message).toContain('Invalid agent "bad name!"');
+    expect(error.message).toContain("Accepted forms: scripted");
+  });
+
+  it("refuses a name longer than 64 characters and a model that is not a model", () => {
+    expect(
+      invalid(() => defineAgent({ name: "a".repeat(65), instructions: "x" })).issues[0]?.path,
+    ).toEqual(["name"]);
+    const notAModel = { doStream: 1 } as unknown as ScriptedModel;
+    expect(
+      invalid(() => defineAgent({ name: "a", instructions: "x", model: notAModel })).issues[0]
+        ?.message,
+    ).toBe("must be a model spec string or an AI SDK language model");
+  });
+});
+
+describe("AgentRegistry", () => {
+  const assistant = defineAgent({ name: "assistant", instructions: "Help." });
+  const researcher = defineAgent({ name: "researcher", instructions: "Dig." });
+
+  it("finds agents by name and uses the first (or the named) default for sessions that name none", () => {
+    const agents = new AgentRegistry([assistant, researcher]);
+    expect(agents.get("researcher")).toBe(researcher);
+    expect(agents.get(undefined)).toBe(assistant);
+    expect(agents.names).toEqual(["assistant", "researcher"]);
+    expect(agents.has("assistant")).toBe(true);
+    expect(
+      new AgentRegistry([assistant, researcher], { defaultAgent: "researcher" }).defaultAgent,
+    ).toBe(researcher);
+  });
+
+  it("names the served agents when an unknown agent is asked for", () => {
+    const agents = new AgentRegistry([assistant, researcher]);
+    expect(() => agents.get("planner")).toThrow(UnknownAgentError);
+    expect(() => agents.get("planner")).toThrow(
+      'Unknown agent "planner". This host serves: assistant, researcher.',
+    );
+  });
+
+  it("refuses an empty list, duplicate names and a default that is not served", () => {
+    expect(invalid(() => new AgentRegistry([])).message).toContain("at least one agent");
+    expect(invalid(() => new AgentRegistry([assistant, assistant])).message).toContain(
+      "must be unique",
+    );
+    expect(invalid(() => new AgentRegistry([assistant], { defaultAgent: "x" })).message).toContain(
+      "not among the served agents (assistant)",
+    );
+  });
+});

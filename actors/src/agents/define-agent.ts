@@ -1,0 +1,148 @@
+import { type SessionPolicy, sessionPolicySchema } from "@troupe/protocol";
+import { z } from "zod";
+import { parseModelSpec } from "../models/model-spec.js";
+import type { ModelSpec } from "../models/resolve-model.js";
+import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
+
+/** Agent, tool and subagent names: 1 to 64 characters from `A-Z a-z 0-9 _ -` (safe in subjects and for providers). */
+export const AGENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Model calls per run when an agent sets no `limits.maxModelCalls`. */
+export const DEFAULT_MAX_MODEL_CALLS = 50;
+
+const nameSchema = z
+  .string()
+  .regex(AGENT_NAME_PATTERN, 'must be 1 to 64 characters from A-Z, a-z, 0-9, "_" and "-"');
+
+/**
+ * The plain (serialisable) parts of an agent definition; `model`, `tools` and
+ * `subagents` are checked beside it.
+ *
+ * Shape: `{ name, instructions, limits: { maxModelCalls }, settings: { policy } }`.
+ */
+export const agentPlainPartsSchema = z.object({
+  name: nameSchema,
+  instructions: z.string().min(1, "must not be empty"),
+  limits: z
+    .strictObject({ maxModelCalls: z.number().int().min(1).default(DEFAULT_MAX_MODEL_CALLS) })
+    .prefault({}),
+  settings: z.strictObject({ policy: sessionPolicySchema.default("enqueue") }).prefault({}),
+});
+
+/** What `defineAgent` takes; see {@link defineAgent}. */
+export interface AgentOptions {
+  /** Unique name among the agents of a host; sessions name their agent with it. */
+  readonly name: string;
+  /** The system instructions of every model call. */
+  readonly instructions: string;
+  /** Model spec string or AI SDK model; default: the session's model, then `TROUPE_MODEL`, then the scripted demo. */
+  readonly model?: ModelSpec;
+  /** Tools by name (placeholder: filled in by the tool-call issue, #5). */
+  readonly tools?: Readonly<Record<string, unknown>>;
+  /** Agents this agent may delegate to, by name (placeholder, #5). */
+  readonly subagents?: Readonly<Record<string, unknown>>;
+  /** `maxModelCalls`: model calls per run before a final call without tools (whole, ≥ 1, default 50). */
+  readonly limits?: { readonly maxModelCalls?: number };
+  /** `policy` for a message that arrives during a run (default `enqueue`). */
+  readonly settings?: { readonly policy?: SessionPolicy };
+}
+
+/** A validated agent, with every default filled in. Frozen. */
+export interface AgentDefinition {
+  readonly name: string;
+  readonly instructions: string;
+  /** Undefined = the session's model, then `TROUPE_MODEL`, then the scripted demo. */
+  readonly model: ModelSpec | undefined;
+  readonly tools: Readonly<Record<string, unknown>>;
+  readonly subagents: Readonly<Record<string, unknown>>;
+  readonly limits: { readonly maxModelCalls: number };
+  readonly settings: { readonly policy: SessionPolicy };
+}
+
+/**
+ * Defines an agent: its instructions, model, tools, subagents, limits and
+ * session settings. Checks everything up front (the model spec's form too, but
+ * not its API key, which is read when a call is made), so a host refuses a bad
+ * definition at startup.
+ *
+ * @param options - see {@link AgentOptions}.
+ * @returns the frozen {@link AgentDefinition} with defaults filled in.
+ * @throws InvalidAgentError listing every problem (bad name, empty instructions,
+ *   malformed model spec, bad limit, unknown setting, bad tool name, …).
+ * @example
+ * ```ts
+ * const assistant = defineAgent({
+ *   name: "assistant",
+ *   instructions: "You are a helpful assistant. Answer briefly.",
+ *   model: "openai:gpt-4o-mini",
+ *   limits: { maxModelCalls: 20 },
+ *   settings: { policy: "interrupt" },
+ * });
+ * ```
+ */
+export function defineAgent(options: AgentOptions): AgentDefinition {
+  const issues: AgentIssue[] = [];
+  const plain = agentPlainPartsSchema.safeParse({
+    name: options.name,
+    instructions: options.instructions,
+    limits: options.limits,
+    settings: options.settings,
+  });
+  if (!plain.success) {
+    for (const issue of plain.error.issues) {
+      issues.push({
+        path: issue.path.map((key) => (typeof key === "symbol" ? String(key) : key)),
+        message: issue.message,
+      });
+    }
+  }
+  issues.push(...modelIssues(options.model));
+  issues.push(
+    ...recordIssues("tools", options.tools),
+    ...recordIssues("subagents", options.subagents),
+  );
+  const name = typeof options.name === "string" ? options.name : undefined;
+  if (!plain.success || issues.length > 0) throw new InvalidAgentError(name, issues);
+  return Object.freeze({
+    ...plain.data,
+    model: options.model,
+    tools: Object.freeze({ ...options.tools }),
+    subagents: Object.freeze({ ...options.subagents }),
+  });
+}
+
+function modelIssues(model: unknown): AgentIssue[] {
+  if (model === undefined) return [];
+  if (typeof model === "string") {
+    try {
+      parseModelSpec(model);
+      return [];
+    } catch (error) {
+      return [{ path: ["model"], message: (error as Error).message }];
+    }
+  }
+  if (
+    typeof model === "object" &&
+    model !== null &&
+    "doStream" in model &&
+    typeof model.doStream === "function" &&
+    "specificationVersion" in model &&
+    typeof model.specificationVersion === "string"
+  ) {
+    return [];
+  }
+  return [{ path: ["model"], message: "must be a model spec string or an AI SDK language model" }];
+}
+
+function recordIssues(field: "tools" | "subagents", record: unknown): AgentIssue[] {
+  if (record === undefined) return [];
+  if (typeof record !== "object" || record === null || Array.isArray(record)) {
+    return [{ path: [field], message: "must be an object keyed by name" }];
+  }
+  return Object.keys(record)
+    .filter((key) => !AGENT_NAME_PATTERN.test(key))
+    .map((key) => ({
+      path: [field, key],
+      message: 'names must be 1 to 64 characters from A-Z, a-z, 0-9, "_" and "-"',
+    }));
+}

@@ -1,0 +1,189 @@
+import { TroupeError } from "@troupe/protocol";
+import type { EffectContext, EffectHandler } from "../registry/actor-kind.js";
+import {
+  type Environment,
+  type LanguageModelInstance,
+  type ModelSpec,
+  resolveModel,
+} from "../models/resolve-model.js";
+import type { AgentRegistry } from "./agent-registry.js";
+import { buildModelPrompt } from "./build-model-prompt.js";
+import { EffectCancelledError } from "../errors/effect-cancelled-error.js";
+import {
+  type ModelCallDelta,
+  type ModelCallInput,
+  type ModelCallResult,
+  parseModelCallInput,
+} from "./model-call-effect.js";
+import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
+import { toModelCallError } from "./to-model-call-error.js";
+import type { TranscriptEntry } from "./transcript-entry.js";
+import type { TranscriptReader } from "./transcript-reader.js";
+
+/** Options of {@link createModelCallHandler}. */
+export interface ModelCallHandlerOptions {
+  /** The agents this host serves. */
+  readonly agents: AgentRegistry;
+  /** Where the session transcripts are read from. */
+  readonly transcript: TranscriptReader;
+  /** Publishes one delta (e.g. as a `run.delta` event); awaited, in order. Errors are not fatal. */
+  readonly publishDelta: (delta: ModelCallDelta) => void | Promise<void>;
+  /** Called when `publishDelta` throws (deltas are provisional, the call goes on). Default: ignore. */
+  readonly onPublishError?: (error: unknown, delta: ModelCallDelta) => void;
+  /** Environment for API keys and `TROUPE_MODEL`. Default `process.env`. */
+  readonly env?: Environment;
+}
+
+/**
+ * Creates the handler of the `model.call` effect: reads the first
+ * `transcriptLength` entries of the session's transcript, builds the prompt
+ * (agent instructions + transcript), resolves the model (`input.model`, else
+ * the agent's, else `TROUPE_MODEL`, else the scripted demo), streams it with
+ * `streamText` under the effect's abort signal, publishes every text and
+ * reasoning delta, and returns a {@link ModelCallResult}.
+ *
+ * Cancellation: when the signal aborts with an {@link EffectCancelledError}
+ * the handler resolves with what streamed so far (`cancelled: true`,
+ * `finishReason: "cancelled"`); any other abort reason is rethrown.
+ *
+ * @param options - agents, transcript reader, delta publisher, environment.
+ * @returns an `EffectHandler` for the effect name `model.call`.
+ * @throws (from the handler) ModelCallError `model_error` (retryable as the provider says),
+ *   ModelNotConfiguredError `model_not_configured`, UnknownAgentError `unknown_agent`,
+ *   TroupeError `effect_failed` (retryable, transcript unreadable or short), TroupeError
+ *   `internal` (malformed input), or the signal's reason when aborted for another reason.
+ * @example
+ * ```ts
+ * const run = defineActorKind({
+ *   kind: "run",
+ *   machine: runMachine,
+ *   version: "1",
+ *   messageSchemas,
+ *   effects: { [MODEL_CALL_EFFECT_NAME]: createModelCallHandler({ agents, transcript, publishDelta }) },
+ * });
+ * ```
+ */
+export function createModelCallHandler(options: ModelCallHandlerOptions): EffectHandler {
+  const env = options.env ?? process.env;
+  const resolved = new Map<string, LanguageModelInstance>();
+  const modelFor = (spec: ModelSpec | undefined): LanguageModelInstance => {
+    if (spec !== undefined && typeof spec !== "string") return spec;
+    const key = spec ?? "";
+    const cached = resolved.get(key) ?? resolveModel(spec, env);
+    resolved.set(key, cached);
+    return cached;
+  };
+
+  return async (rawInput: unknown, context: EffectContext): Promise<ModelCallResult> => {
+    const input = parseModelCallInput(rawInput);
+    const { signal } = context;
+    const agent = options.agents.get(input.agent);
+    const model = modelFor(input.model ?? agent.model);
+    const entries = await readTranscript(options.transcript, input, signal);
+    if (entries === undefined) return cancelledOrRethrow(signal, undefined);
+    const prompt = buildModelPrompt(agent, entries);
+    let index = 0;
+    const streamed = await streamModelCall({
+      model,
+      ...prompt,
+      signal,
+      providerOptions: {
+        troupe: {
+          sessionId: input.sessionId,
+          runId: input.runId,
+          modelCallIndex: input.modelCallIndex,
+          attempt: input.attempt,
+        },
+      },
+      onDelta: async (kind, text) => {
+        const delta: ModelCallDelta = {
+          sessionId: input.sessionId,
+          runId: input.runId,
+          modelCallIndex: input.modelCallIndex,
+          modelCallId: `${input.runId}.m${input.modelCallIndex}`,
+          attempt: context.attempt,
+          retryAttempt: input.attempt,
+          effectId: context.effectId,
+          kind,
+          text,
+          index: index++,
+        };
+        try {
+          await options.publishDelta(delta);
+        } catch (error) {
+          options.onPublishError?.(error, delta);
+        }
+      },
+    });
+    if (streamed.aborted || (signal.aborted && !streamed.finished)) {
+      return cancelledOrRethrow(signal, streamed);
+    }
+    if (streamed.hasError) {
+      throw toModelCallError(streamed.error, model);
+    }
+    return {
+      text: streamed.text,
+      ...(streamed.reasoning.length > 0 ? { reasoning: streamed.reasoning } : {}),
+      finishReason: streamed.finishReason ?? "other",
+      usage: streamed.usage,
+      toolCalls: streamed.toolCalls,
+    };
+  };
+}
+
+/** The transcript entries, or undefined when the signal aborted while reading. */
+async function readTranscript(
+  reader: TranscriptReader,
+  input: ModelCallInput,
+  signal: AbortSignal,
+): Promise<TranscriptEntry[] | undefined> {
+  let entries: TranscriptEntry[];
+  try {
+    entries = await reader.read(input.sessionId, input.transcriptLength, signal);
+  } catch (error) {
+    if (signal.aborted) return undefined;
+    if (TroupeError.isInstance(error)) throw error;
+    throw new TroupeError(
+      "effect_failed",
+      `could not read the transcript of session ${input.sessionId}: ${(error as Error).message}`,
+      {
+        retryable: true,
+        cause: error,
+        details: { sessionId: input.sessionId },
+      },
+    );
+  }
+  if (entries.length < input.transcriptLength) {
+    throw new TroupeError(
+      "effect_failed",
+      `the transcript of session ${input.sessionId} has ${entries.length} entries, the model call needs ${input.transcriptLength}`,
+      {
+        retryable: true,
+        details: {
+          sessionId: input.sessionId,
+          expected: input.transcriptLength,
+          found: entries.length,
+        },
+      },
+    );
+  }
+  return entries.slice(0, input.transcriptLength);
+}
+
+/** The partial result for a deliberate cancellation; any other abort reason is rethrown. */
+function cancelledOrRethrow(
+  signal: AbortSignal,
+  streamed: StreamedModelCall | undefined,
+): ModelCallResult {
+  if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
+  return {
+    text: streamed?.text ?? "",
+    ...(streamed !== undefined && streamed.reasoning.length > 0
+      ? { reasoning: streamed.reasoning }
+      : {}),
+    finishReason: "cancelled",
+    usage: streamed?.usage ?? { inputTokens: 0, outputTokens: 0 },
+    toolCalls: [],
+    cancelled: true,
+  };
+}

@@ -1,0 +1,86 @@
+import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+import type { ScriptedRequest, ScriptedStep } from "./scripted-step.js";
+
+/** Delay between chunks of the `/slow` demo answer, in ms, when none is given. */
+export const DEMO_SLOW_CHUNK_DELAY_MS = 200;
+
+const SLOW_ANSWER =
+  "This answer streams slowly, one word at a time, so that there is time to cancel " +
+  "the run or to stop the host while the model call is still streaming its text.";
+
+/**
+ * The text of the last user message of a prompt (its text parts joined), or
+ * `""` when there is none.
+ *
+ * @param messages - a provider prompt.
+ * @example lastUserText([{ role: "user", content: [{ type: "text", text: "hi" }] }]) // "hi"
+ */
+export function lastUserText(messages: LanguageModelV4Prompt): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role !== "user") continue;
+    return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  }
+  return "";
+}
+
+/**
+ * The script behind the `scripted` / `scripted:demo` model: it answers from the
+ * last user message only, so the same conversation gets the same answer in any
+ * process (a model call re-run after a host restart streams the same text).
+ *
+ * | last user message     | answer                                                                |
+ * | --------------------- | --------------------------------------------------------------------- |
+ * | `hello`, `hi`, `hey`  | `Hello! I am the Troupe demo agent. Ask me anything.`                 |
+ * | `/slow [ms]`          | a 30-word answer, chunks `ms` apart (default 200 ms)                  |
+ * | `/think <text>`       | reasoning `The user wrote N words.`, then `You said: <text>`          |
+ * | `/flaky <text>`       | attempt 1 fails with a retryable 503; later attempts echo `<text>`    |
+ * | `/fail`               | a non-retryable 400 `the demo model refuses this request`             |
+ * | anything else         | `You said: <message>`                                                 |
+ *
+ * The attempt comes from `providerOptions.troupe.attempt` (set by the
+ * model-call handler), 1 when absent. Usage is the scripted model's estimate.
+ *
+ * @param request - the call to answer.
+ * @returns the step to play.
+ */
+export function demoScript(request: ScriptedRequest): ScriptedStep {
+  const message = lastUserText(request.messages).trim();
+  const [command = "", ...words] = message.split(/\s+/);
+  const rest = words.join(" ");
+  switch (command.toLowerCase()) {
+    case "hello":
+    case "hi":
+    case "hey":
+      return { text: "Hello! I am the Troupe demo agent. Ask me anything." };
+    case "/slow": {
+      const delayMs = Number.parseInt(rest, 10);
+      return {
+        text: SLOW_ANSWER,
+        chunkDelayMs:
+          Number.isInteger(delayMs) && delayMs >= 0 ? delayMs : DEMO_SLOW_CHUNK_DELAY_MS,
+      };
+    }
+    case "/think":
+      return { reasoning: `The user wrote ${words.length} words.`, text: `You said: ${rest}` };
+    case "/flaky":
+      return attemptOf(request) <= 1
+        ? { error: { message: "the demo model is overloaded", retryable: true, statusCode: 503 } }
+        : { text: `You said: ${rest}` };
+    case "/fail":
+      return {
+        error: {
+          message: "the demo model refuses this request",
+          retryable: false,
+          statusCode: 400,
+        },
+      };
+    default:
+      return { text: `You said: ${message}` };
+  }
+}
+
+function attemptOf(request: ScriptedRequest): number {
+  const attempt = request.troupe?.["attempt"];
+  return typeof attempt === "number" ? attempt : 1;
+}

@@ -1,0 +1,55 @@
+import { headers, type NatsConnection } from "@nats-io/transport-node";
+import { encodeEvent, eventSubject } from "@troupe/protocol";
+
+/** One streamed piece of a model response (`run.delta` payload plus routing). */
+export interface RunDelta {
+  readonly sessionId: string;
+  readonly runId: string;
+  /** `<runId>.m<modelCallIndex>`. */
+  readonly modelCallId: string;
+  /** Grows with every run of the same model call (machine retries and host re-runs). */
+  readonly attempt: number;
+  readonly kind: "text" | "reasoning";
+  readonly text: string;
+  /** Position of this delta within its attempt, from 0. */
+  readonly index: number;
+}
+
+/**
+ * Publishes `run.delta` events while a model call streams: transient events
+ * (`meta.transient: true`, `meta.seq: 0`) on `troupe.session.<id>.events.run.delta`,
+ * fire-and-forget. They are not journaled and not in snapshots; a client that
+ * sees a higher `attempt` for the same `modelCallId` discards the text of the
+ * lower one (issue #4).
+ *
+ * @param nats - connection to publish on.
+ * @returns a function publishing one delta.
+ */
+export function createDeltaPublisher(nats: NatsConnection): (delta: RunDelta) => void {
+  return (delta) => {
+    const actor = `run/${delta.sessionId}`;
+    const encoded = encodeEvent({
+      v: 1,
+      id: `${actor}:delta:${delta.modelCallId}:${delta.attempt}:${delta.index}`,
+      type: "run.delta",
+      payload: {
+        runId: delta.runId,
+        modelCallId: delta.modelCallId,
+        attempt: delta.attempt,
+        kind: delta.kind,
+        text: delta.text,
+        index: delta.index,
+      },
+      meta: { actor, seq: 0, transient: true, timestampMs: Date.now() },
+    });
+    const messageHeaders = headers();
+    messageHeaders.set("Content-Type", encoded.contentType);
+    nats.publish(
+      eventSubject({ kind: "session", id: delta.sessionId }, "run.delta"),
+      encoded.bytes,
+      {
+        headers: messageHeaders,
+      },
+    );
+  };
+}
