@@ -2,7 +2,7 @@
  * @troupe/actors — the actor host: xstate v5 machines as virtual actors on NATS
  * JetStream (inboxes, events, dead letters, journal) and Redis (shard leases with
  * fencing tokens, snapshot generations, durable timers). See README.md for the
- * guarantees and ../shared/DESIGN.md for the map.
+ * guarantees and docs/design.md for the map.
  *
  * Agents and models (`src/agents/`, `src/models/`): `defineAgent` and
  * `AgentRegistry`, `createModelCallHandler` (the `model.call` effect, streamed

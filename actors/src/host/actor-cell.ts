@@ -12,7 +12,7 @@ const RETRY_BASE_MS = 50;
 /**
  * One activated actor on this host: its mailbox (messages in inbox order) and its
  * latest snapshot. Processes one message at a time: pure step → fenced commit →
- * publish outbox → start effects → ack (../../../shared/DESIGN.md, "Processing
+ * publish outbox → start effects → ack (docs/design.md, "Processing
  * one message").
  */
 export class ActorCell {

@@ -7,8 +7,10 @@ import {
   TroupeError,
   actorAddress,
   formatAddress,
+  inboxSubject,
   parseShardInboxSubject,
   shardInboxFilter,
+  shardOf,
 } from "@troupe/protocol";
 import { LeaseLostError } from "../errors/lease-lost-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
@@ -114,6 +116,15 @@ export class ShardWorker {
           `no actor kind "${address.kind}" is registered on this host (known: ${[...this.runtime.kinds.keys()].join(", ")})`,
           "kind",
           address.kind,
+        );
+      }
+      const expectedShard = shardOf(address, this.runtime.settings.shardCount);
+      if (expectedShard !== this.shard) {
+        // Only a publish straight to an internal shard subject can land here.
+        throw new InvalidAddressError(
+          `${message.subject} is shard ${this.shard}, but ${formatAddress(address)} belongs to shard ${expectedShard}; publish to ${inboxSubject(address)} instead`,
+          "address",
+          message.subject,
         );
       }
     } catch (error) {

@@ -9,6 +9,12 @@ import {
 } from "@troupe/protocol";
 import type { OutboxItem } from "./actor-record.js";
 
+/**
+ * Largest original body copied into a dead letter, in bytes (1 MiB: its base64
+ * form stays well under the 4 MB `max_payload` of our nats-server configs).
+ */
+export const DEAD_LETTER_MAX_DATA_BYTES = 1024 * 1024;
+
 /** Content type of dead-letter records (readable with a plain `nats sub`). */
 export const DEAD_LETTER_CONTENT_TYPE = "application/json";
 
@@ -40,7 +46,14 @@ export interface DeadLetterRecord {
   /** Stream time of the original message, Unix ms. */
   readonly timestampMs: number;
   readonly contentType: string | undefined;
-  readonly data: string;
+  /** Size of the original body in bytes. */
+  readonly sizeBytes: number;
+  /**
+   * The original body in base64; omitted (undefined) for a body over
+   * {@link DEAD_LETTER_MAX_DATA_BYTES}, so the dead letter itself stays under the
+   * server's payload limit — the body is still in the inbox stream at `inboxSeq`.
+   */
+  readonly data: string | undefined;
 }
 
 /**
@@ -68,7 +81,11 @@ export function deadLetterItem(input: {
     issues: DecodeError.isInstance(input.error) ? input.error.issues : undefined,
     timestampMs: input.message.timestampMs,
     contentType: input.message.contentType,
-    data: Buffer.from(input.message.data).toString("base64"),
+    sizeBytes: input.message.data.length,
+    data:
+      input.message.data.length <= DEAD_LETTER_MAX_DATA_BYTES
+        ? Buffer.from(input.message.data).toString("base64")
+        : undefined,
   };
   return {
     subject: deadLetterSubject(input.kind, input.id),

@@ -73,7 +73,7 @@ export interface StepOptions {
 
 /**
  * The core of the actor host, free of IO: stored snapshot + one inbox message →
- * next snapshot, outbox, effects and timer changes (../../../shared/DESIGN.md,
+ * next snapshot, outbox, effects and timer changes (docs/design.md,
  * "Processing one message"). The live host and `replayActor` both call it, so a
  * journal replays to exactly the stored snapshot.
  *

@@ -1,5 +1,5 @@
 /**
- * Shard leases with fencing tokens (../../../shared/DESIGN.md, "One owner").
+ * Shard leases with fencing tokens (docs/design.md, "One owner").
  *
  * A lease gives one host the right to consume a shard's inbox and write its
  * actors' snapshots until `ttlMs` after the last renewal. Every acquisition by a

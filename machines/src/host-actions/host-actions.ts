@@ -6,7 +6,7 @@ import type { TranscriptEntry } from "@troupe/protocol";
  * Machines never do IO. To ask the host for something, a machine executes one of
  * the named actions below; xstate's pure `transition()` returns them as action
  * objects (`{ type, params }`) and the host carries them out after the snapshot is
- * committed (see ../../../shared/DESIGN.md, "Effects"):
+ * committed (see docs/design.md, "Effects"):
  *
  * - `troupe.effect` — run a registered effect handler; its result comes back into
  *   the actor's own inbox as an {@link EffectCompletedEvent} or

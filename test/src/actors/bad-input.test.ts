@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { parseAddress, shardOf } from "@troupe/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { readStream } from "../support/read-stream.js";
@@ -55,7 +56,9 @@ describe("bad input", () => {
       });
     }
     for (let index = 0; index < 10; index += 1) {
-      const text = "x".repeat(1024 * 1024 + 100);
+      // One body close to the server's 4 MB max_payload: its dead letter must
+      // still fit (the copy of the body is left out above 1 MiB).
+      const text = "x".repeat(index === 0 ? 3_900_000 : 1024 * 1024 + 100);
       publishes.push({
         subject: `troupe.counter.m${index}.in`,
         body: encoder.encode(JSON.stringify({ type: "counter.increment", by: 1, text })),
@@ -95,6 +98,8 @@ describe("bad input", () => {
           reason: string;
           code: string;
           subject: string;
+          sizeBytes: number;
+          data: string | undefined;
         },
     );
     expect(deadLetters).toHaveLength(1000);
@@ -105,6 +110,13 @@ describe("bad input", () => {
     const codes = new Map<string, number>();
     for (const letter of deadLetters) codes.set(letter.code, (codes.get(letter.code) ?? 0) + 1);
     expect(codes.get("payload_too_large")).toBe(10);
+    const huge = deadLetters.filter((letter) => letter.sizeBytes > 3_000_000);
+    expect(huge).toHaveLength(1);
+    expect(huge[0]!.data).toBeUndefined();
+    // Bodies up to 1 MiB are copied into their dead letter; larger ones are not.
+    for (const letter of deadLetters) {
+      expect(letter.data === undefined).toBe(letter.sizeBytes > 1024 * 1024);
+    }
     expect(codes.get("decode_failed:unknown_type")).toBe(200);
     expect(codes.get("invalid_address")).toBe(190);
 
@@ -119,5 +131,46 @@ describe("bad input", () => {
       "troupe.counter.*.events.message.rejected",
     );
     expect(rejected).toHaveLength(810);
+    // The actor that got the 3.9 MB body still takes messages.
+    await cluster.send("counter/m0", "counter.increment", { by: 1 });
+    await cluster.waitForCounts(["counter/m0"], 8, 15_000);
+  });
+
+  it("a message published straight to the wrong internal shard subject is dead-lettered, not applied", async () => {
+    if (cluster.hosts.length === 0) {
+      const host = await cluster.startHost();
+      await cluster.waitForOwners([host.hostId], 20_000);
+    }
+    const actor = "counter/wrong-shard";
+    const right = shardOf(parseAddress(actor), cluster.shardCount);
+    const wrong = (right + 1) % cluster.shardCount;
+    const before = (await cluster.jsm.streams.info(cluster.streams.deadLetter)).state.messages;
+    for (let index = 0; index < 5; index += 1) {
+      await cluster.js.publish(
+        `_troupe.inbox.${wrong}.counter.wrong-shard`,
+        new TextEncoder().encode('{"type":"counter.increment","by":1}'),
+      );
+    }
+    await waitFor(
+      async () =>
+        (await cluster.jsm.streams.info(cluster.streams.deadLetter)).state.messages === before + 5,
+      { timeoutMs: 15_000, description: "five more dead letters" },
+    );
+    const letters = (
+      await readStream(
+        cluster.js,
+        cluster.streams.deadLetter,
+        "_troupe.deadletter.counter.wrong-shard",
+      )
+    ).map(
+      (message) =>
+        JSON.parse(new TextDecoder().decode(message.data)) as { code: string; reason: string },
+    );
+    expect(letters).toHaveLength(5);
+    for (const letter of letters) {
+      expect(letter.code).toBe("invalid_address");
+      expect(letter.reason).toContain(`belongs to shard ${right}`);
+    }
+    expect(await cluster.snapshots.load(actor)).toBeUndefined();
   });
 });
