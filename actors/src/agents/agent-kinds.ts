@@ -74,6 +74,26 @@ export function agentKinds(
       machine: sessionMachine,
       version: AGENT_MACHINES_VERSION,
       messageSchemas: sessionMessageSchemas,
+      // A user.message carries the settings of its agent (policy, model-call limit);
+      // the session's first message adopts them. An unknown agent name rejects the
+      // message (UnknownAgentError lists the agents served).
+      toEvent: (message) => {
+        const event = {
+          ...(message.payload as Record<string, unknown>),
+          type: message.type,
+          messageId: message.id,
+          timestampMs: message.meta.timestampMs,
+        };
+        if (message.type !== "user.message") return event;
+        const agent = agents.get((message.payload as { agent?: string }).agent);
+        return {
+          ...event,
+          agentDefaults: {
+            policy: agent.settings.policy,
+            maxModelCalls: agent.limits.maxModelCalls,
+          },
+        };
+      },
     };
     const run: ActorKindDefinition = {
       kind: "run",

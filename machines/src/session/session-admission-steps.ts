@@ -25,9 +25,17 @@ export const admit: SessionStep = (context, event) => {
         );
   const patch = { admittedClientMessageIds, admittedCount: context.admittedCount + 1 };
   if (context.created || event.type !== "user.message") return { context: patch };
-  const { agent } = event;
+  const { agent, agentDefaults } = event;
   return {
-    context: { ...patch, created: true, agent },
+    context: {
+      ...patch,
+      created: true,
+      agent,
+      ...(agentDefaults?.policy === undefined ? {} : { policy: agentDefaults.policy }),
+      ...(agentDefaults?.maxModelCalls === undefined
+        ? {}
+        : { maxModelCalls: agentDefaults.maxModelCalls }),
+    },
     actions: [
       emitEvent("session.created", {
         sessionId: context.sessionId,

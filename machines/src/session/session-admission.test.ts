@@ -201,4 +201,22 @@ describe("session: admitting user messages", () => {
       }),
     );
   });
+
+  it("the first message's agent defaults become the session's settings; later ones are ignored", () => {
+    const first = {
+      ...userMessage("m1", { text: "Hello", agent: "strict" }),
+      agentDefaults: { policy: "reject" as const, maxModelCalls: 7 },
+    };
+    const { snapshot } = sessionStep(newSession(), first);
+    expect(snapshot.context.policy).toBe("reject");
+    expect(snapshot.context.maxModelCalls).toBe(7);
+    const second = {
+      ...userMessage("m2", { text: "Again" }),
+      agentDefaults: { policy: "steer" as const, maxModelCalls: 3 },
+    };
+    const next = sessionStep(snapshot, second);
+    expect(next.snapshot.context.policy).toBe("reject");
+    expect(next.snapshot.context.maxModelCalls).toBe(7);
+    expect(emittedTypes(next.actions)).toEqual(["message.rejected"]);
+  });
 });

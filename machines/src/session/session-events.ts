@@ -1,3 +1,4 @@
+import type { SessionPolicy } from "@troupe/protocol";
 import {
   type MessageSchemas,
   type RunCancel,
@@ -15,6 +16,16 @@ import {
 import type { InboxEvent } from "../host-actions/inbox-event.js";
 
 /**
+ * Settings of the agent a session runs, added by the host to each `user.message`
+ * event (they come from the agent definition, not from the wire). The first
+ * message of a session takes them as the session's starting settings.
+ */
+export interface SessionAgentDefaults {
+  readonly policy?: SessionPolicy;
+  readonly maxModelCalls?: number;
+}
+
+/**
  * Events of {@link sessionMachine}: the session inbox's messages, as the host
  * delivers them (`{ ...payload, type, messageId, timestampMs }`).
  *
@@ -22,7 +33,7 @@ import type { InboxEvent } from "../host-actions/inbox-event.js";
  * `session.close`. From the run actor: `run.finished`.
  */
 export type SessionEvent =
-  | InboxEvent<"user.message", UserMessage>
+  | (InboxEvent<"user.message", UserMessage> & { readonly agentDefaults?: SessionAgentDefaults })
   | InboxEvent<"run.cancel", RunCancel>
   | InboxEvent<"run.steer", RunSteer>
   | InboxEvent<"session.configure", SessionConfigure>

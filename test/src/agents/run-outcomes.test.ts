@@ -123,4 +123,23 @@ describe("run outcomes", () => {
     );
     log.stop();
   });
+
+  it("a first message naming an unknown agent is rejected with the list of agents served", async () => {
+    const log = followSession(cluster.nats, "agentless-1");
+    await say("agentless-1", { type: "user.message", text: "hi", agent: "nope" });
+    await log.until(
+      (events) => events.some((event) => event.type === "message.rejected"),
+      15_000,
+      "message.rejected",
+    );
+    const rejected = log.events.find((event) => event.type === "message.rejected")!.payload as {
+      code: string;
+      reason: string;
+    };
+    expect(rejected.code).toBe("unknown_agent");
+    expect(rejected.reason).toContain("nope");
+    expect(rejected.reason).toContain("demo");
+    expect(log.types()).not.toContain("run.started");
+    log.stop();
+  });
 });
