@@ -23,7 +23,17 @@ describe("membership and balance", () => {
     ]);
     const ids = first.map((host) => host.hostId);
     await cluster.waitForOwners(ids, 20_000);
+    // The first host to start takes every shard, then hands the others their
+    // share: wait for the hand-overs to settle, then check the shares.
+    await waitFor(
+      async () => {
+        const current = await cluster.owners();
+        return ids.every((id) => Math.abs(shareOf(current, id) - 64 / 3) <= 2);
+      },
+      { timeoutMs: 20_000, description: "three hosts each within ±2 of 64/3 shards" },
+    );
     const owners = await cluster.owners();
+    expect(owners.every((owner) => owner !== undefined && ids.includes(owner))).toBe(true);
     for (const id of ids) expect(Math.abs(shareOf(owners, id) - 64 / 3)).toBeLessThanOrEqual(2);
 
     const actors = Array.from({ length: 100 }, (_, index) => `counter/b${index}`);

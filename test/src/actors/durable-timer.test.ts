@@ -17,7 +17,7 @@ describe("durable timers", () => {
 
   it("a 2 s timer whose host is SIGKILLed at 1 s fires exactly once, not before its deadline", async () => {
     const hosts = await Promise.all([cluster.startHost(), cluster.startHost()]);
-    await cluster.waitForOwners(
+    await cluster.waitForBalance(
       hosts.map((host) => host.hostId),
       20_000,
     );

@@ -82,7 +82,7 @@ describe("effects", () => {
   it("an effect running when its host is SIGKILLed is resumed by the new owner (attempt 2) and applied exactly once", async () => {
     await using cluster = await startCluster({ shardCount: 8 });
     const hosts = await Promise.all([cluster.startHost(), cluster.startHost()]);
-    await cluster.waitForOwners(
+    await cluster.waitForBalance(
       hosts.map((host) => host.hostId),
       20_000,
     );

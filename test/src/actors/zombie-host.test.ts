@@ -16,7 +16,7 @@ describe("fencing", () => {
   it("a zombie host paused past its lease gets none of its writes or outbound messages accepted", async () => {
     const zombie = await cluster.startHost();
     const survivor = await cluster.startHost();
-    await cluster.waitForOwners([zombie.hostId, survivor.hostId], 20_000);
+    await cluster.waitForBalance([zombie.hostId, survivor.hostId], 20_000);
     const owners = await cluster.owners();
     const actors = Array.from({ length: 200 }, (_, index) => `counter/z${index}`)
       .filter((actor) => owners[shardOf(parseAddress(actor), cluster.shardCount)] === zombie.hostId)

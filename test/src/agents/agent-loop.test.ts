@@ -91,7 +91,7 @@ describe("the agent loop", () => {
   it("a host SIGKILLed while a model call streams: another host re-runs it with a new attempt, one run.completed", async () => {
     const extra = await cluster.startHost({}, { entry: AGENT_HOST });
     const ids = cluster.hosts.map((host) => host.hostId);
-    await cluster.waitForOwners(ids, 20_000);
+    await cluster.waitForBalance(ids, 20_000);
     // Pick a session whose run actor lives on a host we can kill while another survives.
     const owners = await cluster.owners();
     const sessionId = Array.from({ length: 100 }, (_, index) => `kill-${index}`).find(

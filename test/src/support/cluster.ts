@@ -53,6 +53,11 @@ export interface Cluster extends AsyncDisposable {
   context<T>(actor: string): Promise<T | undefined>;
   /** Lease owner (host id) per shard. */
   owners(): Promise<(string | undefined)[]>;
+  /**
+   * Waits until every shard is leased by one of `hostIds` and each owns its fair
+   * share (within one of shardCount / hosts): hand-overs have settled.
+   */
+  waitForBalance(hostIds: readonly string[], timeoutMs: number): Promise<void>;
   /** Waits until every shard is leased by one of `hostIds` and each of them owns at least one. */
   waitForOwners(hostIds: readonly string[], timeoutMs: number): Promise<void>;
   /** Replays an actor's journal. */
@@ -147,6 +152,21 @@ export async function startCluster(
           );
         },
         { timeoutMs, description: `every shard leased by ${hostIds.join(", ")}` },
+      );
+    },
+    async waitForBalance(hostIds, timeoutMs) {
+      const fair = shardCount / hostIds.length;
+      await waitFor(
+        async () => {
+          const owners = await cluster.owners();
+          return (
+            owners.every((owner) => owner !== undefined && hostIds.includes(owner)) &&
+            hostIds.every(
+              (id) => Math.abs(owners.filter((owner) => owner === id).length - fair) < 1,
+            )
+          );
+        },
+        { timeoutMs, description: `a settled fair share of shards for ${hostIds.join(", ")}` },
       );
     },
     async replay(actor, definition) {
