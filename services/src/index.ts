@@ -17,6 +17,7 @@ export {
 export { findFreePort } from "./local-servers/find-free-port.js";
 export { LocalServerStartError } from "./local-servers/local-server-start-error.js";
 export type { LocalServer } from "./local-servers/local-server.js";
+export type { LocalServerOptions } from "./local-servers/local-server-options.js";
 export {
   natsServerMaxPayloadBytes,
   renderNatsServerConfig,

@@ -7,26 +7,17 @@ import type { LocalServer } from "./local-server.js";
 import { renderNatsServerConfig } from "./nats-server-config.js";
 import { pollUntil } from "./poll-until.js";
 import { ServerBinaryMissingError } from "./server-binary-missing-error.js";
+import type { LocalServerOptions } from "./local-server-options.js";
 import { spawnServerProcess, type ServerProcess } from "./server-process.js";
 
-/** Options of {@link startLocalNatsServer}. */
-export interface LocalNatsServerOptions {
+/**
+ * Options of {@link startLocalNatsServer}: those of every local server (the
+ * store directory is JetStream's; the client port defaults to one the server
+ * picks itself; readiness is JetStream reporting healthy) plus the shard count.
+ */
+export interface LocalNatsServerOptions extends LocalServerOptions {
   /** Inbox shard count of the subject mapping; default 64. */
   readonly shardCount?: number | undefined;
-  /** JetStream store directory to use (kept on stop); default: inside the data folder. */
-  readonly storeDir?: string | undefined;
-  /** Listen address for clients and the monitor; default `"127.0.0.1"`. */
-  readonly host?: string | undefined;
-  /** Client port; default: a free port chosen by the server itself. */
-  readonly port?: number | undefined;
-  /** Name prefix of the temporary data folder; default `"troupe-nats-"`. */
-  readonly dataDirPrefix?: string | undefined;
-  /** Path of the `nats-server` binary; default: {@link findServerBinary}. */
-  readonly binary?: string | undefined;
-  /** How long to wait for JetStream to report healthy, in ms; default 10 000 ms. */
-  readonly startTimeoutMs?: number | undefined;
-  /** Grace period between SIGTERM and SIGKILL on stop, in ms; default 5 000 ms. */
-  readonly stopTimeoutMs?: number | undefined;
 }
 
 /** A local `nats-server`: a {@link LocalServer} plus its monitor endpoint. */

@@ -11,31 +11,24 @@ import { renderRedisServerConfig } from "./redis-server-config.js";
 import { ServerBinaryMissingError } from "./server-binary-missing-error.js";
 import { spawnServerProcess, type ServerProcess } from "./server-process.js";
 
+import type { LocalServerOptions } from "./local-server-options.js";
+
 /** How many times a freshly chosen port is tried before giving up (another process may take it). */
 const portAttempts = 3;
 
-/** Options of {@link startLocalRedisServer}. */
-export interface LocalRedisServerOptions {
+/**
+ * Options of {@link startLocalRedisServer}: those of every local server (the
+ * store directory holds the append-only file; `redis-server` refuses `--port 0`,
+ * so a free port is chosen first; readiness is an answer to PING) plus
+ * persistence.
+ */
+export interface LocalRedisServerOptions extends LocalServerOptions {
   /**
    * Persist writes in an append-only file fsynced every second
    * (`appendonly yes`, `appendfsync everysec`); default `false`: no persistence
    * at all (`save ""`, `appendonly no`), which suits tests.
    */
   readonly appendOnly?: boolean | undefined;
-  /** Directory for the append-only file (kept on stop); default: the data folder. */
-  readonly storeDir?: string | undefined;
-  /** Listen address; default `"127.0.0.1"`. */
-  readonly host?: string | undefined;
-  /** Port; default: a free port (`redis-server` refuses `--port 0`). */
-  readonly port?: number | undefined;
-  /** Name prefix of the temporary data folder; default `"troupe-redis-"`. */
-  readonly dataDirPrefix?: string | undefined;
-  /** Path of the `redis-server` binary; default: {@link findServerBinary}. */
-  readonly binary?: string | undefined;
-  /** How long to wait for the server to answer PING, in ms; default 10 000 ms. */
-  readonly startTimeoutMs?: number | undefined;
-  /** Grace period between SIGTERM and SIGKILL on stop, in ms; default 5 000 ms. */
-  readonly stopTimeoutMs?: number | undefined;
 }
 
 /**
