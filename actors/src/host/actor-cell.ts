@@ -38,6 +38,11 @@ export class ActorCell {
     return this.#busy === undefined && this.#queue.length === 0;
   }
 
+  /** True while a message (or the activation) is being processed. */
+  get processing(): boolean {
+    return this.#busy !== undefined;
+  }
+
   /** The latest snapshot known to this host (undefined before activation or for a new actor). */
   get record(): ActorRecord | undefined {
     return this.#record;

@@ -281,6 +281,18 @@ export class ShardWorker {
     await this.saveWatermark().catch((error: unknown) =>
       this.runtime.logger.warn({ shard: this.shard, err: error }, "could not save the watermark"),
     );
+    // Every outbox published so far is confirmed, so the next owner does not
+    // publish it again on activation (re-publication is for crashes only).
+    await Promise.all(
+      [...this.#cells.values()]
+        .filter((cell) => !cell.processing && cell.record !== undefined && !cell.outboxConfirmed)
+        .map(async (cell) => {
+          await this.runtime.snapshots.confirmOutbox(this.shard, cell.record!);
+          cell.markConfirmed();
+        }),
+    ).catch((error: unknown) =>
+      this.runtime.logger.warn({ shard: this.shard, err: error }, "could not confirm published outboxes"),
+    );
     this.#abort.abort(new Error("shard handed over"));
     await this.#loop;
   }

@@ -31,8 +31,10 @@ export const admit: SessionStep = (context, event) => {
       ...patch,
       created: true,
       agent,
-      ...(agentDefaults?.policy === undefined ? {} : { policy: agentDefaults.policy }),
-      ...(agentDefaults?.maxModelCalls === undefined
+      ...(agentDefaults?.policy === undefined || context.configured.includes("policy")
+        ? {}
+        : { policy: agentDefaults.policy }),
+      ...(agentDefaults?.maxModelCalls === undefined || context.configured.includes("maxModelCalls")
         ? {}
         : { maxModelCalls: agentDefaults.maxModelCalls }),
     },
@@ -114,14 +116,18 @@ export const enqueueMessage: SessionStep = (context, event) => {
 };
 
 /** Applies `session.configure` to later runs. */
-export const configure: SessionStep = (_, event) => {
+export const configure: SessionStep = (context, event) => {
   if (event.type !== "session.configure") return {};
   const { policy, model, maxModelCalls } = event;
+  const configured = new Set(context.configured);
+  if (policy !== undefined) configured.add("policy");
+  if (maxModelCalls !== undefined) configured.add("maxModelCalls");
   return {
     context: {
       ...(policy === undefined ? {} : { policy }),
       ...(model === undefined ? {} : { model }),
       ...(maxModelCalls === undefined ? {} : { maxModelCalls }),
+      configured: [...configured].sort(),
     },
   };
 };

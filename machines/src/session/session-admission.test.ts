@@ -219,4 +219,18 @@ describe("session: admitting user messages", () => {
     expect(next.snapshot.context.maxModelCalls).toBe(7);
     expect(emittedTypes(next.actions)).toEqual(["message.rejected"]);
   });
+
+  it("settings configured before the first message win over the agent's defaults", () => {
+    const configured = sessionStep(
+      newSession(),
+      inboxEvent("session.configure", { policy: "interrupt" }, "m0"),
+    ).snapshot;
+    const first = {
+      ...userMessage("m1", { text: "Hello" }),
+      agentDefaults: { policy: "reject" as const, maxModelCalls: 7 },
+    };
+    const { snapshot } = sessionStep(configured, first);
+    expect(snapshot.context.policy).toBe("interrupt");
+    expect(snapshot.context.maxModelCalls).toBe(7);
+  });
 });

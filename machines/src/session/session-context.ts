@@ -53,6 +53,11 @@ export interface SessionContext {
   readonly runCount: number;
   /** Entries in the transcript log; the next entry goes at this index. */
   readonly transcriptLength: number;
+  /**
+   * Settings set by `session.configure` (`"policy"`, `"maxModelCalls"`): the
+   * agent's defaults, applied at the first user message, never override them.
+   */
+  readonly configured: readonly ("policy" | "maxModelCalls")[];
 }
 
 /**
@@ -77,6 +82,7 @@ export function initialSessionContext(input: ActorInput): SessionContext {
     cancelRequested: false,
     runCount: 0,
     transcriptLength: 0,
+    configured: [],
   };
 }
 

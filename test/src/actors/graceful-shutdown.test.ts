@@ -1,6 +1,7 @@
 import { ActorHost, RedisKeys } from "@troupe/actors";
 import { describe, expect, it } from "vitest";
-import { counterKind } from "../fixtures/counter-machine.js";
+import { decodeEvent } from "@troupe/protocol";
+import { counterEventSchemas, counterKind } from "../fixtures/counter-machine.js";
 import { startCluster } from "../support/cluster.js";
 import { HostProcessExitedError } from "../support/host-process-exited-error.js";
 
@@ -10,6 +11,19 @@ describe("graceful shutdown", () => {
     const [leaving, staying] = await Promise.all([cluster.startHost(), cluster.startHost()]);
     await cluster.waitForOwners([leaving.hostId, staying.hostId], 20_000);
     const actors = Array.from({ length: 50 }, (_, index) => `counter/g${index}`);
+    // Every event a plain subscriber sees, as (actor, seq): a graceful hand-over
+    // must not make the next owner publish an already published outbox again.
+    const seen: string[] = [];
+    const subscription = cluster.nats.subscribe("troupe.counter.*.events.>", {
+      callback: (error, message) => {
+        if (error !== null) return;
+        const event = decodeEvent(message.data, {
+          contentType: message.headers?.get("Content-Type") || undefined,
+          schemas: counterEventSchemas,
+        });
+        seen.push(`${event.meta.actor}#${event.meta.seq}`);
+      },
+    });
 
     // Rounds 1–5 are applied before the signal; 6–10 are published just before it, so
     // some are typically still queued or in hand when the host starts draining.
@@ -37,6 +51,9 @@ describe("graceful shutdown", () => {
       expect(stored?.record.generation).toBe(15);
       expect(stored?.record.eventSeq).toBe(15);
     }
+    subscription.unsubscribe();
+    expect(seen).toHaveLength(50 * 15);
+    expect(new Set(seen).size).toBe(seen.length);
     for (const actor of actors.slice(0, 5)) {
       const report = await cluster.replay(actor, counterKind);
       expect(report.reproduces).toBe(true);
