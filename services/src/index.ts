@@ -42,4 +42,4 @@ export {
   startLocalRedisServer,
   type LocalRedisServerOptions,
 } from "./local-servers/start-local-redis-server.js";
-export { runHost } from "./host/run-host.js";
+export { runHost, type RunHostOptions } from "./host/run-host.js";
