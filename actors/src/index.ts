@@ -8,6 +8,11 @@
  * `AgentRegistry`, `createModelCallHandler` (the `model.call` effect, streamed
  * through the AI SDK), `resolveModel` (`TROUPE_MODEL`, provider specs) and the
  * deterministic `ScriptedModel`. See src/agents/README.md.
+ *
+ * Tools (`src/tools/`): `defineTool` (zod input schema, effect class, timeout,
+ * result size), fences per call (`FenceStore`, `RedisFenceStore`,
+ * `InMemoryFenceStore`, `fenceStoreContractCases`) and
+ * `createToolExecuteHandler` (the `tool.execute` effect). See src/tools/README.md.
  */
 export * from "./errors/lease-lost-error.js";
 export * from "./errors/shard-count-mismatch-error.js";
@@ -39,8 +44,10 @@ export * from "./agents/invalid-agent-error.js";
 export * from "./agents/model-call-effect.js";
 export * from "./agents/model-call-error.js";
 export * from "./agents/model-call-handler.js";
+export * from "./agents/model-tools.js";
 export * from "./agents/stream-model-call.js";
 export * from "./agents/to-model-call-error.js";
+export * from "./agents/tool-messages.js";
 export * from "./agents/transcript-entry.js";
 export * from "./agents/transcript-reader.js";
 export * from "./agents/unknown-agent-error.js";
@@ -54,3 +61,19 @@ export * from "./agents/agent-kinds.js";
 export * from "./step/transcript-codec.js";
 export * from "./transcript/delta-publisher.js";
 export * from "./transcript/jetstream-transcript-reader.js";
+export * from "./tools/define-tool.js";
+export * from "./tools/fence-store.js";
+export * from "./tools/fence-store-contract.js";
+export * from "./tools/in-memory-fence-store.js";
+export * from "./tools/invalid-tool-error.js";
+export * from "./tools/redis-fence-store.js";
+export * from "./tools/redis-tool-result-store.js";
+export * from "./tools/run-tool-attempt.js";
+export * from "./tools/tool-arguments.js";
+export * from "./tools/tool-execute-effect.js";
+export * from "./tools/tool-execute-handler.js";
+export * from "./tools/tool-execute-outputs.js";
+export * from "./tools/tool-record.js";
+export * from "./tools/tool-redis-keys.js";
+export * from "./tools/tool-result-content.js";
+export * from "./tools/tool-result-store.js";

@@ -1,15 +1,18 @@
+import { toolActorId } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
 import { inboxEvent } from "./testing/inbox.js";
 import { modelOutput } from "./testing/run-kit.js";
 import { userMessage } from "./testing/session-kit.js";
-import { TwoActorHarness } from "./testing/two-actor-harness.js";
+import { ConversationHarness } from "./testing/conversation-harness.js";
+import { modelToolCall } from "./testing/tool-kit.js";
 
-// Drives a whole conversation through both machines by hand: every message one
-// machine sends is fed to the other, model calls are answered by the test.
+// Drives whole conversations through the machines by hand: every message one
+// machine sends is fed to its target, model calls and tool executions are
+// answered by the test.
 
 describe("a conversation through the session and run machines", () => {
   it("answers, deduplicates, steers, interrupts and closes, with a gapless transcript", () => {
-    const host = new TwoActorHarness();
+    const host = new ConversationHarness();
 
     // 1. A first question is answered.
     host.toSession(userMessage("m1", { text: "What's the weather?", clientMessageId: "c1" }));
@@ -122,7 +125,7 @@ describe("a conversation through the session and run machines", () => {
   });
 
   it("a steer that crosses the end of its run is not lost: it runs as the next message", () => {
-    const host = new TwoActorHarness();
+    const host = new ConversationHarness();
     host.toSession(inboxEvent("session.configure", { policy: "steer" as const }, "k1"));
     host.toSession(userMessage("m1", { text: "Hi" }));
     // The model answers; before the run's run.finished reaches the session, m2 arrives
@@ -145,5 +148,151 @@ describe("a conversation through the session and run machines", () => {
     ]);
     expect(host.pendingEffects.get("r2.m1.a1")).toMatchObject({ transcriptLength: 3 });
     expect(host.run.value).toBe("calling");
+  });
+});
+
+describe("a conversation with tool calls through the session, run and tool call machines", () => {
+  it("runs a response's tools (read beside the ordered writes), answers with their results, and cancels a run mid-tool", () => {
+    const host = new ConversationHarness();
+    const weather = modelToolCall("call_w", { toolName: "get_weather" });
+    const book = modelToolCall("call_b", {
+      toolName: "book_table",
+      effectClass: "non_idempotent_write",
+    });
+    const email = modelToolCall("call_e", {
+      toolName: "send_email",
+      effectClass: "idempotent_write",
+    });
+
+    // 1. The model asks for a read and two writes: the read and the first write start.
+    host.toSession(userMessage("m1", { text: "Weather in Lisbon? Book a table and tell Ana." }));
+    host.completeEffect(
+      "r1.m1.a1",
+      modelOutput("On it.", 20, 8, {
+        finishReason: "tool-calls",
+        toolCalls: [weather, book, email],
+      }),
+    );
+    expect(host.run.value).toBe("runningTools");
+    expect([...host.pendingToolCalls.keys()]).toEqual(["call_w", "call_b"]);
+    expect(host.pendingToolCalls.get("call_b")).toEqual({
+      actorId: toolActorId("s1", "r1", "call_b"),
+      input: {
+        sessionId: "s1",
+        runId: "r1",
+        toolCallId: "call_b",
+        toolName: "book_table",
+        input: book.input,
+        effectClass: "non_idempotent_write",
+        idempotencyKey: "s1/r1/call_b",
+      },
+    });
+
+    // 2. The first write succeeds, so the second starts; the results come back in any order.
+    host.completeToolCall("call_b", { status: "succeeded", content: "Table for 2 at 20:00." });
+    expect([...host.pendingToolCalls.keys()]).toEqual(["call_w", "call_e"]);
+    host.completeToolCall("call_e", { status: "failed", content: "SMTP refused" });
+    expect(host.run.value).toBe("runningTools");
+    host.completeToolCall("call_w", {
+      status: "succeeded",
+      content: "19 °C, clear",
+      truncated: false,
+    });
+
+    // 3. With every result in, the model is called again and answers.
+    expect(host.run.value).toBe("calling");
+    expect(host.pendingEffects.get("r1.m2.a1")).toMatchObject({
+      transcriptLength: 5,
+      modelCallIndex: 2,
+    });
+    host.completeEffect("r1.m2.a1", modelOutput("Booked; 19 °C. I could not email Ana.", 60, 12));
+    expect(host.session.value).toBe("idle");
+    expect([...host.tools.values()].map((tool) => tool.value)).toEqual(["done", "done", "done"]);
+
+    // 4. A second run is cancelled while its tool runs: the tool call is cancelled
+    //    and the transcript still answers every tool call.
+    host.toSession(userMessage("m2", { text: "Book another one" }));
+    host.completeEffect(
+      "r2.m1.a1",
+      modelOutput("", 15, 3, {
+        toolCalls: [
+          modelToolCall("call_x", { toolName: "book_table", effectClass: "non_idempotent_write" }),
+        ],
+      }),
+    );
+    host.toSession(inboxEvent("run.cancel", { reason: "changed my mind" }, "c1"));
+    expect(host.session.value).toBe("idle");
+    expect(host.run.value).toBe("idle");
+    expect(host.cancelledToolCalls).toEqual(["call_x"]);
+    // The aborted execution still ends, as an event only (the run no longer waits).
+    host.completeToolCall("call_x", { status: "failed", content: "aborted" });
+    expect(host.pendingToolCalls.size).toBe(0);
+    expect(host.pendingEffects.size).toBe(0);
+
+    expect(host.transcript).toEqual([
+      { role: "user", text: "Weather in Lisbon? Book a table and tell Ana.", messageId: "m1" },
+      {
+        role: "assistant",
+        text: "On it.",
+        runId: "r1",
+        toolCalls: [weather, book, email].map(({ toolCallId, toolName, input }) => ({
+          toolCallId,
+          toolName,
+          input,
+        })),
+      },
+      {
+        role: "tool",
+        runId: "r1",
+        toolCallId: "call_w",
+        toolName: "get_weather",
+        status: "succeeded",
+        content: "19 °C, clear",
+      },
+      {
+        role: "tool",
+        runId: "r1",
+        toolCallId: "call_b",
+        toolName: "book_table",
+        status: "succeeded",
+        content: "Table for 2 at 20:00.",
+      },
+      {
+        role: "tool",
+        runId: "r1",
+        toolCallId: "call_e",
+        toolName: "send_email",
+        status: "failed",
+        content: "SMTP refused",
+      },
+      { role: "assistant", text: "Booked; 19 °C. I could not email Ana.", runId: "r1" },
+      { role: "user", text: "Book another one", messageId: "m2" },
+      {
+        role: "assistant",
+        text: "",
+        runId: "r2",
+        toolCalls: [{ toolCallId: "call_x", toolName: "book_table", input: '{"call":"call_x"}' }],
+      },
+      {
+        role: "tool",
+        runId: "r2",
+        toolCallId: "call_x",
+        toolName: "book_table",
+        status: "cancelled",
+        content: "Not finished: the run was cancelled before this tool call had a result.",
+      },
+    ]);
+    expect(host.eventTypes("tool")).toEqual([
+      "tool.started", // call_w
+      "tool.started", // call_b
+      "tool.completed", // call_b
+      "tool.started", // call_e
+      "tool.failed", // call_e
+      "tool.completed", // call_w
+      "tool.started", // call_x
+      "tool.failed", // call_x, after the cancellation
+    ]);
+    expect(host.eventTypes("run")).toEqual(["run.completed", "run.cancelled"]);
+    expect(host.session.context).toMatchObject({ runCount: 2, transcriptLength: 9 });
   });
 });

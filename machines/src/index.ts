@@ -8,7 +8,10 @@
  * - **`sessionMachine`** (`session/<sessionId>`): admission of user messages,
  *   the policy for messages that arrive during a run, one run at a time.
  * - **`runMachine`** (`run/<sessionId>`): the agent loop of each run — model
- *   calls with retries, steering, limits and cancellation.
+ *   calls with retries, tool calls (reads in parallel, writes in order),
+ *   steering, limits and cancellation.
+ * - **`toolCallMachine`** (`tool/<toolActorId>`): one tool call — runs the
+ *   `tool.execute` effect once and reports how it ended.
  *
  * The package README says what each machine guarantees, message by message.
  *
@@ -25,4 +28,10 @@ export { runAddressOf } from "./session/session-run-steps.js";
 export * from "./run/run-context.js";
 export * from "./run/run-events.js";
 export * from "./run/model-call.js";
+export * from "./run/tool-phase.js";
+export { toolAddressOf } from "./run/run-tool-steps.js";
 export { runMachine } from "./run/run-machine.js";
+export * from "./tool/tool-call-context.js";
+export * from "./tool/tool-call-events.js";
+export * from "./tool/tool-execute.js";
+export { toolCallMachine } from "./tool/tool-call-machine.js";

@@ -2,7 +2,9 @@
  * @troupe/protocol — the wire contract of Troupe, with no IO.
  *
  * - **Addresses**: actors are `kind/id`, both NATS-token safe (`actorAddress`,
- *   `parseAddress`, `formatAddress`).
+ *   `parseAddress`, `formatAddress`); a tool call's actor id and idempotency
+ *   key derive from its session, run and call ids (`toolActorId`,
+ *   `idempotencyKeyOf`).
  * - **Subjects**: every subject is built and parsed here: public inboxes
  *   `troupe.<kind>.<id>.in`, events `troupe.<kind>.<id>.events.<eventType>`,
  *   internal shard inboxes and dead letters under `_troupe.`, the server-side
@@ -52,6 +54,8 @@ export {
   type ActorAddress,
 } from "./address/actor-address.js";
 export { formatAddress } from "./address/format-address.js";
+export { idempotencyKeyOf } from "./address/idempotency-key.js";
+export { fnv1a128, toolActorId } from "./address/tool-actor-id.js";
 export {
   actorAddressTextSchema,
   isValidAddressText,
@@ -131,6 +135,9 @@ export {
 export * from "./v1/messages/session-commands.js";
 export * from "./v1/messages/host-messages.js";
 export * from "./v1/messages/run-messages.js";
+export * from "./v1/messages/tool-messages.js";
+export * from "./v1/tool-effect-class.js";
+export * from "./v1/tool-call-status.js";
 export * from "./v1/transcript-entry.js";
 export * from "./v1/events/session-events.js";
 export * from "./v1/events/message-events.js";

@@ -1,10 +1,17 @@
 import {
   MODEL_CALL_EFFECT,
+  TOOL_EXECUTE_EFFECT,
   runMachine,
   runMessageSchemas,
   sessionMachine,
   sessionMessageSchemas,
+  toolCallMachine,
+  toolMessageSchemas,
+  type ToolCallContext,
 } from "@troupe/machines";
+import { RedisFenceStore } from "../tools/redis-fence-store.js";
+import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
+import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
 import type { ActorKindDefinition, EffectHandler } from "../registry/actor-kind.js";
 import type { HostServices } from "../host/actor-host.js";
 import { createDeltaPublisher } from "../transcript/delta-publisher.js";
@@ -29,8 +36,10 @@ export interface AgentKindsOptions {
 
 /**
  * The actor kinds that run agents: `session/<sessionId>` (admission, policies,
- * one run at a time) and `run/<sessionId>` (the agent loop of that session's
- * runs, one after another), with the `model.call` effect wired to the AI SDK.
+ * one run at a time), `run/<sessionId>` (the agent loop of that session's runs,
+ * one after another) and `tool/<toolActorId>` (one tool call, fenced by its
+ * idempotency key), with the `model.call` effect wired to the AI SDK and the
+ * `tool.execute` effect to the agents' tools.
  * Run events are published on the session's subjects
  * (`troupe.session.<id>.events.<type>`), deltas as transient `run.delta` events.
  *
@@ -103,6 +112,25 @@ export function agentKinds(
       eventAddress: (address) => ({ kind: "session", id: address.id }),
       effects: { [MODEL_CALL_EFFECT]: countedModelCall },
     };
-    return [session, run];
+    // One actor per tool call; its events appear under the session's subjects.
+    const tool: ActorKindDefinition = {
+      kind: "tool",
+      machine: toolCallMachine,
+      version: AGENT_MACHINES_VERSION,
+      messageSchemas: toolMessageSchemas,
+      eventAddress: (address, context) => {
+        const sessionId = (context as ToolCallContext).sessionId;
+        return sessionId === undefined ? address : { kind: "session", id: sessionId };
+      },
+      effects: {
+        [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({
+          agents,
+          fences: new RedisFenceStore(services.redis, services.keys),
+          results: new RedisToolResultStore(services.redis, services.keys),
+          logger: services.logger,
+        }),
+      },
+    };
+    return [session, run, tool];
   };
 }

@@ -1,9 +1,19 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../tools/define-tool.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { InvalidAgentError } from "./invalid-agent-error.js";
 import { UnknownAgentError } from "./unknown-agent-error.js";
+
+const lookup = defineTool({
+  name: "lookup",
+  description: "Looks a word up.",
+  inputSchema: z.object({ word: z.string() }),
+  effectClass: "read",
+  execute: ({ word }) => Promise.resolve(word.length),
+});
 
 function invalid(action: () => unknown): InvalidAgentError {
   try {
@@ -55,7 +65,7 @@ describe("defineAgent", () => {
         model: "gemini:pro",
         limits: { maxModelCalls: 0 },
         settings: { policy: "later" as "enqueue" },
-        tools: { "no spaces": {} },
+        tools: { "no spaces": lookup },
       }),
     );
     expect(error.code).toBe("invalid_agent");

@@ -2,6 +2,8 @@ import { type SessionPolicy, sessionPolicySchema } from "@troupe/protocol";
 import { z } from "zod";
 import { parseModelSpec } from "../models/model-spec.js";
 import type { ModelSpec } from "../models/resolve-model.js";
+import type { ToolDefinition } from "../tools/define-tool.js";
+import { type ToolsOption, toToolRecord } from "../tools/tool-record.js";
 import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
 
 /** Agent, tool and subagent names: 1 to 64 characters from `A-Z a-z 0-9 _ -` (safe in subjects and for providers). */
@@ -37,8 +39,8 @@ export interface AgentOptions {
   readonly instructions: string;
   /** Model spec string or AI SDK model; default: the session's model, then `TROUPE_MODEL`, then the scripted demo. */
   readonly model?: ModelSpec;
-  /** Tools by name (placeholder: filled in by the tool-call issue, #5). */
-  readonly tools?: Readonly<Record<string, unknown>>;
+  /** Tools made with `defineTool`: a list, or a record keyed by each tool's name (issue #5). */
+  readonly tools?: ToolsOption;
   /** Agents this agent may delegate to, by name (placeholder, #5). */
   readonly subagents?: Readonly<Record<string, unknown>>;
   /** `maxModelCalls`: model calls per run before a final call without tools (whole, ≥ 1, default 50). */
@@ -53,7 +55,8 @@ export interface AgentDefinition {
   readonly instructions: string;
   /** Undefined = the session's model, then `TROUPE_MODEL`, then the scripted demo. */
   readonly model: ModelSpec | undefined;
-  readonly tools: Readonly<Record<string, unknown>>;
+  /** The agent's tools keyed by name (frozen; empty when none). */
+  readonly tools: Readonly<Record<string, ToolDefinition>>;
   readonly subagents: Readonly<Record<string, unknown>>;
   readonly limits: { readonly maxModelCalls: number };
   readonly settings: { readonly policy: SessionPolicy };
@@ -68,13 +71,15 @@ export interface AgentDefinition {
  * @param options - see {@link AgentOptions}.
  * @returns the frozen {@link AgentDefinition} with defaults filled in.
  * @throws InvalidAgentError listing every problem (bad name, empty instructions,
- *   malformed model spec, bad limit, unknown setting, bad tool name, …).
+ *   malformed model spec, bad limit, unknown setting, a tool not made with
+ *   `defineTool`, duplicate tool names, …).
  * @example
  * ```ts
  * const assistant = defineAgent({
  *   name: "assistant",
  *   instructions: "You are a helpful assistant. Answer briefly.",
  *   model: "openai:gpt-4o-mini",
+ *   tools: [getWeather], // made with defineTool
  *   limits: { maxModelCalls: 20 },
  *   settings: { policy: "interrupt" },
  * });
@@ -97,16 +102,14 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     }
   }
   issues.push(...modelIssues(options.model));
-  issues.push(
-    ...recordIssues("tools", options.tools),
-    ...recordIssues("subagents", options.subagents),
-  );
+  const tools = toToolRecord(options.tools);
+  issues.push(...tools.issues, ...recordIssues("subagents", options.subagents));
   const name = typeof options.name === "string" ? options.name : undefined;
   if (!plain.success || issues.length > 0) throw new InvalidAgentError(name, issues);
   return Object.freeze({
     ...plain.data,
     model: options.model,
-    tools: Object.freeze({ ...options.tools }),
+    tools: tools.tools,
     subagents: Object.freeze({ ...options.subagents }),
   });
 }
@@ -134,7 +137,7 @@ function modelIssues(model: unknown): AgentIssue[] {
   return [{ path: ["model"], message: "must be a model spec string or an AI SDK language model" }];
 }
 
-function recordIssues(field: "tools" | "subagents", record: unknown): AgentIssue[] {
+function recordIssues(field: "subagents", record: unknown): AgentIssue[] {
   if (record === undefined) return [];
   if (typeof record !== "object" || record === null || Array.isArray(record)) {
     return [{ path: [field], message: "must be an object keyed by name" }];

@@ -1,5 +1,6 @@
 import { TroupeError, type Usage } from "@troupe/protocol";
 import { z } from "zod";
+import type { ToolEffectClass } from "../tools/define-tool.js";
 
 /** Name of the effect the run machine requests for a model call (`troupe.effect`). */
 export const MODEL_CALL_EFFECT_NAME = "model.call";
@@ -45,11 +46,19 @@ export interface ModelCallInput {
   readonly withoutTools: boolean;
 }
 
-/** A tool call the model asked for. `input` is the parsed JSON arguments (a string when they were not JSON). */
+/**
+ * A tool call the model asked for.
+ *
+ * Shape: `{ toolCallId, toolName, input: string, effectClass }`. `input` is the
+ * arguments JSON text as the model wrote it (possibly empty or invalid: the
+ * `tool.execute` handler validates it); `effectClass` is the tool's
+ * (`unclassified` for a tool the agent does not have).
+ */
 export interface ModelToolCall {
   readonly toolCallId: string;
   readonly toolName: string;
-  readonly input: unknown;
+  readonly input: string;
+  readonly effectClass: ToolEffectClass;
 }
 
 /**

@@ -99,12 +99,14 @@ describe("model.call handler", () => {
     });
   });
 
-  it("collects tool calls the model returns", async () => {
+  it("collects tool calls the model returns, even of a tool the agent does not have", async () => {
     const { handler, context } = setup([
       { toolCalls: [{ toolCallId: "c1", toolName: "search", input: '{"q":"x"}' }] },
     ]);
     const result = (await handler(input, context)) as ModelCallResult;
-    expect(result.toolCalls).toEqual([{ toolCallId: "c1", toolName: "search", input: { q: "x" } }]);
+    expect(result.toolCalls).toEqual([
+      { toolCallId: "c1", toolName: "search", input: '{"q":"x"}', effectClass: "unclassified" },
+    ]);
     expect(result.finishReason).toBe("tool-calls");
   });
 

@@ -1,4 +1,3 @@
-import { TroupeError } from "@troupe/protocol";
 import type { EffectContext, EffectHandler } from "../registry/actor-kind.js";
 import {
   type Environment,
@@ -11,14 +10,13 @@ import { buildModelPrompt } from "./build-model-prompt.js";
 import { EffectCancelledError } from "../errors/effect-cancelled-error.js";
 import {
   type ModelCallDelta,
-  type ModelCallInput,
   type ModelCallResult,
   parseModelCallInput,
 } from "./model-call-effect.js";
 import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
+import { modelToolSettings, withEffectClasses } from "./model-tools.js";
 import { toModelCallError } from "./to-model-call-error.js";
-import type { TranscriptEntry } from "./transcript-entry.js";
-import type { TranscriptReader } from "./transcript-reader.js";
+import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
 
 /** Options of {@link createModelCallHandler}. */
 export interface ModelCallHandlerOptions {
@@ -37,10 +35,13 @@ export interface ModelCallHandlerOptions {
 /**
  * Creates the handler of the `model.call` effect: reads the first
  * `transcriptLength` entries of the session's transcript, builds the prompt
- * (agent instructions + transcript), resolves the model (`input.model`, else
- * the agent's, else `TROUPE_MODEL`, else the scripted demo), streams it with
- * `streamText` under the effect's abort signal, publishes every text and
- * reasoning delta, and returns a {@link ModelCallResult}.
+ * (agent instructions + transcript, tool calls and results included), resolves
+ * the model (`input.model`, else the agent's, else `TROUPE_MODEL`, else the
+ * scripted demo), streams it with `streamText` under the effect's abort signal
+ * with the agent's tools (without `execute`; none when `withoutTools`),
+ * publishes every text and reasoning delta, and returns a
+ * {@link ModelCallResult} whose tool calls carry their raw arguments and
+ * effect classes.
  *
  * Cancellation: when the signal aborts with an {@link EffectCancelledError}
  * the handler resolves with what streamed so far (`cancelled: true`,
@@ -79,13 +80,14 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     const { signal } = context;
     const agent = options.agents.get(input.agent);
     const model = modelFor(input.model ?? agent.model);
-    const entries = await readTranscript(options.transcript, input, signal);
+    const entries = await readTranscriptEntries(options.transcript, input, signal);
     if (entries === undefined) return cancelledOrRethrow(signal, undefined);
     const prompt = buildModelPrompt(agent, entries);
     let index = 0;
     const streamed = await streamModelCall({
       model,
       ...prompt,
+      ...modelToolSettings(agent, input.withoutTools, prompt.messages),
       signal,
       providerOptions: {
         troupe: {
@@ -126,48 +128,10 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       ...(streamed.reasoning.length > 0 ? { reasoning: streamed.reasoning } : {}),
       finishReason: streamed.finishReason ?? "other",
       usage: streamed.usage,
-      toolCalls: streamed.toolCalls,
+      // A call without tools ends the run: calls of tools it was not offered are dropped.
+      toolCalls: input.withoutTools ? [] : withEffectClasses(streamed.toolCalls, agent),
     };
   };
-}
-
-/** The transcript entries, or undefined when the signal aborted while reading. */
-async function readTranscript(
-  reader: TranscriptReader,
-  input: ModelCallInput,
-  signal: AbortSignal,
-): Promise<TranscriptEntry[] | undefined> {
-  let entries: TranscriptEntry[];
-  try {
-    entries = await reader.read(input.sessionId, input.transcriptLength, signal);
-  } catch (error) {
-    if (signal.aborted) return undefined;
-    if (TroupeError.isInstance(error)) throw error;
-    throw new TroupeError(
-      "effect_failed",
-      `could not read the transcript of session ${input.sessionId}: ${(error as Error).message}`,
-      {
-        retryable: true,
-        cause: error,
-        details: { sessionId: input.sessionId },
-      },
-    );
-  }
-  if (entries.length < input.transcriptLength) {
-    throw new TroupeError(
-      "effect_failed",
-      `the transcript of session ${input.sessionId} has ${entries.length} entries, the model call needs ${input.transcriptLength}`,
-      {
-        retryable: true,
-        details: {
-          sessionId: input.sessionId,
-          expected: input.transcriptLength,
-          found: entries.length,
-        },
-      },
-    );
-  }
-  return entries.slice(0, input.transcriptLength);
 }
 
 /** The partial result for a deliberate cancellation; any other abort reason is rethrown. */

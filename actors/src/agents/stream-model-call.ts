@@ -1,13 +1,17 @@
 import type { Usage } from "@troupe/protocol";
-import { type ModelMessage, streamText } from "ai";
+import { type ModelMessage, type ToolSet, isStepCount, streamText } from "ai";
 import type { LanguageModelInstance } from "../models/resolve-model.js";
-import type { ModelToolCall } from "./model-call-effect.js";
+import type { StreamedToolCall } from "./model-tools.js";
 
 /** What {@link streamModelCall} needs for one call. */
 export interface StreamModelCallOptions {
   readonly model: LanguageModelInstance;
   readonly instructions: string;
   readonly messages: ModelMessage[];
+  /** Tools offered to the model, without `execute` (see `modelToolSettings`); none when absent. */
+  readonly tools?: ToolSet;
+  /** `"none"`: tools are sent (the prompt holds tool parts) but the model may not call them. */
+  readonly toolChoice?: "none";
   /** Aborts the provider request; the stream then ends with an `abort` part. */
   readonly signal: AbortSignal;
   /** Passed to the provider as `providerOptions` (e.g. `{ troupe: { attempt } }` for the scripted model). */
@@ -26,7 +30,8 @@ export interface StreamModelCallOptions {
 export interface StreamedModelCall {
   readonly text: string;
   readonly reasoning: string;
-  readonly toolCalls: ModelToolCall[];
+  /** Tool calls in stream order, arguments as raw JSON text. */
+  readonly toolCalls: StreamedToolCall[];
   /** Tokens summed over the steps that finished; zeros when none did. */
   readonly usage: Usage;
   readonly finishReason: string | undefined;
@@ -37,11 +42,14 @@ export interface StreamedModelCall {
 }
 
 /**
- * Streams one model call with the AI SDK's `streamText` — no tools, one step,
- * **no AI SDK retries** (`maxRetries: 0`: the run machine retries durably) —
- * and gathers its text, reasoning, tool calls and usage. Never throws for
- * provider errors or aborts: `streamText` turns them into `error` / `abort`
- * parts, reported in the result.
+ * Streams one model call with the AI SDK's `streamText` — one step
+ * (`stopWhen: isStepCount(1)`; tools have no `execute`, so the step ends with
+ * the calls), **no AI SDK retries** (`maxRetries: 0`: the run machine retries
+ * durably) — and gathers its text, reasoning, tool calls and usage. Tool calls
+ * keep the model's arguments text: a call the SDK could not parse (invalid
+ * JSON, unknown tool) carries the raw text, a parsed one is re-serialised with
+ * `JSON.stringify`. Never throws for provider errors or aborts: `streamText`
+ * turns them into `error` / `abort` parts, reported in the result.
  *
  * @param options - model, prompt, signal and delta callback.
  * @returns what streamed, see {@link StreamedModelCall}.
@@ -51,7 +59,7 @@ export interface StreamedModelCall {
 export async function streamModelCall(options: StreamModelCallOptions): Promise<StreamedModelCall> {
   let text = "";
   let reasoning = "";
-  const toolCalls: ModelToolCall[] = [];
+  const toolCalls: StreamedToolCall[] = [];
   const usage = { inputTokens: 0, outputTokens: 0 };
   let finishReason: string | undefined;
   let finished = false;
@@ -70,6 +78,9 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
       messages: options.messages,
       abortSignal: options.signal,
       maxRetries: 0,
+      stopWhen: isStepCount(1),
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+      ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
       ...(options.providerOptions === undefined
         ? {}
         : { providerOptions: options.providerOptions }),
@@ -91,7 +102,7 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
           toolCalls.push({
             toolCallId: part.toolCallId,
             toolName: part.toolName,
-            input: part.input,
+            input: rawArguments(part.input, part.invalid === true),
           });
           break;
         case "finish-step":
@@ -117,4 +128,10 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
     else fail(thrown);
   }
   return { text, reasoning, toolCalls, usage, finishReason, finished, aborted, hasError, error };
+}
+
+/** The arguments text of a streamed call: the raw text of an invalid call, else the parsed input as JSON. */
+function rawArguments(input: unknown, invalid: boolean): string {
+  if (invalid && typeof input === "string") return input;
+  return JSON.stringify(input ?? {});
 }

@@ -1,3 +1,4 @@
+import { TroupeError } from "@troupe/protocol";
 import type { TranscriptEntry } from "./transcript-entry.js";
 
 /**
@@ -49,4 +50,49 @@ export class InMemoryTranscriptReader implements TranscriptReader {
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     return Promise.resolve((this.#entries.get(sessionId) ?? []).slice(0, count));
   }
+}
+
+/**
+ * Reads the entries a model call is built from: `0 … transcriptLength − 1` of
+ * the session's transcript.
+ *
+ * @param reader - the transcript reader.
+ * @param input - `sessionId` and `transcriptLength` (entries) of the model call.
+ * @param signal - aborts the read.
+ * @returns the entries, or undefined when the signal aborted while reading.
+ * @throws the reader's `TroupeError` as is; TroupeError `effect_failed`
+ *   (retryable) when the reader threw anything else or returned too few entries.
+ */
+export async function readTranscriptEntries(
+  reader: TranscriptReader,
+  input: { readonly sessionId: string; readonly transcriptLength: number },
+  signal: AbortSignal,
+): Promise<TranscriptEntry[] | undefined> {
+  let entries: TranscriptEntry[];
+  try {
+    entries = await reader.read(input.sessionId, input.transcriptLength, signal);
+  } catch (error) {
+    if (signal.aborted) return undefined;
+    if (TroupeError.isInstance(error)) throw error;
+    throw new TroupeError(
+      "effect_failed",
+      `could not read the transcript of session ${input.sessionId}: ${(error as Error).message}`,
+      { retryable: true, cause: error, details: { sessionId: input.sessionId } },
+    );
+  }
+  if (entries.length < input.transcriptLength) {
+    throw new TroupeError(
+      "effect_failed",
+      `the transcript of session ${input.sessionId} has ${entries.length} entries, the model call needs ${input.transcriptLength}`,
+      {
+        retryable: true,
+        details: {
+          sessionId: input.sessionId,
+          expected: input.transcriptLength,
+          found: entries.length,
+        },
+      },
+    );
+  }
+  return entries.slice(0, input.transcriptLength);
 }

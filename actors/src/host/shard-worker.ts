@@ -291,7 +291,10 @@ export class ShardWorker {
           cell.markConfirmed();
         }),
     ).catch((error: unknown) =>
-      this.runtime.logger.warn({ shard: this.shard, err: error }, "could not confirm published outboxes"),
+      this.runtime.logger.warn(
+        { shard: this.shard, err: error },
+        "could not confirm published outboxes",
+      ),
     );
     this.#abort.abort(new Error("shard handed over"));
     await this.#loop;

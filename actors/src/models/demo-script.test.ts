@@ -1,10 +1,10 @@
 import { streamText } from "ai";
 import { describe, expect, it } from "vitest";
-import { demoScript, lastUserText } from "./demo-script.js";
+import { describeToolResults, demoScript, lastUserText } from "./demo-script.js";
 import { ScriptedModel } from "./scripted-model.js";
 import type { ScriptedRequest } from "./scripted-step.js";
 
-function requestFor(text: string, attempt?: number): ScriptedRequest {
+function requestFor(text: string, attempt?: number, toolNames: string[] = []): ScriptedRequest {
   return {
     messages: [
       { role: "system", content: "Be brief." },
@@ -13,7 +13,7 @@ function requestFor(text: string, attempt?: number): ScriptedRequest {
       { role: "user", content: [{ type: "text", text }] },
     ],
     callIndex: 0,
-    toolNames: [],
+    toolNames,
     troupe: attempt === undefined ? undefined : { attempt },
   };
 }
@@ -65,5 +65,61 @@ describe("demoScript", () => {
   it("reads the last user text, or the empty string without one", () => {
     expect(lastUserText(requestFor("last").messages)).toBe("last");
     expect(lastUserText([{ role: "system", content: "x" }])).toBe("");
+  });
+
+  it("calls the tools named on /tool lines, with ids from the prompt length", () => {
+    const request = requestFor('/tool get_weather {"city": "Oslo"}\n/tool clock', undefined, [
+      "get_weather",
+      "clock",
+    ]);
+    expect(demoScript(request)).toEqual({
+      toolCalls: [
+        { toolCallId: "call-4-1", toolName: "get_weather", input: '{"city": "Oslo"}' },
+        { toolCallId: "call-4-2", toolName: "clock", input: "" },
+      ],
+    });
+    expect(demoScript(requestFor("/tool clock"))).toEqual({
+      text: "I cannot call clock: no tools are offered to me.",
+    });
+  });
+
+  it("answers tool results with a line per result", () => {
+    const request: ScriptedRequest = {
+      ...requestFor("/tool clock", undefined, ["clock"]),
+      messages: [
+        ...requestFor("/tool clock").messages,
+        {
+          role: "assistant",
+          content: [{ type: "tool-call", toolCallId: "call-4-1", toolName: "clock", input: {} }],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "call-4-1",
+              toolName: "clock",
+              output: { type: "text", value: "12:00" },
+            },
+            {
+              type: "tool-result",
+              toolCallId: "call-4-2",
+              toolName: "pay",
+              output: { type: "error-text", value: "declined" },
+            },
+            {
+              type: "tool-result",
+              toolCallId: "call-4-3",
+              toolName: "stats",
+              output: { type: "json", value: { n: 1 } },
+            },
+          ],
+        },
+      ],
+    };
+    expect(demoScript(request)).toEqual({
+      text: 'Tool results:\nclock: 12:00\npay (error): declined\nstats: {"n":1}',
+    });
+    expect(describeToolResults([])).toBe("Tool results:");
   });
 });

@@ -1,4 +1,4 @@
-import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV4Prompt, LanguageModelV4ToolResultPart } from "@ai-sdk/provider";
 import type { ScriptedRequest, ScriptedStep } from "./scripted-step.js";
 
 /** Delay between chunks of the `/slow` demo answer, in ms, when none is given. */
@@ -36,7 +36,14 @@ export function lastUserText(messages: LanguageModelV4Prompt): string {
  * | `/think <text>`       | reasoning `The user wrote N words.`, then `You said: <text>`          |
  * | `/flaky <text>`       | attempt 1 fails with a retryable 503; later attempts echo `<text>`    |
  * | `/fail`               | a non-retryable 400 `the demo model refuses this request`             |
+ * | `/tool <name> [json]` | a call of tool `<name>` with arguments `json` (one call per such line) |
  * | anything else         | `You said: <message>`                                                 |
+ *
+ * When the prompt ends with tool results, the answer is `Tool results:`
+ * followed by one line per result, `<toolName>: <text>` or `<toolName>
+ * (error): <text>` (see {@link describeToolResults}). Tool call ids are
+ * `call-<prompt length>-<n>`, the same for the same conversation in any
+ * process. `/tool` when no tools are offered answers that it cannot call it.
  *
  * The attempt comes from `providerOptions.troupe.attempt` (set by the
  * model-call handler), 1 when absent. Usage is the scripted model's estimate.
@@ -45,6 +52,8 @@ export function lastUserText(messages: LanguageModelV4Prompt): string {
  * @returns the step to play.
  */
 export function demoScript(request: ScriptedRequest): ScriptedStep {
+  const last = request.messages.at(-1);
+  if (last?.role === "tool") return { text: describeToolResults(last.content) };
   const message = lastUserText(request.messages).trim();
   const [command = "", ...words] = message.split(/\s+/);
   const rest = words.join(" ");
@@ -67,6 +76,8 @@ export function demoScript(request: ScriptedRequest): ScriptedStep {
       return attemptOf(request) <= 1
         ? { error: { message: "the demo model is overloaded", retryable: true, statusCode: 503 } }
         : { text: `You said: ${rest}` };
+    case "/tool":
+      return toolStep(request, message);
     case "/fail":
       return {
         error: {
@@ -83,4 +94,54 @@ export function demoScript(request: ScriptedRequest): ScriptedStep {
 function attemptOf(request: ScriptedRequest): number {
   const attempt = request.troupe?.["attempt"];
   return typeof attempt === "number" ? attempt : 1;
+}
+
+/** The `/tool <name> [json]` lines of a message as tool calls; text when no tools are offered. */
+function toolStep(request: ScriptedRequest, message: string): ScriptedStep {
+  const calls = message
+    .split("\n")
+    .map((line) => /^\/tool\s+(\S+)\s*(.*)$/i.exec(line.trim()))
+    .filter((match) => match !== null)
+    .map(([, toolName = "", input = ""], index) => ({
+      toolCallId: `call-${request.messages.length}-${index + 1}`,
+      toolName,
+      input: input.trim(),
+    }));
+  if (request.toolNames.length === 0 || calls.length === 0) {
+    return { text: `I cannot call ${calls[0]?.toolName ?? "a tool"}: no tools are offered to me.` };
+  }
+  return { toolCalls: calls };
+}
+
+/**
+ * The demo's answer to tool results: `Tool results:` and one line per result,
+ * `<toolName>: <text>` (`(error)` after the name for error outputs, JSON for
+ * JSON outputs).
+ *
+ * @param parts - the content of the prompt's last (tool) message.
+ * @example describeToolResults([{ type: "tool-result", toolCallId: "c1", toolName: "clock", output: { type: "text", value: "12:00" } }])
+ * // "Tool results:\nclock: 12:00"
+ */
+export function describeToolResults(
+  parts: readonly (LanguageModelV4ToolResultPart | { readonly type: string })[],
+): string {
+  const lines = parts.flatMap((part) => {
+    if (part.type !== "tool-result") return [];
+    const { toolName, output } = part as LanguageModelV4ToolResultPart;
+    switch (output.type) {
+      case "text":
+        return [`${toolName}: ${output.value}`];
+      case "error-text":
+        return [`${toolName} (error): ${output.value}`];
+      case "json":
+        return [`${toolName}: ${JSON.stringify(output.value)}`];
+      case "error-json":
+        return [`${toolName} (error): ${JSON.stringify(output.value)}`];
+      case "execution-denied":
+        return [`${toolName} (denied)${output.reason === undefined ? "" : `: ${output.reason}`}`];
+      default:
+        return [`${toolName}: (${output.type} output)`];
+    }
+  });
+  return ["Tool results:", ...lines].join("\n");
 }

@@ -1,7 +1,10 @@
-import type { Usage } from "@troupe/protocol";
+import { toolEffectClassSchema, type ToolEffectClass, type Usage } from "@troupe/protocol";
 
 /** Name of the effect handler that calls the model (registered by the host for the `run` kind). */
 export const MODEL_CALL_EFFECT = "model.call";
+
+/** The longest tool call id accepted from a model, in characters (the protocol's identifier limit). */
+export const MAX_TOOL_CALL_ID_LENGTH = 256;
 
 /**
  * Input of the `model.call` effect. The handler reads the first
@@ -27,9 +30,28 @@ export interface ModelCallInput {
 }
 
 /**
+ * A tool call the model asked for, as the `model.call` handler reports it.
+ * `input` is the raw arguments text the model produced (the tool call actor's
+ * host parses and validates it); `effectClass` comes from the agent's tool
+ * definition — absent, or for a tool the agent does not know, `unclassified`.
+ */
+export interface ModelToolCall {
+  /** The model's id of the call: 1 to 256 characters, distinct within the run. */
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The arguments exactly as the model wrote them (usually JSON). */
+  readonly input: string;
+  /** Default `unclassified`. */
+  readonly effectClass?: ToolEffectClass;
+}
+
+/** A {@link ModelToolCall} with its effect class settled. */
+export type ClassifiedToolCall = ModelToolCall & { readonly effectClass: ToolEffectClass };
+
+/**
  * Output of the `model.call` effect (`effect.completed.output`). After
  * `troupe.cancelEffect`, the handler returns what it has so far with
- * `cancelled: true`.
+ * `cancelled: true` (its tool calls are then ignored).
  */
 export interface ModelCallOutput {
   /** The answer text (partial when cancelled). */
@@ -38,27 +60,85 @@ export interface ModelCallOutput {
   /** The provider's finish reason (`stop`, `length`, `tool-calls`, …). */
   readonly finishReason: string;
   readonly usage: Usage;
-  /** Tool calls the model asked for; run by tool actors once they exist (ignored for now). */
-  readonly toolCalls?: readonly unknown[];
+  /** Tool calls the model asked for, in its order; each runs as a tool call actor. */
+  readonly toolCalls?: readonly ModelToolCall[];
   readonly cancelled?: boolean;
 }
 
+/** A model call output as the run machine uses it: `toolCalls` always present and classified. */
+export type CheckedModelCallOutput = ModelCallOutput & {
+  readonly toolCalls: readonly ClassifiedToolCall[];
+};
+
 const isTokenCount = (value: unknown) =>
   typeof value === "number" && Number.isInteger(value) && value >= 0;
+const isToolCallId = (value: unknown): value is string =>
+  typeof value === "string" && value.length > 0 && value.length <= MAX_TOOL_CALL_ID_LENGTH;
 
 /**
- * Reads an effect output as a {@link ModelCallOutput}, checking its shape so a
- * malformed result fails the run instead of throwing.
+ * Reads `toolCalls` of a model call output: well-formed calls with distinct
+ * ids, each given its effect class (`unclassified` when absent).
+ *
+ * @returns the calls (`[]` when absent), or undefined when malformed.
+ */
+function readToolCalls(value: unknown): ClassifiedToolCall[] | undefined {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return undefined;
+  const calls: ClassifiedToolCall[] = [];
+  for (const call of value as unknown[]) {
+    if (typeof call !== "object" || call === null) return undefined;
+    const { toolCallId, toolName, input, effectClass } = call as Record<string, unknown>;
+    if (!isToolCallId(toolCallId) || calls.some((other) => other.toolCallId === toolCallId)) {
+      return undefined;
+    }
+    if (typeof toolName !== "string" || toolName.length === 0 || typeof input !== "string") {
+      return undefined;
+    }
+    const parsedClass = toolEffectClassSchema.safeParse(effectClass ?? "unclassified");
+    if (!parsedClass.success) return undefined;
+    calls.push({ toolCallId, toolName, input, effectClass: parsedClass.data });
+  }
+  return calls;
+}
+
+/**
+ * Checks an effect output against {@link ModelCallOutput} and says what is
+ * wrong with it, so a malformed result fails the run (with that message)
+ * instead of throwing.
  *
  * @param output - `effect.completed.output` of a `model.call`.
- * @returns the output, or undefined when it is not a model call output.
+ * @returns `{ output }` normalised (see {@link CheckedModelCallOutput}), or `{ problem }` in words.
  */
-export function readModelCallOutput(output: unknown): ModelCallOutput | undefined {
-  if (typeof output !== "object" || output === null) return undefined;
-  const { text, finishReason, usage } = output as Record<string, unknown>;
-  if (typeof text !== "string" || typeof finishReason !== "string") return undefined;
-  if (typeof usage !== "object" || usage === null) return undefined;
+export function checkModelCallOutput(
+  output: unknown,
+): { readonly output: CheckedModelCallOutput } | { readonly problem: string } {
+  const shapeProblem = `${MODEL_CALL_EFFECT} returned an output without text, finishReason and usage`;
+  if (typeof output !== "object" || output === null) return { problem: shapeProblem };
+  const { text, finishReason, usage, toolCalls } = output as Record<string, unknown>;
+  if (typeof text !== "string" || typeof finishReason !== "string")
+    return { problem: shapeProblem };
+  if (typeof usage !== "object" || usage === null) return { problem: shapeProblem };
   const { inputTokens, outputTokens } = usage as Record<string, unknown>;
-  if (!isTokenCount(inputTokens) || !isTokenCount(outputTokens)) return undefined;
-  return output as ModelCallOutput;
+  if (!isTokenCount(inputTokens) || !isTokenCount(outputTokens)) return { problem: shapeProblem };
+  const calls = readToolCalls(toolCalls);
+  if (calls === undefined) {
+    return {
+      problem:
+        `${MODEL_CALL_EFFECT} returned malformed toolCalls: each needs a toolCallId ` +
+        `(1 to ${MAX_TOOL_CALL_ID_LENGTH} characters, distinct within the response), ` +
+        "a toolName, the input as text and a known effectClass",
+    };
+  }
+  return { output: { ...(output as ModelCallOutput), toolCalls: calls } };
+}
+
+/**
+ * Reads an effect output as a model call output (see {@link checkModelCallOutput}).
+ *
+ * @param output - `effect.completed.output` of a `model.call`.
+ * @returns the normalised output, or undefined when it is not a model call output.
+ */
+export function readModelCallOutput(output: unknown): CheckedModelCallOutput | undefined {
+  const checked = checkModelCallOutput(output);
+  return "output" in checked ? checked.output : undefined;
 }

@@ -1,5 +1,6 @@
 import type { Usage } from "@troupe/protocol";
 import type { ActorInput } from "../host-actions/inbox-event.js";
+import type { ToolPhase } from "./tool-phase.js";
 
 /** Attempts of one model call when its errors are retryable (the first included). */
 export const MAX_MODEL_CALL_ATTEMPTS = 3;
@@ -48,6 +49,8 @@ export interface ActiveRun {
   readonly steersApplied: number;
   /** Why the run is being cancelled (from `run.cancel`), if it is. */
   readonly cancelReason: string | undefined;
+  /** The tool calls of the last model response while they run; undefined otherwise. */
+  readonly toolPhase: ToolPhase | undefined;
 }
 
 /** Context of {@link runMachine}. */

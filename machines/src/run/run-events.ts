@@ -3,22 +3,26 @@ import {
   type RunCancel,
   type RunStart,
   type RunSteer,
+  type ToolFinished,
   runCancelSchema,
   runStartSchema,
   runSteerSchema,
+  toolFinishedSchema,
 } from "@troupe/protocol";
 import type { EffectCompletedEvent, EffectFailedEvent } from "../host-actions/host-actions.js";
 import type { InboxEvent } from "../host-actions/inbox-event.js";
 
 /**
  * Events of {@link runMachine}: messages from the session (`run.start`,
- * `run.cancel`, `run.steer`) and the results of its model calls
+ * `run.cancel`, `run.steer`), results of its tool calls from their tool call
+ * actors (`tool.finished`) and the results of its model calls
  * (`effect.completed`, `effect.failed`).
  */
 export type RunEvent =
   | InboxEvent<"run.start", RunStart>
   | InboxEvent<"run.cancel", RunCancel>
   | InboxEvent<"run.steer", RunSteer>
+  | InboxEvent<"tool.finished", ToolFinished>
   | EffectCompletedEvent
   | EffectFailedEvent;
 
@@ -30,6 +34,7 @@ export const runMessageSchemas = {
   "run.start": runStartSchema,
   "run.cancel": runCancelSchema,
   "run.steer": runSteerSchema,
+  "tool.finished": toolFinishedSchema,
 } as const satisfies MessageSchemas;
 
 /** Code of `run.failed` when a model call returned something that is not a model call output. */

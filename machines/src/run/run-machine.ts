@@ -14,6 +14,13 @@ import {
 } from "./run-context.js";
 import type { RunEvent } from "./run-events.js";
 import {
+  cancelTools,
+  finishTools,
+  phaseAfterResult,
+  recordToolResult,
+  startTools,
+} from "./run-tool-steps.js";
+import {
   beginRun,
   complete,
   deliverSteers,
@@ -24,22 +31,25 @@ import {
   requestCancel,
   requestModelCall,
 } from "./run-steps.js";
+import { awaitsResult, isToolPhaseSettled } from "./tool-phase.js";
 
 const step = stepAction<RunContext, RunEvent>;
 
 /**
  * The run actor of a session (`run/<sessionId>`): runs the session's runs one
- * after another. A run is the agent loop: model call → (tool calls, once tool
- * actors exist) → model call … until an answer, the `maxModelCalls` limit, a
- * cancellation or a failure. Retryable model errors are retried (3 attempts,
- * durable backoff); steer texts are delivered at the next safe point; usage is
- * summed over the run's model calls; every run ends with exactly one of
- * `run.completed` / `run.failed` / `run.cancelled` and one `run.finished` to the
- * session.
+ * after another. A run is the agent loop: model call → tool calls → model call
+ * … until an answer, the `maxModelCalls` limit, a cancellation or a failure.
+ * Retryable model errors are retried (3 attempts, durable backoff); each tool
+ * call runs as its own actor (`tool/<toolActorId>`): reads in parallel, writes
+ * one at a time in the model's order, later writes skipped once one fails;
+ * steer texts are delivered at the next safe point; usage is summed over the
+ * run's model calls; every run ends with exactly one of `run.completed` /
+ * `run.failed` / `run.cancelled` and one `run.finished` to the session.
  *
  * States: `idle` (no run), `calling` (a model call is running), `backoff`
- * (waiting to retry it), `cancelling` (waiting for the aborted call's partial
- * result, at most 5 000 ms). See ../../README.md.
+ * (waiting to retry it), `runningTools` (waiting for the tool calls of the last
+ * response), `cancelling` (waiting for the aborted call's partial result, at
+ * most 5 000 ms). See ../../README.md.
  *
  * Input: `{ address: { kind: "run", id: sessionId } }`.
  */
@@ -60,6 +70,10 @@ export const runMachine = setup({
     nextAttempt: step(nextAttempt),
     requestCancel: step(requestCancel),
     finishCancelled: step(finishCancelled),
+    startTools: step(startTools),
+    recordToolResult: step(recordToolResult),
+    finishTools: step(finishTools),
+    cancelTools: step(cancelTools),
   },
   guards: {
     /** A `run.start` for this session, not a repeat of the run that just ended. */
@@ -75,6 +89,23 @@ export const runMachine = setup({
       event.effectId === modelCallEffectId(context.run),
     hasModelOutput: ({ event }) =>
       event.type === "effect.completed" && readModelCallOutput(event.output) !== undefined,
+    /** The answer asks for tools, and the call that made it was not the final one (without tools). */
+    hasToolCalls: ({ context: { run }, event }) =>
+      event.type === "effect.completed" &&
+      run !== undefined &&
+      !isFinalCall(run) &&
+      (readModelCallOutput(event.output)?.toolCalls.length ?? 0) > 0,
+    /** A `tool.finished` of this run's current response, for a call that waits for it. */
+    awaitsToolResult: ({ context: { run }, event }) =>
+      event.type === "tool.finished" &&
+      run?.toolPhase !== undefined &&
+      event.runId === run.runId &&
+      awaitsResult(run.toolPhase, event.toolCallId),
+    /** With this result every call of the response has one. */
+    settlesToolPhase: ({ context: { run }, event }) => {
+      const after = phaseAfterResult(run, event);
+      return after !== undefined && isToolPhaseSettled(after.phase);
+    },
     /** Steers wait and the call that just ended was not the final one. */
     hasSteersToDeliver: ({ context: { run } }) =>
       run !== undefined && run.pendingSteers.length > 0 && !isFinalCall(run),
@@ -107,6 +138,7 @@ export const runMachine = setup({
         "effect.completed": [
           { guard: not("isCurrentEffect") },
           { guard: not("hasModelOutput"), target: "idle", actions: "fail" },
+          { guard: "hasToolCalls", target: "runningTools", actions: "startTools" },
           {
             guard: "hasSteersToDeliver",
             target: "calling",
@@ -128,6 +160,17 @@ export const runMachine = setup({
       after: { retryDelay: { target: "calling", actions: "nextAttempt" } },
       on: {
         "run.cancel": { guard: "targetsRun", target: "idle", actions: "finishCancelled" },
+        "run.steer": { guard: "targetsRun", actions: "queueSteer" },
+      },
+    },
+    runningTools: {
+      on: {
+        "tool.finished": [
+          { guard: not("awaitsToolResult") },
+          { guard: "settlesToolPhase", target: "calling", actions: "finishTools" },
+          { actions: "recordToolResult" },
+        ],
+        "run.cancel": { guard: "targetsRun", target: "idle", actions: "cancelTools" },
         "run.steer": { guard: "targetsRun", actions: "queueSteer" },
       },
     },

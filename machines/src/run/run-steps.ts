@@ -7,7 +7,12 @@ import {
   sendMessage,
 } from "../host-actions/host-action-creators.js";
 import type { HostAction, MachineStep } from "../host-actions/machine-step.js";
-import { MODEL_CALL_EFFECT, readModelCallOutput, type ModelCallInput } from "./model-call.js";
+import {
+  MODEL_CALL_EFFECT,
+  checkModelCallOutput,
+  readModelCallOutput,
+  type ModelCallInput,
+} from "./model-call.js";
 import { isFinalCall, modelCallEffectId, type ActiveRun, type RunContext } from "./run-context.js";
 import { INVALID_MODEL_OUTPUT_CODE, type RunEvent } from "./run-events.js";
 
@@ -17,15 +22,20 @@ import { INVALID_MODEL_OUTPUT_CODE, type RunEvent } from "./run-events.js";
 /** A step of the run machine: context and event in, patch and host actions out. */
 export type RunStep = (context: RunContext, event: RunEvent) => MachineStep<RunContext>;
 
-const addUsage = (a: Usage, b: Usage): Usage => ({
+/** Token usage `a` + `b`. */
+export const addUsage = (a: Usage, b: Usage): Usage => ({
   inputTokens: a.inputTokens + b.inputTokens,
   outputTokens: a.outputTokens + b.outputTokens,
 });
 const assistant = (run: ActiveRun, text: string): TranscriptEntry[] =>
   text === "" ? [] : [{ role: "assistant", text, runId: run.runId }];
 
+/** The pending steer texts as `user` transcript entries, in arrival order. */
+export const steerEntries = (run: ActiveRun): TranscriptEntry[] =>
+  run.pendingSteers.map(({ text, messageId }) => ({ role: "user" as const, text, messageId }));
+
 /** `troupe.append` actions for `entries`, from index `run.transcriptLength` on. */
-function appendAll(sessionId: string, run: ActiveRun, entries: readonly TranscriptEntry[]) {
+export function appendAll(sessionId: string, run: ActiveRun, entries: readonly TranscriptEntry[]) {
   return entries.map((entry, offset) =>
     appendEntry({ log: "transcript", key: sessionId, index: run.transcriptLength + offset, entry }),
   );
@@ -35,7 +45,7 @@ function appendAll(sessionId: string, run: ActiveRun, entries: readonly Transcri
  * Ends the run: appends `entries`, publishes its final event, tells the session
  * with `run.finished`, and forgets the run.
  */
-function finish(
+export function finish(
   context: RunContext,
   run: ActiveRun,
   outcome: RunOutcome,
@@ -74,6 +84,7 @@ export const beginRun: RunStep = (_, event) => {
     pendingSteers: [],
     steersApplied: 0,
     cancelReason: undefined,
+    toolPhase: undefined,
   };
   return { context: { run } };
 };
@@ -111,10 +122,7 @@ export const deliverSteers: RunStep = (context, event) => {
   const { run } = context;
   const output = event.type === "effect.completed" ? readModelCallOutput(event.output) : undefined;
   if (run === undefined || output === undefined) return {};
-  const entries: TranscriptEntry[] = [
-    ...assistant(run, output.text),
-    ...run.pendingSteers.map(({ text, messageId }) => ({ role: "user" as const, text, messageId })),
-  ];
+  const entries: TranscriptEntry[] = [...assistant(run, output.text), ...steerEntries(run)];
   const next: ActiveRun = {
     ...run,
     modelCalls: run.modelCalls + 1,
@@ -141,13 +149,7 @@ export const complete: RunStep = (context, event) => {
 export const fail: RunStep = (context, event) => {
   const { run } = context;
   if (run === undefined) return {};
-  const { code, message } =
-    event.type === "effect.failed"
-      ? event.error
-      : {
-          code: INVALID_MODEL_OUTPUT_CODE,
-          message: `${MODEL_CALL_EFFECT} returned an output without text, finishReason and usage`,
-        };
+  const { code, message } = event.type === "effect.failed" ? event.error : invalidOutput(event);
   return finish(
     context,
     run,
@@ -156,6 +158,17 @@ export const fail: RunStep = (context, event) => {
     emitEvent("run.failed", { runId: run.runId, code, message }),
   );
 };
+
+/** `code` and `message` of `run.failed` for a model call output that is not one. */
+function invalidOutput(event: RunEvent): { code: string; message: string } {
+  const checked =
+    event.type === "effect.completed" ? checkModelCallOutput(event.output) : undefined;
+  const message =
+    checked !== undefined && "problem" in checked
+      ? checked.problem
+      : `${MODEL_CALL_EFFECT} returned no model call output`;
+  return { code: INVALID_MODEL_OUTPUT_CODE, message };
+}
 
 /** Next attempt of the same model call (after the backoff). */
 export const nextAttempt: RunStep = ({ run }) =>

@@ -7,34 +7,54 @@ import type {
 } from "../host-actions/host-actions.js";
 import type { RunEvent } from "../run/run-events.js";
 import type { SessionEvent } from "../session/session-events.js";
+import type { ToolCallEvent } from "../tool/tool-call-events.js";
+import type { ToolExecuteInput, ToolExecuteOutput } from "../tool/tool-execute.js";
 import { TEST_TIME_MS } from "./inbox.js";
 import type { RequestedAction } from "./pure-driver.js";
 import { newRunActor, runStep, type RunSnapshot } from "./run-kit.js";
 import { newSession, sessionStep, type SessionSnapshot } from "./session-kit.js";
+import { toolCallActorAt, toolStep, type ToolCallSnapshot } from "./tool-kit.js";
 
-/** An event one of the two actors published. */
+/** The kinds of actor a conversation involves. */
+export type ConversationActorKind = "session" | "run" | "tool";
+
+/** An event one of the actors published (tool call actors' events belong to the session too). */
 export interface PublishedEvent {
-  readonly actor: "session" | "run";
+  readonly actor: ConversationActorKind;
   readonly type: string;
   readonly payload: Record<string, unknown>;
 }
 
+type Mail =
+  | { readonly to: "session"; readonly event: SessionEvent }
+  | { readonly to: "run"; readonly event: RunEvent }
+  | { readonly to: "tool"; readonly id: string; readonly event: ToolCallEvent };
+
 /**
- * A hand-driven stand-in for the host, for one session and its run actor: it
- * feeds each machine's `troupe.send` messages to the other machine (in order),
- * keeps the transcript log (checking indexes have no gaps), records events,
- * pending effects, cancelled effects and armed timers. Model calls are answered
- * by the test.
+ * A hand-driven stand-in for the host, for one session `s1`, its run actor and
+ * the tool call actors of its runs: it feeds each machine's `troupe.send`
+ * messages to their target (in order, creating tool call actors on first
+ * contact), keeps the transcript log (checking indexes have no gaps), records
+ * events, pending effects, cancelled effects and armed timers. Model calls and
+ * tool executions are answered by the test.
  */
-export class TwoActorHarness {
+export class ConversationHarness {
   session: SessionSnapshot = newSession();
   run: RunSnapshot = newRunActor();
+  /** Tool call actors by actor id (`toolActorId(...)`). */
+  readonly tools = new Map<string, ToolCallSnapshot>();
   readonly transcript: TranscriptEntry[] = [];
   readonly events: PublishedEvent[] = [];
+  /** Pending model calls of the run actor, by effect id. */
   readonly pendingEffects = new Map<string, unknown>();
+  /** Pending `tool.execute` effects, by tool call id. */
+  readonly pendingToolCalls = new Map<string, { actorId: string; input: ToolExecuteInput }>();
+  /** Model call effects the run asked to cancel. */
   readonly cancelledEffects: string[] = [];
+  /** Tool calls (ids) whose `tool.execute` their actor asked to cancel. */
+  readonly cancelledToolCalls: string[] = [];
   readonly armedTimers: string[] = [];
-  private readonly mail: { to: "session" | "run"; event: SessionEvent | RunEvent }[] = [];
+  private readonly mail: Mail[] = [];
   private sent = 0;
 
   /** Delivers a message to the session, then everything it causes. */
@@ -57,32 +77,54 @@ export class TwoActorHarness {
     return options.deliver ? this.drain() : this;
   }
 
-  /** Event types published so far by `actor`. */
-  eventTypes(actor: "session" | "run"): string[] {
-    return this.events.filter((event) => event.actor === actor).map((event) => event.type);
+  /** Completes the pending `tool.execute` of call `toolCallId`, then delivers everything it causes. */
+  completeToolCall(toolCallId: string, output: ToolExecuteOutput): this {
+    const pending = this.pendingToolCalls.get(toolCallId);
+    if (pending === undefined) throw new Error(`no pending tool call ${toolCallId}`);
+    this.pendingToolCalls.delete(toolCallId);
+    this.mail.push({
+      to: "tool",
+      id: pending.actorId,
+      event: { type: "effect.completed", effectId: "execute", effect: "tool.execute", output },
+    });
+    return this.drain();
+  }
+
+  /** Event types published so far by actors of `kind`. */
+  eventTypes(kind: ConversationActorKind): string[] {
+    return this.events.filter((event) => event.actor === kind).map((event) => event.type);
   }
 
   private drain(): this {
     for (let next = this.mail.shift(); next !== undefined; next = this.mail.shift()) {
       if (next.to === "session") {
-        const step = sessionStep(this.session, next.event as SessionEvent);
+        const step = sessionStep(this.session, next.event);
         this.session = step.snapshot;
-        this.interpret("session", step.actions);
-      } else {
-        const step = runStep(this.run, next.event as RunEvent);
+        this.interpret("session", "s1", step.actions);
+      } else if (next.to === "run") {
+        const step = runStep(this.run, next.event);
         this.run = step.snapshot;
-        this.interpret("run", step.actions);
+        this.interpret("run", "s1", step.actions);
+      } else {
+        const current = this.tools.get(next.id) ?? toolCallActorAt(next.id);
+        const step = toolStep(current, next.event);
+        this.tools.set(next.id, step.snapshot);
+        this.interpret("tool", next.id, step.actions);
       }
     }
     return this;
   }
 
-  private interpret(actor: "session" | "run", actions: readonly RequestedAction[]): void {
+  private interpret(
+    kind: ConversationActorKind,
+    actorId: string,
+    actions: readonly RequestedAction[],
+  ): void {
     for (const action of actions) {
       switch (action.type) {
         case "troupe.emit": {
           const { type, payload } = action.params as EmitEventParams;
-          this.events.push({ actor, type, payload });
+          this.events.push({ actor: kind, type, payload });
           break;
         }
         case "troupe.append": {
@@ -96,18 +138,35 @@ export class TwoActorHarness {
         case "troupe.send": {
           const { to, type, payload } = action.params as SendMessageParams;
           this.sent += 1;
-          const messageId = `${actor}/s1:out:${this.sent}`;
+          const messageId = `${kind}/${actorId}:out:${this.sent}`;
           const event = { ...payload, type, messageId, timestampMs: TEST_TIME_MS };
-          this.mail.push({ to: to.startsWith("run/") ? "run" : "session", event } as never);
+          const [targetKind, targetId = ""] = to.split("/");
+          if (targetKind === "tool") {
+            this.mail.push({ to: "tool", id: targetId, event: event as ToolCallEvent });
+          } else if (targetKind === "run") {
+            this.mail.push({ to: "run", event: event as RunEvent });
+          } else {
+            this.mail.push({ to: "session", event: event as SessionEvent });
+          }
           break;
         }
         case "troupe.effect": {
           const { effectId, input } = action.params as EffectRequestParams;
-          this.pendingEffects.set(effectId ?? "", input);
+          if (kind === "tool") {
+            const toolInput = input as ToolExecuteInput;
+            this.pendingToolCalls.set(toolInput.toolCallId, { actorId, input: toolInput });
+          } else {
+            this.pendingEffects.set(effectId ?? "", input);
+          }
           break;
         }
         case "troupe.cancelEffect":
-          this.cancelledEffects.push((action.params as { effectId: string }).effectId);
+          if (kind === "tool") {
+            const call = this.tools.get(actorId)?.context.call;
+            this.cancelledToolCalls.push(call?.toolCallId ?? actorId);
+          } else {
+            this.cancelledEffects.push((action.params as { effectId: string }).effectId);
+          }
           break;
         case "xstate.raise":
           this.armedTimers.push((action.params as { id: string }).id);

@@ -3,6 +3,7 @@ import type { EventType } from "../v1/event-schemas.js";
 import {
   actorIdArbitrary,
   addressTextArbitrary,
+  effectClassArbitrary,
   identifierArbitrary,
   nonEmptyText,
   text,
@@ -87,11 +88,11 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
     { requiredKeys: ["runId", "usage"] },
   ),
   "tool.started": fc.record(
-    { ...toolCall, attempt: fc.integer({ min: 1, max: 10 }) },
+    { ...toolCall, attempt: fc.integer({ min: 1, max: 10 }), effectClass: effectClassArbitrary },
     { requiredKeys: toolCallKeys },
   ),
   "tool.completed": fc.record(
-    { ...toolCall, output: jsonDataArbitrary() },
+    { ...toolCall, output: jsonDataArbitrary(), content: text, truncated: fc.boolean() },
     { requiredKeys: toolCallKeys },
   ),
   "tool.failed": fc.record({ ...toolCall, error: wireError }),

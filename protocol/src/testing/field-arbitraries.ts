@@ -9,6 +9,13 @@ export const actorIdArbitrary = fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/);
 export const addressTextArbitrary = fc
   .tuple(fc.constantFrom("session", "run", "tool", "subagent", "custom_kind"), actorIdArbitrary)
   .map(([kind, id]) => `${kind}/${id}`);
+/** Tool effect classes. */
+export const effectClassArbitrary = fc.constantFrom(
+  "read",
+  "idempotent_write",
+  "non_idempotent_write",
+  "unclassified",
+);
 /** Unix ms timestamps. */
 export const timestampMsArbitrary = fc.integer({ min: 0, max: 4_102_444_800_000 });
 

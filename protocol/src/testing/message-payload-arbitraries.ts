@@ -2,6 +2,7 @@ import fc from "fast-check";
 import type { MessageType } from "../v1/message-schemas.js";
 import {
   actorIdArbitrary,
+  effectClassArbitrary,
   identifierArbitrary,
   nonEmptyText,
   text,
@@ -58,6 +59,31 @@ export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown
     transcriptLength: fc.nat({ max: 1_000_000 }),
     steersApplied: fc.nat({ max: 100 }),
   }),
+  "tool.start": fc.record(
+    {
+      sessionId: actorIdArbitrary,
+      runId: identifierArbitrary,
+      toolCallId: identifierArbitrary,
+      toolName: nonEmptyText,
+      input: text,
+      effectClass: effectClassArbitrary,
+      agent: nonEmptyText,
+    },
+    {
+      requiredKeys: ["sessionId", "runId", "toolCallId", "toolName", "input", "effectClass"],
+    },
+  ),
+  "tool.finished": fc.record(
+    {
+      runId: identifierArbitrary,
+      toolCallId: identifierArbitrary,
+      status: fc.constantFrom("succeeded", "failed", "invalid_arguments", "outcome_unknown"),
+      content: text,
+      truncated: fc.boolean(),
+    },
+    { requiredKeys: ["runId", "toolCallId", "status", "content"] },
+  ),
+  "tool.cancel": fc.record({ runId: identifierArbitrary, toolCallId: identifierArbitrary }),
   "timer.fired": fc.record(
     {
       timerId: identifierArbitrary,

@@ -5,6 +5,7 @@ import {
   timerFiredSchema,
 } from "./messages/host-messages.js";
 import { runFinishedSchema, runStartSchema } from "./messages/run-messages.js";
+import { toolCancelSchema, toolFinishedSchema, toolStartSchema } from "./messages/tool-messages.js";
 import {
   questionAnswerSchema,
   runCancelSchema,
@@ -30,8 +31,10 @@ export type MessageSchemas = PayloadSchemas;
  * (`user.message`, `run.cancel`, `run.steer`, `tool.approve`, `tool.deny`,
  * `question.answer`, `session.configure`, `session.close`) and the messages the
  * session and run actors exchange (`run.start`, session → run; `run.finished`,
- * run → session). Like the host messages, the internal ones should be kept from
- * outside publishers with NATS permissions.
+ * run → session) and those between a run and its tool call actors (`tool.start`
+ * and `tool.cancel`, run → tool; `tool.finished`, tool → run). Like the host
+ * messages, the internal ones should be kept from outside publishers with NATS
+ * permissions.
  */
 export const builtinMessageSchemas = {
   "user.message": userMessageSchema,
@@ -44,6 +47,9 @@ export const builtinMessageSchemas = {
   "session.close": sessionCloseSchema,
   "run.start": runStartSchema,
   "run.finished": runFinishedSchema,
+  "tool.start": toolStartSchema,
+  "tool.finished": toolFinishedSchema,
+  "tool.cancel": toolCancelSchema,
 } as const satisfies MessageSchemas;
 
 /**

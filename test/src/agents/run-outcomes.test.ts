@@ -70,7 +70,9 @@ describe("run outcomes", () => {
       cluster.js,
       cluster.streams.transcript,
     ).read("cancel-1", 4, AbortSignal.timeout(10_000));
-    expect(transcript.map((entry) => [entry.role, "text" in entry ? entry.text : entry.content])).toEqual([
+    expect(
+      transcript.map((entry) => [entry.role, "text" in entry ? entry.text : entry.content]),
+    ).toEqual([
       ["user", "/slow 100"],
       ["assistant", partial],
       ["user", "are you there"],

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { wireErrorSchema } from "../../errors/wire-error.js";
 import { identifierSchema } from "../field-schemas.js";
+import { toolEffectClassSchema } from "../tool-effect-class.js";
 
 const toolCallFields = {
   toolCallId: identifierSchema,
@@ -10,31 +11,40 @@ const toolCallFields = {
 
 /**
  * `tool.started` — a tool call began executing (after validation, policy and any
- * approval).
+ * approval). `tool` is the tool's name; `effectClass` the class its definition
+ * declares (`unclassified` for a tool the agent does not know).
  *
- * Shape: `{ toolCallId: string, runId: string, tool: string, attempt?: number (1+) }`.
+ * Shape: `{ toolCallId: string, runId: string, tool: string, attempt?: number (1+), effectClass?: ToolEffectClass }`.
  */
 export const toolStartedSchema = z.object({
   ...toolCallFields,
   attempt: z.number().int().min(1).optional(),
+  effectClass: toolEffectClassSchema.optional(),
 });
 /** Payload of `tool.started`. */
 export type ToolStarted = z.infer<typeof toolStartedSchema>;
 
 /**
- * `tool.completed` — a tool call returned; `output` is its result as plain data.
+ * `tool.completed` — a tool call returned; `output` is its result as plain data,
+ * `content` the result as the model reads it (text), `truncated` true when that
+ * text was shortened to the configured limit.
  *
- * Shape: `{ toolCallId: string, runId: string, tool: string, output?: unknown }`.
+ * Shape: `{ toolCallId: string, runId: string, tool: string, output?: unknown, content?: string, truncated?: boolean }`.
  */
 export const toolCompletedSchema = z.object({
   ...toolCallFields,
   output: z.unknown().optional(),
+  content: z.string().optional(),
+  truncated: z.boolean().optional(),
 });
 /** Payload of `tool.completed`. */
 export type ToolCompleted = z.infer<typeof toolCompletedSchema>;
 
 /**
- * `tool.failed` — a tool call failed (after its retries, if any); the model is told.
+ * `tool.failed` — a tool call failed (after its retries, if any); the model is
+ * told. `error.code` is `invalid_arguments` when the call never ran because its
+ * arguments (or its tool) were not valid, `tool_failed` when the tool threw, or
+ * the host's code when the call's effect failed (`cancelled`, `internal`, …).
  *
  * Shape: `{ toolCallId: string, runId: string, tool: string, error: WireError }`.
  */

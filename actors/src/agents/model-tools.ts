@@ -1,0 +1,95 @@
+import { type ModelMessage, type Tool, type ToolSet, asSchema, jsonSchema, tool } from "ai";
+import type { ToolDefinition, ToolEffectClass } from "../tools/define-tool.js";
+import type { AgentDefinition } from "./define-agent.js";
+import type { ModelToolCall } from "./model-call-effect.js";
+
+/** A tool call as it streamed: the arguments as the raw JSON text. */
+export interface StreamedToolCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The arguments JSON text as the model wrote it (re-serialised when the AI SDK parsed it). */
+  readonly input: string;
+}
+
+const modelTools = new WeakMap<ToolDefinition, Tool>();
+
+/**
+ * The AI SDK tool of a tool definition: description and the JSON schema of its
+ * zod input schema, **without `execute`**, so `streamText` ends the step and
+ * returns the calls (tools are run by the `tool.execute` effect, fenced), and
+ * **without validation**, so the calls keep the model's arguments as written
+ * (they are validated by the handler, which tells the model what is wrong).
+ *
+ * @param definition - a tool made with `defineTool`.
+ * @returns the AI SDK tool (cached per definition).
+ * @see https://ai-sdk.dev/docs/reference/ai-sdk-core/tool
+ * @see https://ai-sdk.dev/docs/reference/ai-sdk-core/json-schema
+ */
+export function toModelTool(definition: ToolDefinition): Tool {
+  let cached = modelTools.get(definition);
+  if (cached === undefined) {
+    cached = tool({
+      description: definition.description,
+      inputSchema: jsonSchema(() => asSchema(definition.inputSchema).jsonSchema),
+    });
+    modelTools.set(definition, cached);
+  }
+  return cached;
+}
+
+/**
+ * The `tools` / `toolChoice` settings of a model call.
+ *
+ * - an agent without tools: none;
+ * - a normal call: every tool of the agent;
+ * - a call `withoutTools` (the run reached `maxModelCalls`): none — unless the
+ *   prompt holds tool calls or results, in which case the tools are sent with
+ *   `toolChoice: "none"`, because some providers refuse tool parts in a request
+ *   that defines no tools (Anthropic, Bedrock).
+ *
+ * @param agent - the agent answering.
+ * @param withoutTools - the model-call input's flag.
+ * @param messages - the prompt's messages.
+ * @see https://github.com/anthropics/anthropic-sdk-python/issues/494 — "Requests which include tool_use or tool_result blocks must define tools."
+ */
+export function modelToolSettings(
+  agent: AgentDefinition,
+  withoutTools: boolean,
+  messages: readonly ModelMessage[],
+): { tools?: ToolSet; toolChoice?: "none" } {
+  const names = Object.keys(agent.tools);
+  if (names.length === 0) return {};
+  if (withoutTools && !messages.some(hasToolParts)) return {};
+  const tools: ToolSet = {};
+  for (const name of names) tools[name] = toModelTool(agent.tools[name]!);
+  return withoutTools ? { tools, toolChoice: "none" } : { tools };
+}
+
+/**
+ * The tool calls of a model-call result, each with the effect class of its
+ * tool (`unclassified` for a name the agent does not have).
+ *
+ * @param calls - the calls as they streamed.
+ * @param agent - the agent answering.
+ */
+export function withEffectClasses(
+  calls: readonly StreamedToolCall[],
+  agent: AgentDefinition,
+): ModelToolCall[] {
+  return calls.map((call) => ({ ...call, effectClass: effectClassOf(agent, call.toolName) }));
+}
+
+function effectClassOf(agent: AgentDefinition, toolName: string): ToolEffectClass {
+  return Object.hasOwn(agent.tools, toolName)
+    ? (agent.tools[toolName]?.effectClass ?? "unclassified")
+    : "unclassified";
+}
+
+function hasToolParts(message: ModelMessage): boolean {
+  if (message.role === "tool") return true;
+  return (
+    message.role === "assistant" &&
+    typeof message.content !== "string" &&
+    message.content.some((part) => part.type === "tool-call")
+  );
+}

@@ -1,0 +1,160 @@
+import { z } from "zod";
+import { type ToolIssue, InvalidToolError } from "./invalid-tool-error.js";
+
+/**
+ * How a tool affects the world, which decides whether it may run again
+ * (issue #5, "Idempotency and fences"):
+ *
+ * | class                  | may run again after a failed or interrupted attempt |
+ * | ---------------------- | --------------------------------------------------- |
+ * | `read`                 | yes, up to {@link MAX_TOOL_ATTEMPTS} attempts in all |
+ * | `idempotent_write`     | yes, up to {@link MAX_TOOL_ATTEMPTS} attempts in all |
+ * | `non_idempotent_write` | never: an interrupted call is *outcome unknown*     |
+ * | `unclassified`         | never (the default: assume the worst)               |
+ */
+export const toolEffectClassSchema = z.enum([
+  "read",
+  "idempotent_write",
+  "non_idempotent_write",
+  "unclassified",
+]);
+/** See {@link toolEffectClassSchema}. */
+export type ToolEffectClass = z.infer<typeof toolEffectClassSchema>;
+
+/** Attempts in all (first run and retries) for a `read` or `idempotent_write` call. */
+export const MAX_TOOL_ATTEMPTS = 3;
+/** Time a tool's `execute` may take when the tool sets no `timeoutMs`, in ms. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+/** Size of a result the model sees in full when the tool sets no `maxResultBytes`, in bytes (UTF-8). */
+export const DEFAULT_MAX_TOOL_RESULT_BYTES = 16_384;
+/** Tool names: 1 to 64 characters from `A-Z a-z 0-9 _ -` (what providers accept as function names). */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Whether calls of this class may run again after an attempt that failed or
+ * was interrupted (`read`, `idempotent_write`).
+ *
+ * @param effectClass - the tool's effect class.
+ */
+export function isRetryableEffectClass(effectClass: ToolEffectClass): boolean {
+  return effectClass === "read" || effectClass === "idempotent_write";
+}
+
+/** What a tool's `execute` receives beside its input. */
+export interface ToolExecutionContext {
+  /** `<sessionId>/<runId>/<toolCallId>`: the same for every attempt; pass it on to APIs that deduplicate (payments, …). */
+  readonly idempotencyKey: string;
+  /** Aborted on timeout, cancellation of the run, or when the host gives the call up. */
+  readonly signal: AbortSignal;
+  /** 1-based attempt of this call (grows across retries and hosts). */
+  readonly attempt: number;
+}
+
+/** What {@link defineTool} takes; `Schema` is the zod object schema of the input. */
+export interface ToolOptions<Schema extends z.ZodObject = z.ZodObject> {
+  /** Name the model calls the tool by; see {@link TOOL_NAME_PATTERN}. */
+  readonly name: string;
+  /** What the tool does and when to use it, for the model. */
+  readonly description: string;
+  /** Zod object schema of the arguments; the model sees its JSON schema. */
+  readonly inputSchema: Schema;
+  /** Default `unclassified` (never run twice). */
+  readonly effectClass?: ToolEffectClass;
+  /** Time one attempt may take, in ms (whole, ≥ 1); default 30 000 ms. */
+  readonly timeoutMs?: number;
+  /** Largest result the model sees in full, in UTF-8 bytes (whole, ≥ 1); default 16 384 bytes. */
+  readonly maxResultBytes?: number;
+  /** Runs the tool; the result is plain data or a string. Throw to fail the call. */
+  execute(input: z.infer<Schema>, context: ToolExecutionContext): Promise<unknown>;
+}
+
+/** A validated tool with every default filled in. Frozen. */
+export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Schema;
+  readonly effectClass: ToolEffectClass;
+  /** In ms. */
+  readonly timeoutMs: number;
+  /** In UTF-8 bytes. */
+  readonly maxResultBytes: number;
+  execute(input: z.infer<Schema>, context: ToolExecutionContext): Promise<unknown>;
+}
+
+const toolBrand = Symbol.for("troupe.tool");
+
+const toolPlainPartsSchema = z.object({
+  name: z
+    .string()
+    .regex(TOOL_NAME_PATTERN, 'must be 1 to 64 characters from A-Z, a-z, 0-9, "_" and "-"'),
+  description: z.string().min(1, "must not be empty"),
+  effectClass: toolEffectClassSchema.default("unclassified"),
+  timeoutMs: z.number().int().min(1).default(DEFAULT_TOOL_TIMEOUT_MS),
+  maxResultBytes: z.number().int().min(1).default(DEFAULT_MAX_TOOL_RESULT_BYTES),
+});
+
+/**
+ * Defines a tool: name, description, zod input schema, effect class, limits and
+ * `execute`, which receives the validated input (`z.infer` of the schema) and
+ * the call's idempotency key, abort signal and attempt.
+ *
+ * @param options - see {@link ToolOptions}.
+ * @returns the frozen {@link ToolDefinition}.
+ * @throws InvalidToolError (code `invalid_agent`) listing every problem.
+ * @see issue #5, "Tools" — the rules this follows
+ * @example
+ * ```ts
+ * const getWeather = defineTool({
+ *   name: "get_weather",
+ *   description: "Current weather of a city.",
+ *   inputSchema: z.object({ city: z.string() }),
+ *   effectClass: "read",
+ *   execute: async ({ city }, { signal }) => fetchWeather(city, signal),
+ * });
+ * ```
+ */
+export function defineTool<Schema extends z.ZodObject>(
+  options: ToolOptions<Schema>,
+): ToolDefinition<Schema> {
+  const issues: ToolIssue[] = [];
+  const plain = toolPlainPartsSchema.safeParse({
+    name: options.name,
+    description: options.description,
+    effectClass: options.effectClass,
+    timeoutMs: options.timeoutMs,
+    maxResultBytes: options.maxResultBytes,
+  });
+  if (!plain.success) {
+    for (const issue of plain.error.issues) {
+      issues.push({ path: issue.path.map(String), message: issue.message });
+    }
+  }
+  if (!(options.inputSchema instanceof z.ZodObject)) {
+    issues.push({ path: ["inputSchema"], message: "must be a zod object schema (z.object)" });
+  }
+  if (typeof options.execute !== "function") {
+    issues.push({ path: ["execute"], message: "must be a function" });
+  }
+  const name = typeof options.name === "string" ? options.name : undefined;
+  if (!plain.success || issues.length > 0) throw new InvalidToolError(name, issues);
+  const execute = options.execute.bind(options);
+  return Object.freeze({
+    ...plain.data,
+    inputSchema: options.inputSchema,
+    execute,
+    [toolBrand]: true,
+  });
+}
+
+/**
+ * Whether `value` is a tool made with {@link defineTool} (from any copy of the package).
+ *
+ * @param value - anything.
+ */
+export function isToolDefinition(value: unknown): value is ToolDefinition {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { [toolBrand]?: unknown })[toolBrand] === true
+  );
+}

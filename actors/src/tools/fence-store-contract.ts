@@ -1,0 +1,159 @@
+import assert from "node:assert/strict";
+import type { ToolEffectClass } from "./define-tool.js";
+import type { FenceStore } from "./fence-store.js";
+
+/** One case of the {@link FenceStore} contract: a name saying what it proves and the check. */
+export interface FenceStoreContractCase {
+  readonly name: string;
+  /** Resolves when the store keeps the contract; rejects with an `AssertionError` otherwise. */
+  readonly run: () => Promise<void>;
+}
+
+/**
+ * The shared contract suite of {@link FenceStore} (as Hono runs one router
+ * suite against every router): plain async checks with `node:assert`, so any
+ * test runner can register them and the library does not depend on one.
+ * Every case uses its own keys; the store must allow `maxAttempts` 3.
+ *
+ * @param createStore - makes the store under test (may return the same store each time).
+ * @returns the cases, to register with the runner.
+ * @example
+ * ```ts
+ * for (const { name, run } of fenceStoreContractCases(() => new InMemoryFenceStore())) it(name, run);
+ * ```
+ */
+export function fenceStoreContractCases(
+  createStore: () => FenceStore | Promise<FenceStore>,
+): FenceStoreContractCase[] {
+  let counter = 0;
+  const fresh = () => `contract-${Date.now().toString(36)}-${(counter += 1)}/run/call`;
+  const retryable: ToolEffectClass[] = ["read", "idempotent_write"];
+  const atMostOnce: ToolEffectClass[] = ["non_idempotent_write", "unclassified"];
+  const all = [...retryable, ...atMostOnce];
+
+  const cases: FenceStoreContractCase[] = [
+    {
+      name: "the first begin of a key runs attempt 1 and records started",
+      run: async () => {
+        const store = await createStore();
+        assert.equal(store.maxAttempts, 3);
+        for (const effectClass of all) {
+          const key = fresh();
+          assert.deepEqual(await store.begin(key, effectClass), { kind: "run", attempt: 1 });
+          const record = await store.get(key);
+          assert.equal(record?.state, "started");
+          assert.equal(record?.attempts, 1);
+          assert.equal(record?.effectClass, effectClass);
+          assert.equal(typeof record?.startedAtMs, "number");
+        }
+        assert.equal(await store.get(fresh()), undefined);
+      },
+    },
+    {
+      name: "a recorded success or final failure is reused and never run again, for every class",
+      run: async () => {
+        const store = await createStore();
+        for (const effectClass of all) {
+          for (const status of ["succeeded", "failed"] as const) {
+            const key = fresh();
+            await store.begin(key, effectClass);
+            const result = { status, content: `résumé ${status}`, nested: [1, { a: null }] };
+            assert.deepEqual(await store.complete(key, status, result), { status, result });
+            for (let again = 0; again < 2; again += 1) {
+              assert.deepEqual(await store.begin(key, effectClass), {
+                kind: "reuse",
+                status,
+                result,
+              });
+            }
+            const record = await store.get(key);
+            assert.equal(record?.state, status);
+            assert.equal(record?.attempts, 1);
+            assert.deepEqual(record?.result, result);
+            assert.equal(typeof record?.completedAtMs, "number");
+          }
+        }
+      },
+    },
+    {
+      name: "a started read or idempotent_write runs again up to 3 attempts in all, then is outcome unknown",
+      run: async () => {
+        const store = await createStore();
+        for (const effectClass of retryable) {
+          const key = fresh();
+          assert.deepEqual(await store.begin(key, effectClass), { kind: "run", attempt: 1 });
+          assert.deepEqual(await store.begin(key, effectClass), { kind: "run", attempt: 2 });
+          assert.deepEqual(await store.begin(key, effectClass), { kind: "run", attempt: 3 });
+          assert.deepEqual(await store.begin(key, effectClass), {
+            kind: "outcome_unknown",
+            attempts: 3,
+          });
+          assert.equal((await store.get(key))?.attempts, 3);
+        }
+      },
+    },
+    {
+      name: "a started non_idempotent_write or unclassified call is outcome unknown and never runs again",
+      run: async () => {
+        const store = await createStore();
+        for (const effectClass of atMostOnce) {
+          const key = fresh();
+          await store.begin(key, effectClass);
+          for (let again = 0; again < 3; again += 1) {
+            assert.deepEqual(await store.begin(key, effectClass), {
+              kind: "outcome_unknown",
+              attempts: 1,
+            });
+          }
+          assert.equal((await store.get(key))?.state, "started");
+        }
+      },
+    },
+    {
+      name: "the first complete wins; later ones get the recorded outcome back",
+      run: async () => {
+        const store = await createStore();
+        const key = fresh();
+        await store.begin(key, "read");
+        await store.complete(key, "succeeded", { content: "first" });
+        assert.deepEqual(await store.complete(key, "failed", { content: "second" }), {
+          status: "succeeded",
+          result: { content: "first" },
+        });
+        assert.deepEqual(await store.begin(key, "read"), {
+          kind: "reuse",
+          status: "succeeded",
+          result: { content: "first" },
+        });
+      },
+    },
+    {
+      name: "of concurrent begins on a new key exactly one runs",
+      run: async () => {
+        const store = await createStore();
+        const key = fresh();
+        const decisions = await Promise.all(
+          Array.from({ length: 10 }, () => store.begin(key, "non_idempotent_write")),
+        );
+        assert.equal(decisions.filter((decision) => decision.kind === "run").length, 1);
+        assert.equal(decisions.filter((decision) => decision.kind === "outcome_unknown").length, 9);
+      },
+    },
+    {
+      name: "complete without begin records the outcome; keys are independent",
+      run: async () => {
+        const store = await createStore();
+        const [first, second] = [fresh(), fresh()];
+        await store.complete(first, "failed", "plain string");
+        assert.deepEqual(await store.begin(first, "read"), {
+          kind: "reuse",
+          status: "failed",
+          result: "plain string",
+        });
+        assert.equal((await store.get(first))?.attempts, 0);
+        assert.deepEqual(await store.begin(second, "read"), { kind: "run", attempt: 1 });
+      },
+    },
+  ];
+  return cases;
+}

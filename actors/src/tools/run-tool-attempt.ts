@@ -1,0 +1,80 @@
+import type { ToolDefinition } from "./define-tool.js";
+
+/**
+ * How one attempt of a tool's `execute` ended.
+ *
+ * - `returned` — it resolved with `value`.
+ * - `threw` — it rejected (or threw) with `error`, without any abort.
+ * - `timed_out` — the tool's `timeoutMs` passed first (its signal was aborted).
+ * - `aborted` — the effect's signal aborted first (cancellation or the host
+ *   giving the effect up); `reason` is the signal's reason.
+ */
+export type ToolAttemptOutcome =
+  | { readonly kind: "returned"; readonly value: unknown }
+  | { readonly kind: "threw"; readonly error: unknown }
+  | { readonly kind: "timed_out"; readonly timeoutMs: number }
+  | { readonly kind: "aborted"; readonly reason: unknown };
+
+/** What {@link runToolAttempt} needs besides the tool and its input. */
+export interface ToolAttemptOptions {
+  /** The call's idempotency key, passed to `execute`. */
+  readonly idempotencyKey: string;
+  /** 1-based attempt, passed to `execute`. */
+  readonly attempt: number;
+  /** The effect's signal. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs one attempt of a tool: calls `execute` with a signal that aborts when
+ * the effect's signal does or when the tool's `timeoutMs` passes, and stops
+ * waiting at that moment even if `execute` ignores its signal (its late
+ * settlement is then ignored). Never throws.
+ *
+ * @param tool - the tool.
+ * @param input - the validated input.
+ * @param options - idempotency key, attempt, effect signal.
+ * @returns how the attempt ended, see {@link ToolAttemptOutcome}.
+ * @see https://nodejs.org/api/globals.html#static-method-abortsignalanysignals
+ */
+export async function runToolAttempt(
+  tool: ToolDefinition,
+  input: Record<string, unknown>,
+  options: ToolAttemptOptions,
+): Promise<ToolAttemptOutcome> {
+  const { signal } = options;
+  if (signal.aborted) return { kind: "aborted", reason: signal.reason };
+  const timeout = new AbortController();
+  const timer = setTimeout(
+    () => timeout.abort(new Error(`tool "${tool.name}" timed out after ${tool.timeoutMs} ms`)),
+    tool.timeoutMs,
+  );
+  const combined = AbortSignal.any([signal, timeout.signal]);
+  const stopReason = (): ToolAttemptOutcome =>
+    signal.aborted
+      ? { kind: "aborted", reason: signal.reason }
+      : { kind: "timed_out", timeoutMs: tool.timeoutMs };
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<ToolAttemptOutcome>((resolve) => {
+    onAbort = () => resolve(stopReason());
+    combined.addEventListener("abort", onAbort, { once: true });
+  });
+  const running = (async (): Promise<ToolAttemptOutcome> => {
+    try {
+      const value = await tool.execute(input, {
+        idempotencyKey: options.idempotencyKey,
+        signal: combined,
+        attempt: options.attempt,
+      });
+      return { kind: "returned", value };
+    } catch (error) {
+      return combined.aborted ? stopReason() : { kind: "threw", error };
+    }
+  })();
+  try {
+    return await Promise.race([running, stopped]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) combined.removeEventListener("abort", onAbort);
+  }
+}

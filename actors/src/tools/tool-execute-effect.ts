@@ -1,0 +1,133 @@
+import { TroupeError } from "@troupe/protocol";
+import { z } from "zod";
+import { type ToolEffectClass, toolEffectClassSchema } from "./define-tool.js";
+
+/** Name of the effect that runs one tool call (registered by the host for the tool-call actor kind). */
+export const TOOL_EXECUTE_EFFECT_NAME = "tool.execute";
+
+/**
+ * Input of the `tool.execute` effect. `agent` may arrive as `null` after a
+ * storage round trip (= absent); `idempotencyKey` defaults to
+ * `<sessionId>/<runId>/<toolCallId>`; `effectClass` defaults to the tool's.
+ *
+ * Shape: `{ sessionId, runId, toolCallId, toolName, input (raw arguments JSON
+ * text; an object is accepted and serialised), effectClass?, agent?, idempotencyKey? }`.
+ */
+export const toolExecuteInputSchema = z.object({
+  sessionId: z.string().min(1),
+  runId: z.string().min(1),
+  toolCallId: z.string().min(1),
+  toolName: z.string().min(1),
+  /** The arguments exactly as the model wrote them (JSON text, possibly empty or invalid); an object is serialised. */
+  input: z.union([z.string(), z.record(z.string(), z.unknown())]),
+  /** The class the run decided on (from the tool definition at model-call time). */
+  effectClass: toolEffectClassSchema.nullish(),
+  /** Agent whose tool this is; absent = the host's default agent. */
+  agent: z.string().min(1).nullish(),
+  idempotencyKey: z.string().min(1).nullish(),
+});
+
+/** A validated `tool.execute` input; see {@link toolExecuteInputSchema}. */
+export interface ToolExecuteInput {
+  readonly sessionId: string;
+  readonly runId: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** Raw arguments JSON text. */
+  readonly input: string;
+  /** Undefined = the tool definition's class. */
+  readonly effectClass: ToolEffectClass | undefined;
+  /** Undefined = the host's default agent. */
+  readonly agent: string | undefined;
+  /** `<sessionId>/<runId>/<toolCallId>` unless the input named another. */
+  readonly idempotencyKey: string;
+}
+
+/**
+ * How a tool call ended, as the model is told:
+ * `succeeded` (the tool returned), `failed` (it threw, timed out or was
+ * cancelled), `invalid_arguments` (unknown tool, invalid JSON or schema
+ * mismatch: the tool did not run), `outcome_unknown` (an earlier attempt may
+ * have run and recorded nothing; the call may not run again).
+ */
+export type ToolExecuteStatus = "succeeded" | "failed" | "invalid_arguments" | "outcome_unknown";
+
+/**
+ * Output of the `tool.execute` effect (`effect.completed.output`), plain data.
+ *
+ * Shape: `{ status, content, truncated?, resultRef? }`. `content` is what the
+ * model sees (the result as text, JSON for objects, or a readable error); when
+ * the result was longer than the tool's `maxResultBytes`, `content` holds its
+ * beginning and a note, `truncated` is true and `resultRef` names the full
+ * result (read it with `readToolResult` or a `ToolResultStore`).
+ */
+export interface ToolExecuteOutput {
+  readonly status: ToolExecuteStatus;
+  readonly content: string;
+  readonly truncated?: true;
+  readonly resultRef?: string;
+}
+
+/**
+ * The idempotency key of a tool call.
+ *
+ * @param sessionId - the session.
+ * @param runId - the run.
+ * @param toolCallId - the model's id of the call.
+ * @example toolIdempotencyKey("s1", "r1", "c1") // "s1/r1/c1"
+ */
+export function toolIdempotencyKey(sessionId: string, runId: string, toolCallId: string): string {
+  return `${sessionId}/${runId}/${toolCallId}`;
+}
+
+/**
+ * Validates the input of a `tool.execute` effect.
+ *
+ * @param input - the effect input as the host hands it over.
+ * @returns the input with defaults filled in.
+ * @throws TroupeError `internal` (not retryable) when it does not match {@link toolExecuteInputSchema}.
+ */
+export function parseToolExecuteInput(input: unknown): ToolExecuteInput {
+  const parsed = toolExecuteInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new TroupeError(
+      "internal",
+      `invalid tool.execute input: ${z.prettifyError(parsed.error)}`,
+      {
+        details: {
+          issues: parsed.error.issues.map((issue) => ({
+            path: issue.path.map(String),
+            message: issue.message,
+          })),
+        },
+      },
+    );
+  }
+  const data = parsed.data;
+  return {
+    ...data,
+    input: typeof data.input === "string" ? data.input : JSON.stringify(data.input),
+    effectClass: data.effectClass ?? undefined,
+    agent: data.agent ?? undefined,
+    idempotencyKey:
+      data.idempotencyKey ?? toolIdempotencyKey(data.sessionId, data.runId, data.toolCallId),
+  };
+}
+
+const outputSchema = z.object({
+  status: z.enum(["succeeded", "failed", "invalid_arguments", "outcome_unknown"]),
+  content: z.string(),
+  truncated: z.literal(true).optional(),
+  resultRef: z.string().optional(),
+});
+
+/**
+ * Reads a recorded value (a fence's result) as a {@link ToolExecuteOutput}.
+ *
+ * @param value - plain data, e.g. `FenceDecision.result`.
+ * @returns the output, or undefined when the value does not have its shape.
+ */
+export function readToolExecuteOutput(value: unknown): ToolExecuteOutput | undefined {
+  const parsed = outputSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

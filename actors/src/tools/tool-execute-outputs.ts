@@ -1,0 +1,101 @@
+import { type ToolEffectClass, isRetryableEffectClass } from "./define-tool.js";
+import type { ToolExecuteOutput } from "./tool-execute-effect.js";
+
+/**
+ * The texts the model reads when a tool call did not simply succeed. Each
+ * says what happened and what the model may do next; they are the `content`
+ * of `tool.execute` outputs.
+ */
+
+/**
+ * `invalid_arguments` for a tool the agent does not have.
+ *
+ * @param toolName - the name the model used.
+ * @param available - the agent's tool names.
+ */
+export function unknownToolOutput(
+  toolName: string,
+  available: readonly string[],
+): ToolExecuteOutput {
+  const list =
+    available.length === 0
+      ? "This agent has no tools."
+      : `Available tools: ${available.join(", ")}.`;
+  return { status: "invalid_arguments", content: `Unknown tool "${toolName}". ${list}` };
+}
+
+/**
+ * `failed` after the tool threw.
+ *
+ * @param toolName - the tool.
+ * @param error - what it threw.
+ * @param attempts - attempts made (1+).
+ */
+export function threwOutput(toolName: string, error: unknown, attempts: number): ToolExecuteOutput {
+  const message = error instanceof Error ? error.message : String(error);
+  const tries = attempts > 1 ? ` (after ${attempts} attempts)` : "";
+  return { status: "failed", content: `Tool "${toolName}" failed${tries}: ${message}` };
+}
+
+/**
+ * `failed` after the tool's timeout aborted it.
+ *
+ * @param toolName - the tool.
+ * @param effectClass - its class (a write may have taken effect).
+ * @param timeoutMs - the timeout, in ms.
+ * @param attempts - attempts made (1+).
+ */
+export function timedOutOutput(
+  toolName: string,
+  effectClass: ToolEffectClass,
+  timeoutMs: number,
+  attempts: number,
+): ToolExecuteOutput {
+  const tries = attempts > 1 ? ` (each of ${attempts} attempts)` : "";
+  const effect =
+    effectClass === "read" ? "" : " It was aborted and may or may not have taken effect.";
+  return {
+    status: "failed",
+    content: `Tool "${toolName}" timed out after ${timeoutMs} ms${tries}.${effect}`,
+  };
+}
+
+/**
+ * The result of a call cancelled (the run was cancelled) while it ran: `failed`
+ * for retryable classes, `outcome_unknown` for writes that run at most once.
+ *
+ * @param toolName - the tool.
+ * @param effectClass - its class.
+ */
+export function cancelledOutput(toolName: string, effectClass: ToolEffectClass): ToolExecuteOutput {
+  if (isRetryableEffectClass(effectClass)) {
+    return { status: "failed", content: `Tool "${toolName}" was cancelled while it ran.` };
+  }
+  return {
+    status: "outcome_unknown",
+    content: `Tool "${toolName}" was cancelled while it ran; it may or may not have taken effect.`,
+  };
+}
+
+/**
+ * `outcome_unknown` for a call that may not run again: an earlier attempt
+ * started and no result was recorded (its host stopped).
+ *
+ * @param toolName - the tool.
+ * @param effectClass - its class.
+ * @param attempts - attempts begun.
+ */
+export function outcomeUnknownOutput(
+  toolName: string,
+  effectClass: ToolEffectClass,
+  attempts: number,
+): ToolExecuteOutput {
+  const why = isRetryableEffectClass(effectClass)
+    ? `${attempts} attempts started and none recorded a result (their hosts stopped); it is not tried again.`
+    : `an attempt started but its host stopped before recording a result. It was not run again, ` +
+      `because it is a ${effectClass} tool and may already have taken effect.`;
+  return {
+    status: "outcome_unknown",
+    content: `The outcome of tool "${toolName}" is unknown: ${why} Check its effect before calling it again.`,
+  };
+}

@@ -1,0 +1,38 @@
+import type { ToolExecutionStatus, ToolStart } from "@troupe/protocol";
+import type { ActorInput } from "../host-actions/inbox-event.js";
+
+/** The call a tool call actor runs, as `tool.start` described it (without the session id). */
+export type ToolCallRequest = Omit<ToolStart, "sessionId">;
+
+/** Context of {@link toolCallMachine}. */
+export interface ToolCallContext {
+  /** The id of the actor's address (`tool/<toolActorId>`). */
+  readonly actorId: string;
+  /**
+   * The session the call belongs to, from `tool.start`; undefined before it.
+   * The host publishes the actor's events on this session's subjects.
+   */
+  readonly sessionId: string | undefined;
+  /** The call, from `tool.start`; undefined before it. */
+  readonly call: ToolCallRequest | undefined;
+  /** `tool.cancel` arrived: the run no longer waits for this call's result. */
+  readonly cancelRequested: boolean;
+  /** How the execution ended, once it did (undefined when cancelled before starting). */
+  readonly status: ToolExecutionStatus | undefined;
+}
+
+/**
+ * The context of a tool call actor that has seen nothing yet.
+ *
+ * @param input - the actor's address; its id is `toolActorId(sessionId, runId, toolCallId)`.
+ * @returns the initial context.
+ */
+export function initialToolCallContext(input: ActorInput): ToolCallContext {
+  return {
+    actorId: input.address.id,
+    sessionId: undefined,
+    call: undefined,
+    cancelRequested: false,
+    status: undefined,
+  };
+}

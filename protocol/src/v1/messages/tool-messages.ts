@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { actorIdSchema } from "../../address/actor-id.js";
+import { identifierSchema } from "../field-schemas.js";
+import { toolExecutionStatusSchema } from "../tool-call-status.js";
+import { toolEffectClassSchema } from "../tool-effect-class.js";
+
+/**
+ * `tool.start` — internal, run actor (`run/<sessionId>`) → tool call actor
+ * (`tool/<toolActorId(sessionId, runId, toolCallId)>`): execute one tool call of
+ * a model response. `input` is the raw arguments text the model produced (the
+ * host parses and validates it against the tool's schema); `effectClass` comes
+ * from the agent's tool definition (`unclassified` for a tool it does not know).
+ *
+ * Shape: `{ sessionId: string, runId: string, toolCallId: string, toolName: string, input: string, effectClass: ToolEffectClass, agent?: string }`.
+ */
+export const toolStartSchema = z.object({
+  sessionId: actorIdSchema,
+  runId: identifierSchema,
+  toolCallId: identifierSchema,
+  toolName: z.string().min(1),
+  input: z.string(),
+  effectClass: toolEffectClassSchema,
+  agent: z.string().min(1).optional(),
+});
+/** Payload of `tool.start`. */
+export type ToolStart = z.infer<typeof toolStartSchema>;
+
+/**
+ * `tool.finished` — internal, tool call actor → run actor (`run/<sessionId>`):
+ * the call ended. `content` is what the model reads as the call's result (the
+ * tool's output as text, or why it failed); `truncated` is true when the host
+ * shortened it to the configured limit.
+ *
+ * Shape: `{ runId: string, toolCallId: string, status: ToolExecutionStatus, content: string, truncated?: boolean }`.
+ */
+export const toolFinishedSchema = z.object({
+  runId: identifierSchema,
+  toolCallId: identifierSchema,
+  status: toolExecutionStatusSchema,
+  content: z.string(),
+  truncated: z.boolean().optional(),
+});
+/** Payload of `tool.finished`. */
+export type ToolFinished = z.infer<typeof toolFinishedSchema>;
+
+/**
+ * `tool.cancel` — internal, run actor → tool call actor: the run was cancelled;
+ * stop the call. The run does not wait for an answer (it records the call as
+ * `cancelled` itself).
+ *
+ * Shape: `{ runId: string, toolCallId: string }`.
+ */
+export const toolCancelSchema = z.object({
+  runId: identifierSchema,
+  toolCallId: identifierSchema,
+});
+/** Payload of `tool.cancel`. */
+export type ToolCancel = z.infer<typeof toolCancelSchema>;

@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import {
+  RedisFenceStore,
+  RedisKeys,
+  RedisToolResultStore,
+  fenceStoreContractCases,
+  readToolResult,
+  toolFenceKey,
+  toolResultKey,
+} from "@troupe/actors";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
+
+let servers: TestServers | undefined;
+let redis: Redis | undefined;
+// Each suite its own key prefix, so a failure says which suite owned what.
+const keys = new RedisKeys(`test-fences-${randomUUID()}`);
+
+beforeAll(async () => {
+  servers = await startTestServers();
+  redis = new Redis(servers.redisUrl, { lazyConnect: true });
+  await redis.connect();
+});
+
+afterAll(async () => {
+  await redis?.quit();
+  await servers?.stop();
+});
+
+function client(): Redis {
+  if (redis === undefined) throw new Error("beforeAll did not connect to Redis");
+  return redis;
+}
+
+describe("RedisFenceStore keeps the FenceStore contract on a real Redis", () => {
+  for (const { name, run } of fenceStoreContractCases(() => new RedisFenceStore(client(), keys))) {
+    it(name, run);
+  }
+});
+
+describe("RedisFenceStore on a real Redis", () => {
+  it("keeps a fence as a hash under <prefix>:fence:tool:<key> with a TTL renewed by every change", async () => {
+    const store = new RedisFenceStore(client(), keys, { ttlMs: 60_000 });
+    const key = `s-${randomUUID()}/r1/c1`;
+    await store.begin(key, "idempotent_write");
+    const redisKey = toolFenceKey(keys, key);
+    expect(redisKey).toBe(`${keys.prefix}:fence:tool:${key}`);
+    expect(await client().hgetall(redisKey)).toMatchObject({
+      state: "started",
+      attempts: "1",
+      effectClass: "idempotent_write",
+    });
+    const ttlAfterBegin = await client().pttl(redisKey);
+    expect(ttlAfterBegin).toBeGreaterThan(55_000);
+    expect(ttlAfterBegin).toBeLessThanOrEqual(60_000);
+    await client().pexpire(redisKey, 1_000);
+    await store.complete(key, "succeeded", { status: "succeeded", content: "ok" });
+    expect(await client().pttl(redisKey)).toBeGreaterThan(55_000);
+    expect(JSON.parse((await client().hget(redisKey, "result")) ?? "")).toEqual({
+      status: "succeeded",
+      content: "ok",
+    });
+  });
+
+  it("stamps records with the Redis server's clock", async () => {
+    const store = new RedisFenceStore(client(), keys);
+    const key = `s-${randomUUID()}/r1/c1`;
+    const [seconds] = await client().time();
+    await store.begin(key, "read");
+    await store.complete(key, "failed", "no");
+    const record = await store.get(key);
+    expect(record?.createdAtMs).toBeGreaterThanOrEqual(Number(seconds) * 1000);
+    expect(record?.completedAtMs).toBeGreaterThanOrEqual(record?.createdAtMs ?? Infinity);
+  });
+});
+
+describe("RedisToolResultStore on a real Redis", () => {
+  it("keeps a full result under <prefix>:tool-result:<ref> with a TTL, readable with readToolResult", async () => {
+    const store = new RedisToolResultStore(client(), keys, { ttlMs: 30_000 });
+    const ref = `s-${randomUUID()}/r1/c1`;
+    const full = `${"résumé ".repeat(5_000)}🙂`;
+    await store.put(ref, full);
+    expect(await readToolResult(client(), keys, ref)).toBe(full);
+    expect(await store.get(ref)).toBe(full);
+    const ttl = await client().pttl(toolResultKey(keys, ref));
+    expect(ttl).toBeGreaterThan(25_000);
+    expect(await readToolResult(client(), keys, `${ref}-unknown`)).toBeUndefined();
+  });
+});
