@@ -45,9 +45,9 @@ describe("tool calls", () => {
     await say(
       "order-1",
       toolMessage([
-        ["lookup", { key: "r1", delayMs: 400 }],
+        ["lookup", { key: "r1", delayMs: 1500 }],
         ["save_note", { key: "w1", delayMs: 100 }],
-        ["lookup", { key: "r2", delayMs: 400 }],
+        ["lookup", { key: "r2", delayMs: 1500 }],
         ["charge", { key: "w2", fail: true }],
         ["save_note", { key: "w3" }],
       ]),
