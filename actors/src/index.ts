@@ -73,6 +73,7 @@ export * from "./tools/tool-arguments.js";
 export * from "./tools/tool-execute-effect.js";
 export * from "./tools/tool-execute-handler.js";
 export * from "./tools/tool-execute-outputs.js";
+export * from "./tools/tool-policy.js";
 export * from "./tools/tool-record.js";
 export * from "./tools/tool-redis-keys.js";
 export * from "./tools/tool-result-content.js";

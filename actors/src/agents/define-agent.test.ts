@@ -36,6 +36,8 @@ describe("defineAgent", () => {
       subagents: {},
       limits: { maxModelCalls: 50 },
       settings: { policy: "enqueue" },
+      toolPolicy: { allow: [], ask: [], deny: [] },
+      approvalTimeoutMs: 86_400_000,
     });
     expect(Object.isFrozen(agent)).toBe(true);
   });
@@ -124,5 +126,38 @@ describe("AgentRegistry", () => {
     expect(invalid(() => new AgentRegistry([assistant], { defaultAgent: "x" })).message).toContain(
       "not among the served agents (assistant)",
     );
+  });
+
+  it("takes a tool policy and an approval timeout, and refuses a tool named ask_user", () => {
+    const agent = defineAgent({
+      name: "assistant",
+      instructions: "Help.",
+      toolPolicy: { allow: ["*"], deny: ["wipe_*"] },
+      approvalTimeoutMs: 60_000,
+    });
+    expect(agent.toolPolicy).toEqual({ allow: ["*"], ask: [], deny: ["wipe_*"] });
+    expect(agent.approvalTimeoutMs).toBe(60_000);
+    expect(() =>
+      defineAgent({
+        name: "assistant",
+        instructions: "Help.",
+        approvalTimeoutMs: 0,
+        toolPolicy: { allow: [""] },
+      }),
+    ).toThrow(/approvalTimeoutMs[\s\S]*toolPolicy|toolPolicy[\s\S]*approvalTimeoutMs/);
+    expect(() =>
+      defineAgent({
+        name: "assistant",
+        instructions: "Help.",
+        tools: [
+          defineTool({
+            name: "ask_user",
+            description: "Mine.",
+            inputSchema: z.object({}),
+            execute: () => Promise.resolve("x"),
+          }),
+        ],
+      }),
+    ).toThrow(/built-in tool/);
   });
 });

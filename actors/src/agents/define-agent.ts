@@ -1,4 +1,5 @@
-import { type SessionPolicy, sessionPolicySchema } from "@troupe/protocol";
+import { ASK_USER_TOOL, DEFAULT_APPROVAL_TIMEOUT_MS } from "@troupe/machines";
+import { type SessionPolicy, type ToolPolicy, sessionPolicySchema } from "@troupe/protocol";
 import { z } from "zod";
 import { parseModelSpec } from "../models/model-spec.js";
 import type { ModelSpec } from "../models/resolve-model.js";
@@ -20,7 +21,7 @@ const nameSchema = z
  * The plain (serialisable) parts of an agent definition; `model`, `tools` and
  * `subagents` are checked beside it.
  *
- * Shape: `{ name, instructions, limits: { maxModelCalls }, settings: { policy } }`.
+ * Shape: `{ name, instructions, limits: { maxModelCalls }, settings: { policy }, toolPolicy: { allow, ask, deny }, approvalTimeoutMs }`.
  */
 export const agentPlainPartsSchema = z.object({
   name: nameSchema,
@@ -29,6 +30,14 @@ export const agentPlainPartsSchema = z.object({
     .strictObject({ maxModelCalls: z.number().int().min(1).default(DEFAULT_MAX_MODEL_CALLS) })
     .prefault({}),
   settings: z.strictObject({ policy: sessionPolicySchema.default("enqueue") }).prefault({}),
+  toolPolicy: z
+    .strictObject({
+      allow: z.array(z.string().min(1).max(128)).default([]),
+      ask: z.array(z.string().min(1).max(128)).default([]),
+      deny: z.array(z.string().min(1).max(128)).default([]),
+    })
+    .prefault({}),
+  approvalTimeoutMs: z.number().int().min(1).default(DEFAULT_APPROVAL_TIMEOUT_MS),
 });
 
 /** What `defineAgent` takes; see {@link defineAgent}. */
@@ -47,6 +56,16 @@ export interface AgentOptions {
   readonly limits?: { readonly maxModelCalls?: number };
   /** `policy` for a message that arrives during a run (default `enqueue`). */
   readonly settings?: { readonly policy?: SessionPolicy };
+  /**
+   * Which tool calls run, wait for approval or are refused: tool-name patterns
+   * (`*` = any characters). `deny` > `ask` > `allow`; a tool no pattern names
+   * is allowed when its effect class is `read` or `idempotent_write` and asks
+   * otherwise. A session may make it safer (`session.configure`), never looser.
+   * The built-in `ask_user` is always allowed.
+   */
+  readonly toolPolicy?: ToolPolicy;
+  /** How long a call that asks waits for `tool.approve` / `tool.deny` before it counts as denied (ms, default 24 h). */
+  readonly approvalTimeoutMs?: number;
 }
 
 /** A validated agent, with every default filled in. Frozen. */
@@ -60,6 +79,12 @@ export interface AgentDefinition {
   readonly subagents: Readonly<Record<string, unknown>>;
   readonly limits: { readonly maxModelCalls: number };
   readonly settings: { readonly policy: SessionPolicy };
+  readonly toolPolicy: {
+    readonly allow: readonly string[];
+    readonly ask: readonly string[];
+    readonly deny: readonly string[];
+  };
+  readonly approvalTimeoutMs: number;
 }
 
 /**
@@ -92,6 +117,8 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     instructions: options.instructions,
     limits: options.limits,
     settings: options.settings,
+    toolPolicy: options.toolPolicy,
+    approvalTimeoutMs: options.approvalTimeoutMs,
   });
   if (!plain.success) {
     for (const issue of plain.error.issues) {
@@ -104,6 +131,12 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
   issues.push(...modelIssues(options.model));
   const tools = toToolRecord(options.tools);
   issues.push(...tools.issues, ...recordIssues("subagents", options.subagents));
+  if (Object.hasOwn(tools.tools, ASK_USER_TOOL)) {
+    issues.push({
+      path: ["tools", ASK_USER_TOOL],
+      message: `"${ASK_USER_TOOL}" is the built-in tool every agent has; choose another name`,
+    });
+  }
   const name = typeof options.name === "string" ? options.name : undefined;
   if (!plain.success || issues.length > 0) throw new InvalidAgentError(name, issues);
   return Object.freeze({

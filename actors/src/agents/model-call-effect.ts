@@ -1,4 +1,10 @@
-import { TroupeError, type Usage } from "@troupe/protocol";
+import {
+  TroupeError,
+  type ToolPolicyDecision,
+  type ToolPolicyOverrides,
+  toolPolicyOverridesSchema,
+  type Usage,
+} from "@troupe/protocol";
 import { z } from "zod";
 import type { ToolEffectClass } from "../tools/define-tool.js";
 
@@ -10,7 +16,8 @@ export const MODEL_CALL_EFFECT_NAME = "model.call";
  * `model` may arrive as `null` after a storage round trip; both mean "absent".
  *
  * Shape: `{ sessionId, runId, agent?, model?, transcriptLength (entries, 0+),
- * modelCallIndex (1+), attempt (1+, retries of retryable errors), withoutTools }`.
+ * modelCallIndex (1+), attempt (1+, retries of retryable errors), withoutTools,
+ * toolPolicy? (the session's overrides: `{ ask?, deny? }` tool-name patterns) }`.
  */
 export const modelCallInputSchema = z.object({
   sessionId: z.string().min(1),
@@ -27,6 +34,8 @@ export const modelCallInputSchema = z.object({
   attempt: z.number().int().min(1),
   /** The run reached `maxModelCalls`: call without tools, the answer ends the run. */
   withoutTools: z.boolean().default(false),
+  /** The session's tool policy overrides; they only make the agent's policy safer. */
+  toolPolicy: toolPolicyOverridesSchema.nullish(),
 });
 /** A validated `model.call` input; see {@link modelCallInputSchema}. */
 export interface ModelCallInput {
@@ -44,21 +53,27 @@ export interface ModelCallInput {
   readonly attempt: number;
   /** Call without tools: the run reached `maxModelCalls`. */
   readonly withoutTools: boolean;
+  /** The session's tool policy overrides; undefined = none. */
+  readonly toolPolicy: ToolPolicyOverrides | undefined;
 }
 
 /**
  * A tool call the model asked for.
  *
- * Shape: `{ toolCallId, toolName, input: string, effectClass }`. `input` is the
- * arguments JSON text as the model wrote it (possibly empty or invalid: the
- * `tool.execute` handler validates it); `effectClass` is the tool's
- * (`unclassified` for a tool the agent does not have).
+ * Shape: `{ toolCallId, toolName, input: string, effectClass, decision, approvalTimeoutMs? }`.
+ * `input` is the arguments JSON text as the model wrote it (possibly empty or
+ * invalid: the `tool.execute` handler validates it); `effectClass` is the
+ * tool's (`unclassified` for a tool the agent does not have); `decision` the
+ * tool policy's (agent policy and session overrides); `approvalTimeoutMs` the
+ * agent's, for a call that asks.
  */
 export interface ModelToolCall {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly input: string;
   readonly effectClass: ToolEffectClass;
+  readonly decision: ToolPolicyDecision;
+  readonly approvalTimeoutMs?: number;
 }
 
 /**
@@ -134,5 +149,6 @@ export function parseModelCallInput(input: unknown): ModelCallInput {
     ...parsed.data,
     agent: parsed.data.agent ?? undefined,
     model: parsed.data.model ?? undefined,
+    toolPolicy: parsed.data.toolPolicy ?? undefined,
   };
 }

@@ -105,7 +105,14 @@ describe("model.call handler", () => {
     ]);
     const result = (await handler(input, context)) as ModelCallResult;
     expect(result.toolCalls).toEqual([
-      { toolCallId: "c1", toolName: "search", input: '{"q":"x"}', effectClass: "unclassified" },
+      {
+        toolCallId: "c1",
+        toolName: "search",
+        input: '{"q":"x"}',
+        effectClass: "unclassified",
+        decision: "ask",
+        approvalTimeoutMs: 86_400_000,
+      },
     ]);
     expect(result.finishReason).toBe("tool-calls");
   });

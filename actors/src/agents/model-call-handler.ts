@@ -14,7 +14,7 @@ import {
   parseModelCallInput,
 } from "./model-call-effect.js";
 import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
-import { modelToolSettings, withEffectClasses } from "./model-tools.js";
+import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
 import { toModelCallError } from "./to-model-call-error.js";
 import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
 
@@ -129,7 +129,9 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       finishReason: streamed.finishReason ?? "other",
       usage: streamed.usage,
       // A call without tools ends the run: calls of tools it was not offered are dropped.
-      toolCalls: input.withoutTools ? [] : withEffectClasses(streamed.toolCalls, agent),
+      toolCalls: input.withoutTools
+        ? []
+        : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
     };
   };
 }

@@ -5,7 +5,8 @@ import type { ScriptedScript } from "../models/scripted-step.js";
 import type { EffectContext } from "../registry/actor-kind.js";
 import { defineTool } from "../tools/define-tool.js";
 import { AgentRegistry } from "./agent-registry.js";
-import { defineAgent } from "./define-agent.js";
+import type { ToolPolicyOverrides } from "@troupe/protocol";
+import { type AgentOptions, defineAgent } from "./define-agent.js";
 import type { ModelCallResult } from "./model-call-effect.js";
 import { createModelCallHandler } from "./model-call-handler.js";
 import type { TranscriptEntry } from "./transcript-entry.js";
@@ -32,6 +33,7 @@ const clock = defineTool({
   execute: () => Promise.resolve("12:00"),
 });
 
+const asks = { decision: "ask", approvalTimeoutMs: 86_400_000 } as const;
 const question: TranscriptEntry = { role: "user", text: "weather?", messageId: "m1" };
 const toolTurn: TranscriptEntry[] = [
   {
@@ -50,10 +52,24 @@ const toolTurn: TranscriptEntry[] = [
   },
 ];
 
-async function call(script: ScriptedScript, entries: TranscriptEntry[], withoutTools = false) {
+async function call(
+  script: ScriptedScript,
+  entries: TranscriptEntry[],
+  withoutTools = false,
+  policy: Pick<AgentOptions, "toolPolicy" | "approvalTimeoutMs"> & {
+    overrides?: ToolPolicyOverrides;
+  } = {},
+) {
   const model = new ScriptedModel(script);
+  const { overrides, ...agentPolicy } = policy;
   const agents = new AgentRegistry([
-    defineAgent({ name: "assistant", instructions: "Help.", model, tools: [weather, pay, clock] }),
+    defineAgent({
+      name: "assistant",
+      instructions: "Help.",
+      model,
+      tools: [weather, pay, clock],
+      ...agentPolicy,
+    }),
   ]);
   const transcript = new InMemoryTranscriptReader();
   transcript.append("s1", ...entries);
@@ -71,6 +87,7 @@ async function call(script: ScriptedScript, entries: TranscriptEntry[], withoutT
     modelCallIndex: 1,
     attempt: 1,
     withoutTools,
+    ...(overrides === undefined ? {} : { toolPolicy: overrides }),
   };
   const result = (await handler(input, context)) as ModelCallResult;
   return { result, lastCall: model.lastCall };
@@ -79,7 +96,12 @@ async function call(script: ScriptedScript, entries: TranscriptEntry[], withoutT
 describe("model.call with tools", () => {
   it("offers the agent's tools to the model as functions with the JSON schema of their input", async () => {
     const { lastCall } = await call([{ text: "ok" }], [question]);
-    expect(lastCall?.tools?.map((tool) => tool.name)).toEqual(["get_weather", "pay", "clock"]);
+    expect(lastCall?.tools?.map((tool) => tool.name)).toEqual([
+      "get_weather",
+      "pay",
+      "clock",
+      "ask_user",
+    ]);
     expect(lastCall?.tools?.[0]).toMatchObject({
       type: "function",
       name: "get_weather",
@@ -92,7 +114,7 @@ describe("model.call with tools", () => {
     });
   });
 
-  it("returns the tool calls with their raw arguments text and the effect class of their tool", async () => {
+  it("returns the tool calls with their raw arguments text, the effect class of their tool and the policy's decision", async () => {
     const { result } = await call(
       [
         {
@@ -109,17 +131,30 @@ describe("model.call with tools", () => {
     );
     expect(result.finishReason).toBe("tool-calls");
     expect(result.toolCalls).toEqual([
-      { toolCallId: "c1", toolName: "get_weather", input: '{"city":"Oslo"}', effectClass: "read" },
+      {
+        toolCallId: "c1",
+        toolName: "get_weather",
+        input: '{"city":"Oslo"}',
+        effectClass: "read",
+        decision: "allow",
+      },
       {
         toolCallId: "c2",
         toolName: "pay",
         input: '{"amount": 5,',
         effectClass: "non_idempotent_write",
+        ...asks,
       },
-      { toolCallId: "c3", toolName: "clock", input: "{}", effectClass: "unclassified" },
+      { toolCallId: "c3", toolName: "clock", input: "{}", effectClass: "unclassified", ...asks },
       // Not validated here: the tool.execute handler tells the model what is wrong.
-      { toolCallId: "c4", toolName: "get_weather", input: '{"city":7}', effectClass: "read" },
-      { toolCallId: "c5", toolName: "fly", input: "{}", effectClass: "unclassified" },
+      {
+        toolCallId: "c4",
+        toolName: "get_weather",
+        input: '{"city":7}',
+        effectClass: "read",
+        decision: "allow",
+      },
+      { toolCallId: "c5", toolName: "fly", input: "{}", effectClass: "unclassified", ...asks },
     ]);
   });
 
@@ -136,7 +171,7 @@ describe("model.call with tools", () => {
 
   it("sends the tools with toolChoice none to a call withoutTools whose prompt holds tool parts", async () => {
     const { lastCall, result } = await call([{ text: "final" }], [question, ...toolTurn], true);
-    expect(lastCall?.tools).toHaveLength(3);
+    expect(lastCall?.tools).toHaveLength(4);
     expect(lastCall?.toolChoice).toEqual({ type: "none" });
     expect(result).toMatchObject({ text: "final", toolCalls: [] });
   });
@@ -159,6 +194,58 @@ describe("model.call with tools", () => {
           },
         ],
       },
+    ]);
+  });
+});
+
+describe("model.call: tool policy and ask_user", () => {
+  const calls = [
+    { toolCallId: "c1", toolName: "get_weather", input: "{}" },
+    { toolCallId: "c2", toolName: "pay", input: "{}" },
+    { toolCallId: "c3", toolName: "ask_user", input: '{"question":"Where?"}' },
+  ];
+  const decisions = (result: ModelCallResult) =>
+    result.toolCalls.map(({ toolName, decision, approvalTimeoutMs }) => [
+      toolName,
+      decision,
+      approvalTimeoutMs,
+    ]);
+
+  it("offers the built-in ask_user with its { question } schema", async () => {
+    const { lastCall } = await call([{ text: "ok" }], [question]);
+    expect(lastCall?.tools?.at(-1)).toMatchObject({
+      type: "function",
+      name: "ask_user",
+      inputSchema: {
+        type: "object",
+        properties: { question: { type: "string" } },
+        required: ["question"],
+      },
+    });
+  });
+
+  it("decides each call with the agent's policy; ask_user is always allowed, a read", async () => {
+    const { result } = await call([{ toolCalls: calls }], [question], false, {
+      toolPolicy: { deny: ["get_*"] },
+      approvalTimeoutMs: 5000,
+    });
+    expect(decisions(result)).toEqual([
+      ["get_weather", "deny", undefined],
+      ["pay", "ask", 5000],
+      ["ask_user", "allow", undefined],
+    ]);
+    expect(result.toolCalls[2]?.effectClass).toBe("read");
+  });
+
+  it("the session's overrides make decisions safer, never looser", async () => {
+    const { result } = await call([{ toolCalls: calls }], [question], false, {
+      toolPolicy: { allow: ["*"] },
+      overrides: { ask: ["get_weather"], deny: ["ask_user"] },
+    });
+    expect(decisions(result)).toEqual([
+      ["get_weather", "ask", 86_400_000],
+      ["pay", "allow", undefined],
+      ["ask_user", "allow", undefined],
     ]);
   });
 });

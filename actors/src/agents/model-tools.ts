@@ -1,5 +1,9 @@
+import { ASK_USER_TOOL } from "@troupe/machines";
+import type { ToolPolicyOverrides } from "@troupe/protocol";
 import { type ModelMessage, type Tool, type ToolSet, asSchema, jsonSchema, tool } from "ai";
+import { z } from "zod";
 import type { ToolDefinition, ToolEffectClass } from "../tools/define-tool.js";
+import { decideToolCall } from "../tools/tool-policy.js";
 import type { AgentDefinition } from "./define-agent.js";
 import type { ModelToolCall } from "./model-call-effect.js";
 
@@ -37,11 +41,27 @@ export function toModelTool(definition: ToolDefinition): Tool {
   return cached;
 }
 
+/** Input schema of the built-in `ask_user` tool. */
+export const askUserInputSchema = z.object({
+  question: z.string().min(1).describe("The question for the user, as one clear sentence."),
+});
+
+/**
+ * The built-in `ask_user` tool every agent has (effect class `read`): the
+ * call publishes `question.asked` and its result is the user's answer
+ * (`question.answer`); the tool call actor handles it, no `execute` runs.
+ */
+export const askUserModelTool: Tool = tool({
+  description:
+    "Ask the user a question and wait for the answer. Use it when you need information " +
+    "only the user has; the result is the user's answer as text.",
+  inputSchema: jsonSchema(() => asSchema(askUserInputSchema).jsonSchema),
+});
+
 /**
  * The `tools` / `toolChoice` settings of a model call.
  *
- * - an agent without tools: none;
- * - a normal call: every tool of the agent;
+ * - a normal call: every tool of the agent, then the built-in `ask_user`;
  * - a call `withoutTools` (the run reached `maxModelCalls`): none — unless the
  *   prompt holds tool calls or results, in which case the tools are sent with
  *   `toolChoice: "none"`, because some providers refuse tool parts in a request
@@ -58,28 +78,49 @@ export function modelToolSettings(
   messages: readonly ModelMessage[],
 ): { tools?: ToolSet; toolChoice?: "none" } {
   const names = Object.keys(agent.tools);
-  if (names.length === 0) return {};
   if (withoutTools && !messages.some(hasToolParts)) return {};
   const tools: ToolSet = {};
   for (const name of names) tools[name] = toModelTool(agent.tools[name]!);
+  tools[ASK_USER_TOOL] = askUserModelTool;
   return withoutTools ? { tools, toolChoice: "none" } : { tools };
 }
 
 /**
  * The tool calls of a model-call result, each with the effect class of its
- * tool (`unclassified` for a name the agent does not have).
+ * tool (`unclassified` for a name the agent does not have; `read` for
+ * `ask_user`) and the tool policy's decision: the agent's `toolPolicy` made
+ * safer by the session's `overrides` (see `decideToolCall`); `ask_user` is
+ * always allowed. A call that asks carries the agent's `approvalTimeoutMs`.
  *
  * @param calls - the calls as they streamed.
  * @param agent - the agent answering.
+ * @param overrides - the session's tool policy overrides (`model.call` input).
  */
-export function withEffectClasses(
+export function withPolicyDecisions(
   calls: readonly StreamedToolCall[],
   agent: AgentDefinition,
+  overrides?: ToolPolicyOverrides,
 ): ModelToolCall[] {
-  return calls.map((call) => ({ ...call, effectClass: effectClassOf(agent, call.toolName) }));
+  return calls.map((call) => {
+    const effectClass = effectClassOf(agent, call.toolName);
+    if (call.toolName === ASK_USER_TOOL) return { ...call, effectClass, decision: "allow" };
+    const decision = decideToolCall({
+      policy: agent.toolPolicy,
+      overrides,
+      toolName: call.toolName,
+      effectClass,
+    });
+    return {
+      ...call,
+      effectClass,
+      decision,
+      ...(decision === "ask" ? { approvalTimeoutMs: agent.approvalTimeoutMs } : {}),
+    };
+  });
 }
 
 function effectClassOf(agent: AgentDefinition, toolName: string): ToolEffectClass {
+  if (toolName === ASK_USER_TOOL) return "read";
   return Object.hasOwn(agent.tools, toolName)
     ? (agent.tools[toolName]?.effectClass ?? "unclassified")
     : "unclassified";

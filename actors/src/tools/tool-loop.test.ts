@@ -68,8 +68,20 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
       context,
     )) as ModelCallResult;
     expect(first.toolCalls).toEqual([
-      { toolCallId: "call-2-1", toolName: "add", input: '{"a":2,"b":3}', effectClass: "read" },
-      { toolCallId: "call-2-2", toolName: "add", input: '{"a":"x"}', effectClass: "read" },
+      {
+        toolCallId: "call-2-1",
+        toolName: "add",
+        input: '{"a":2,"b":3}',
+        effectClass: "read",
+        decision: "allow",
+      },
+      {
+        toolCallId: "call-2-2",
+        toolName: "add",
+        input: '{"a":"x"}',
+        effectClass: "read",
+        decision: "allow",
+      },
     ]);
 
     transcript.append("s1", {

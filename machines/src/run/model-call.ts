@@ -1,4 +1,11 @@
-import { toolEffectClassSchema, type ToolEffectClass, type Usage } from "@troupe/protocol";
+import {
+  toolEffectClassSchema,
+  toolPolicyDecisionSchema,
+  type ToolEffectClass,
+  type ToolPolicyDecision,
+  type ToolPolicyOverrides,
+  type Usage,
+} from "@troupe/protocol";
 
 /** Name of the effect handler that calls the model (registered by the host for the `run` kind). */
 export const MODEL_CALL_EFFECT = "model.call";
@@ -27,6 +34,11 @@ export interface ModelCallInput {
   readonly attempt: number;
   /** Call without tools: the run reached `maxModelCalls` and this answer ends it. */
   readonly withoutTools: boolean;
+  /**
+   * The session's tool policy overrides (from `run.start`); the handler
+   * combines them with the agent's policy to decide each call (the safer wins).
+   */
+  readonly toolPolicy?: ToolPolicyOverrides;
 }
 
 /**
@@ -43,6 +55,10 @@ export interface ModelToolCall {
   readonly input: string;
   /** Default `unclassified`. */
   readonly effectClass?: ToolEffectClass;
+  /** The tool policy's decision for the call (the handler computes it); absent = `allow`. */
+  readonly decision?: ToolPolicyDecision;
+  /** For `decision: "ask"`: how long the approval may wait, in ms; absent = 24 h. */
+  readonly approvalTimeoutMs?: number;
 }
 
 /** A {@link ModelToolCall} with its effect class settled. */
@@ -87,7 +103,8 @@ function readToolCalls(value: unknown): ClassifiedToolCall[] | undefined {
   const calls: ClassifiedToolCall[] = [];
   for (const call of value as unknown[]) {
     if (typeof call !== "object" || call === null) return undefined;
-    const { toolCallId, toolName, input, effectClass } = call as Record<string, unknown>;
+    const { toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs } =
+      call as Record<string, unknown>;
     if (!isToolCallId(toolCallId) || calls.some((other) => other.toolCallId === toolCallId)) {
       return undefined;
     }
@@ -96,7 +113,26 @@ function readToolCalls(value: unknown): ClassifiedToolCall[] | undefined {
     }
     const parsedClass = toolEffectClassSchema.safeParse(effectClass ?? "unclassified");
     if (!parsedClass.success) return undefined;
-    calls.push({ toolCallId, toolName, input, effectClass: parsedClass.data });
+    const parsedDecision = toolPolicyDecisionSchema.optional().safeParse(decision);
+    if (!parsedDecision.success) return undefined;
+    if (
+      approvalTimeoutMs !== undefined &&
+      !(
+        typeof approvalTimeoutMs === "number" &&
+        Number.isInteger(approvalTimeoutMs) &&
+        approvalTimeoutMs >= 1
+      )
+    ) {
+      return undefined;
+    }
+    calls.push({
+      toolCallId,
+      toolName,
+      input,
+      effectClass: parsedClass.data,
+      ...(parsedDecision.data === undefined ? {} : { decision: parsedDecision.data }),
+      ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+    });
   }
   return calls;
 }
@@ -126,7 +162,8 @@ export function checkModelCallOutput(
       problem:
         `${MODEL_CALL_EFFECT} returned malformed toolCalls: each needs a toolCallId ` +
         `(1 to ${MAX_TOOL_CALL_ID_LENGTH} characters, distinct within the response), ` +
-        "a toolName, the input as text and a known effectClass",
+        "a toolName, the input as text, a known effectClass, and a known decision " +
+        "(allow, ask, deny) and a whole approvalTimeoutMs ≥ 1 when present",
     };
   }
   return { output: { ...(output as ModelCallOutput), toolCalls: calls } };

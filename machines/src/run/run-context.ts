@@ -1,4 +1,4 @@
-import type { Usage } from "@troupe/protocol";
+import type { ToolPolicyOverrides, Usage } from "@troupe/protocol";
 import type { ActorInput } from "../host-actions/inbox-event.js";
 import type { ToolPhase } from "./tool-phase.js";
 
@@ -35,6 +35,8 @@ export interface ActiveRun {
   /** Model named by the session; undefined = the agent's model. */
   readonly model: string | undefined;
   readonly maxModelCalls: number;
+  /** The session's tool policy overrides, from `run.start` (passed to each model call). */
+  readonly toolPolicy?: ToolPolicyOverrides | undefined;
   /** 1-based index of the current model call; above `maxModelCalls` = the final call without tools. */
   readonly modelCalls: number;
   /** 1-based attempt of the current model call. */

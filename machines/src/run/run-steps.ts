@@ -77,6 +77,7 @@ export const beginRun: RunStep = (_, event) => {
     agent: event.agent,
     model: event.model,
     maxModelCalls: event.maxModelCalls,
+    ...(event.toolPolicy === undefined ? {} : { toolPolicy: event.toolPolicy }),
     modelCalls: 1,
     attempt: 1,
     usage: { inputTokens: 0, outputTokens: 0 },
@@ -102,6 +103,7 @@ export const requestModelCall: RunStep = (context) => {
     modelCallIndex: run.modelCalls,
     attempt: run.attempt,
     withoutTools: isFinalCall(run),
+    ...(run.toolPolicy === undefined ? {} : { toolPolicy: run.toolPolicy }),
   };
   const effectId = modelCallEffectId(run);
   return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input })] };

@@ -36,19 +36,23 @@ export function toolAddressOf(sessionId: string, runId: string, toolCallId: stri
 
 /** `tool.start` for each call that starts now, in the model's order. */
 function startMessages(context: RunContext, run: ActiveRun, starting: readonly ToolCallSlot[]) {
-  return starting.map(({ toolCallId, toolName, input, effectClass }) => {
-    const payload: ToolStart = {
-      sessionId: context.sessionId,
-      runId: run.runId,
-      toolCallId,
-      toolName,
-      input,
-      effectClass,
-      ...(run.agent === undefined ? {} : { agent: run.agent }),
-    };
-    const to = toolAddressOf(context.sessionId, run.runId, toolCallId);
-    return sendMessage({ to, type: "tool.start", payload });
-  });
+  return starting.map(
+    ({ toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs }) => {
+      const payload: ToolStart = {
+        sessionId: context.sessionId,
+        runId: run.runId,
+        toolCallId,
+        toolName,
+        input,
+        effectClass,
+        ...(run.agent === undefined ? {} : { agent: run.agent }),
+        ...(decision === undefined ? {} : { decision }),
+        ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+      };
+      const to = toolAddressOf(context.sessionId, run.runId, toolCallId);
+      return sendMessage({ to, type: "tool.start", payload });
+    },
+  );
 }
 
 /**

@@ -217,6 +217,8 @@ describe("run: tool calls of a model response", () => {
       [{ toolCallId: "c1", toolName: "x", input: { city: "Lisbon" } }],
       [{ toolCallId: "", toolName: "x", input: "{}" }],
       [{ toolCallId: "c1", toolName: "x", input: "{}", effectClass: "write" }],
+      [{ toolCallId: "c1", toolName: "x", input: "{}", decision: "maybe" }],
+      [{ toolCallId: "c1", toolName: "x", input: "{}", decision: "ask", approvalTimeoutMs: 0 }],
       [readCall("c1"), readCall("c1")],
       "c1",
     ]) {
@@ -232,7 +234,8 @@ describe("run: tool calls of a model response", () => {
           code: "invalid_model_output",
           message:
             "model.call returned malformed toolCalls: each needs a toolCallId (1 to 256 characters, " +
-            "distinct within the response), a toolName, the input as text and a known effectClass",
+            "distinct within the response), a toolName, the input as text, a known effectClass, " +
+            "and a known decision (allow, ask, deny) and a whole approvalTimeoutMs ≥ 1 when present",
         }),
       );
     }

@@ -49,14 +49,18 @@ export function isWrite(effectClass: ToolEffectClass): boolean {
  */
 export function openToolPhase(calls: readonly ClassifiedToolCall[]): ToolPhase {
   return {
-    calls: calls.map(({ toolCallId, toolName, input, effectClass }) => ({
-      toolCallId,
-      toolName,
-      input,
-      effectClass,
-      started: false,
-      result: undefined,
-    })),
+    calls: calls.map(
+      ({ toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs }) => ({
+        toolCallId,
+        toolName,
+        input,
+        effectClass,
+        ...(decision === undefined ? {} : { decision }),
+        ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+        started: false,
+        result: undefined,
+      }),
+    ),
   };
 }
 

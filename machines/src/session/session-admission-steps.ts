@@ -115,10 +115,33 @@ export const enqueueMessage: SessionStep = (context, event) => {
   return { context: { queue: insertIntoQueue(context.queue, [entry]) } };
 };
 
-/** Applies `session.configure` to later runs. */
+const union = (a: readonly string[] | undefined, b: readonly string[] | undefined) => [
+  ...new Set([...(a ?? []), ...(b ?? [])]),
+];
+
+/** Whether a `session.configure` tries to loosen the tool policy (a non-empty `toolPolicy.allow`). */
+export const loosensToolPolicy = (event: SessionEvent): boolean =>
+  event.type === "session.configure" && (event.toolPolicy?.allow?.length ?? 0) > 0;
+
+/**
+ * Applies `session.configure` to later runs. `toolPolicy` patterns are added to
+ * the session's (`ask` and `deny` only; the machine refuses a configure with
+ * `allow` before this step).
+ */
 export const configure: SessionStep = (context, event) => {
   if (event.type !== "session.configure") return {};
-  const { policy, model, maxModelCalls } = event;
+  const { policy, model, maxModelCalls, toolPolicy } = event;
+  const ask = union(context.toolPolicy?.ask, toolPolicy?.ask);
+  const deny = union(context.toolPolicy?.deny, toolPolicy?.deny);
+  const tools =
+    ask.length + deny.length === 0
+      ? {}
+      : {
+          toolPolicy: {
+            ...(ask.length === 0 ? {} : { ask }),
+            ...(deny.length === 0 ? {} : { deny }),
+          },
+        };
   const configured = new Set(context.configured);
   if (policy !== undefined) configured.add("policy");
   if (maxModelCalls !== undefined) configured.add("maxModelCalls");
@@ -127,6 +150,7 @@ export const configure: SessionStep = (context, event) => {
       ...(policy === undefined ? {} : { policy }),
       ...(model === undefined ? {} : { model }),
       ...(maxModelCalls === undefined ? {} : { maxModelCalls }),
+      ...tools,
       configured: [...configured].sort(),
     },
   };

@@ -1,4 +1,4 @@
-import type { SessionPolicy } from "@troupe/protocol";
+import type { SessionPolicy, ToolPolicyOverrides } from "@troupe/protocol";
 import type { ActorInput } from "../host-actions/inbox-event.js";
 
 /** Policy of a new session for a message that arrives during a run. */
@@ -58,6 +58,12 @@ export interface SessionContext {
    * agent's defaults, applied at the first user message, never override them.
    */
   readonly configured: readonly ("policy" | "maxModelCalls")[];
+  /**
+   * Tool patterns `session.configure` asked to ask for or deny (accumulated,
+   * never removed: a session's tool policy only gets safer); undefined = none.
+   * Each run gets them in `run.start`.
+   */
+  readonly toolPolicy?: ToolPolicyOverrides | undefined;
 }
 
 /**

@@ -1,6 +1,12 @@
 import type { SessionPolicy } from "@troupe/protocol";
 import {
   type MessageSchemas,
+  type QuestionAnswer,
+  type ToolApprove,
+  type ToolDeny,
+  questionAnswerSchema,
+  toolApproveSchema,
+  toolDenySchema,
   type RunCancel,
   type RunFinished,
   type RunSteer,
@@ -30,7 +36,8 @@ export interface SessionAgentDefaults {
  * delivers them (`{ ...payload, type, messageId, timestampMs }`).
  *
  * Public: `user.message`, `run.cancel`, `run.steer`, `session.configure`,
- * `session.close`. From the run actor: `run.finished`.
+ * `session.close`, and `tool.approve`, `tool.deny`, `question.answer` (forwarded
+ * to the tool call actor). From the run actor: `run.finished`.
  */
 export type SessionEvent =
   | (InboxEvent<"user.message", UserMessage> & { readonly agentDefaults?: SessionAgentDefaults })
@@ -39,6 +46,9 @@ export type SessionEvent =
   | InboxEvent<"session.configure", SessionConfigure>
   // `SessionClose` is `{}` as a zod output (`Record<string, never>`); no fields to add.
   | InboxEvent<"session.close", object>
+  | InboxEvent<"tool.approve", ToolApprove>
+  | InboxEvent<"tool.deny", ToolDeny>
+  | InboxEvent<"question.answer", QuestionAnswer>
   | InboxEvent<"run.finished", RunFinished>;
 
 /**
@@ -51,6 +61,9 @@ export const sessionMessageSchemas = {
   "run.steer": runSteerSchema,
   "session.configure": sessionConfigureSchema,
   "session.close": sessionCloseSchema,
+  "tool.approve": toolApproveSchema,
+  "tool.deny": toolDenySchema,
+  "question.answer": questionAnswerSchema,
   "run.finished": runFinishedSchema,
 } as const satisfies MessageSchemas;
 
@@ -64,4 +77,8 @@ export const SESSION_REJECTION_CODES = {
   noActiveRun: "no_active_run",
   /** `run.steer` naming a run that is not the active one. */
   runNotActive: "run_not_active",
+  /** `tool.approve` / `tool.deny` / `question.answer` before the session's first run. */
+  noRun: "no_run",
+  /** `session.configure` with a non-empty `toolPolicy.allow`: a session's tool policy only gets safer. */
+  toolPolicyLoosening: "tool_policy_loosening",
 } as const;

@@ -8,6 +8,7 @@ import {
   admit,
   configure,
   enqueueMessage,
+  loosensToolPolicy,
   rejectWith,
   reportDuplicate,
 } from "./session-admission-steps.js";
@@ -20,10 +21,21 @@ import {
   finishRun,
   forwardCancel,
   forwardSteer,
+  forwardToToolCall,
   startNextRun,
+  toolMessageRunId,
 } from "./session-run-steps.js";
 
 const step = stepAction<SessionContext, SessionEvent>;
+/** `tool.approve` / `tool.deny` / `question.answer`: forwarded to the tool call actor of the active (or last) run. */
+const forwardTool = [
+  { guard: "hasRunForToolMessage", actions: "forwardToToolCall" },
+  { actions: "rejectNoRun" },
+] as const;
+const configureSafely = [
+  { guard: "loosensToolPolicy", actions: "rejectLoosening" },
+  { actions: ["configure", "accept"] },
+] as const;
 const runIdOf = (event: SessionEvent) =>
   event.type === "run.cancel" || event.type === "run.steer" || event.type === "run.finished"
     ? event.runId
@@ -61,6 +73,17 @@ export const sessionMachine = setup({
     announceIdle: step(announceIdle),
     announceClosed: step(announceClosed),
     dropQueue: step(dropQueue),
+    forwardToToolCall: step(forwardToToolCall),
+    rejectNoRun: step(
+      rejectWith(CODES.noRun, (c) => `session ${c.sessionId} has no run with tool calls yet`),
+    ),
+    rejectLoosening: step(
+      rejectWith(
+        CODES.toolPolicyLoosening,
+        () =>
+          "session.configure may only make the tool policy safer (ask, deny); toolPolicy.allow is refused",
+      ),
+    ),
     rejectClosed: step(rejectWith(CODES.sessionClosed, (c) => `session ${c.sessionId} is closed`)),
     rejectClosing: step(
       rejectWith(CODES.sessionClosed, (c) => `session ${c.sessionId} is closing`),
@@ -96,6 +119,10 @@ export const sessionMachine = setup({
     hasNextMessage: ({ context, event }) =>
       context.queue.length > 0 ||
       (event.type === "run.finished" && context.steered.length > event.steersApplied),
+    /** A `session.configure` that would loosen the tool policy. */
+    loosensToolPolicy: ({ event }) => loosensToolPolicy(event),
+    /** The session has a run a tool message may be for (the active one, or the last). */
+    hasRunForToolMessage: ({ context }) => toolMessageRunId(context) !== undefined,
   },
 }).createMachine({
   id: "session",
@@ -112,8 +139,11 @@ export const sessionMachine = setup({
           },
         ],
         "run.steer": { actions: "rejectNoActiveRun" },
-        "session.configure": { actions: ["configure", "accept"] },
+        "session.configure": configureSafely,
         "session.close": { target: "closed", actions: "announceClosed" },
+        "tool.approve": forwardTool,
+        "tool.deny": forwardTool,
+        "question.answer": forwardTool,
       },
     },
     running: {
@@ -136,8 +166,11 @@ export const sessionMachine = setup({
           { guard: "targetsActiveRun", actions: ["admit", "accept", "forwardSteer"] },
           { actions: "rejectRunNotActive" },
         ],
-        "session.configure": { actions: ["configure", "accept"] },
+        "session.configure": configureSafely,
         "session.close": { target: "closing", actions: "forwardCancel" },
+        "tool.approve": forwardTool,
+        "tool.deny": forwardTool,
+        "question.answer": forwardTool,
         "run.finished": [
           { guard: not("isActiveRunFinished") },
           { guard: "hasNextMessage", actions: ["finishRun", "startNextRun"] },
@@ -150,6 +183,9 @@ export const sessionMachine = setup({
         "user.message": { actions: "rejectClosing" },
         "run.steer": { actions: "rejectClosing" },
         "session.configure": { actions: "rejectClosing" },
+        "tool.approve": { actions: "rejectClosing" },
+        "tool.deny": { actions: "rejectClosing" },
+        "question.answer": { actions: "rejectClosing" },
         "run.finished": {
           guard: "isActiveRunFinished",
           target: "closed",
@@ -162,6 +198,9 @@ export const sessionMachine = setup({
         "user.message": { actions: "rejectClosed" },
         "run.steer": { actions: "rejectClosed" },
         "session.configure": { actions: "rejectClosed" },
+        "tool.approve": { actions: "rejectClosed" },
+        "tool.deny": { actions: "rejectClosed" },
+        "question.answer": { actions: "rejectClosed" },
       },
     },
   },

@@ -1,4 +1,4 @@
-import { formatAddress, type RunCancel, type RunStart } from "@troupe/protocol";
+import { formatAddress, toolActorId, type RunCancel, type RunStart } from "@troupe/protocol";
 import { appendEntry, emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
 import { insertIntoQueue, type QueuedMessage } from "./session-context.js";
 import { SESSION_REJECTION_CODES } from "./session-events.js";
@@ -26,6 +26,7 @@ export const startNextRun: SessionStep = (context) => {
     ...(model === undefined ? {} : { model }),
     maxModelCalls: context.maxModelCalls,
     transcriptLength: context.transcriptLength + 1,
+    ...(context.toolPolicy === undefined ? {} : { toolPolicy: context.toolPolicy }),
   };
   return {
     context: {
@@ -69,6 +70,58 @@ export const forwardCancel: SessionStep = (context, event) => {
   return {
     context: { cancelRequested: true },
     actions: [sendMessage({ to: runAddressOf(context.sessionId), type: "run.cancel", payload })],
+  };
+};
+
+/**
+ * The run a `tool.approve` / `tool.deny` / `question.answer` is for: the active
+ * run, or the last run when none is active (so a late settlement still reaches
+ * its call and is told it was already settled); undefined before the first run.
+ */
+export const toolMessageRunId = (context: {
+  readonly activeRunId: string | undefined;
+  readonly runCount: number;
+}): string | undefined =>
+  context.activeRunId ?? (context.runCount === 0 ? undefined : runIdAt(context.runCount));
+
+/**
+ * Forwards `tool.approve` / `tool.deny` / `question.answer` (payload unchanged)
+ * to the tool call actor `tool/<toolActorId(sessionId, runId, toolCallId)>` of
+ * {@link toolMessageRunId} (`questionId` is the call id), and accepts the
+ * message (`message.accepted` with that `runId`). The tool call actor settles it
+ * or ignores it.
+ */
+export const forwardToToolCall: SessionStep = (context, event) => {
+  const runId = toolMessageRunId(context);
+  if (runId === undefined) return {};
+  let send;
+  if (event.type === "tool.approve") {
+    const { toolCallId, note } = event;
+    const payload = { toolCallId, ...(note === undefined ? {} : { note }) };
+    send = { toolCallId, type: "tool.approve" as const, payload };
+  } else if (event.type === "tool.deny") {
+    const { toolCallId, reason } = event;
+    const payload = { toolCallId, ...(reason === undefined ? {} : { reason }) };
+    send = { toolCallId, type: "tool.deny" as const, payload };
+  } else if (event.type === "question.answer") {
+    const { questionId, text } = event;
+    send = {
+      toolCallId: questionId,
+      type: "question.answer" as const,
+      payload: { questionId, text },
+    };
+  } else {
+    return {};
+  }
+  const to = formatAddress({
+    kind: "tool",
+    id: toolActorId(context.sessionId, runId, send.toolCallId),
+  });
+  return {
+    actions: [
+      emitEvent("message.accepted", { messageId: event.messageId, type: event.type, runId }),
+      sendMessage({ to, type: send.type, payload: send.payload }),
+    ],
   };
 };
 

@@ -4,6 +4,9 @@ import type { ActorInput } from "../host-actions/inbox-event.js";
 /** The call a tool call actor runs, as `tool.start` described it (without the session id). */
 export type ToolCallRequest = Omit<ToolStart, "sessionId">;
 
+/** How a call's approval was settled: the first `tool.approve` / `tool.deny`, or the timeout. */
+export type ApprovalDecision = "approved" | "denied" | "timed_out";
+
 /** Context of {@link toolCallMachine}. */
 export interface ToolCallContext {
   /** The id of the actor's address (`tool/<toolActorId>`). */
@@ -19,6 +22,11 @@ export interface ToolCallContext {
   readonly cancelRequested: boolean;
   /** How the execution ended, once it did (undefined when cancelled before starting). */
   readonly status: ToolExecutionStatus | undefined;
+  /**
+   * How the approval the call waited for was settled; undefined while it waits
+   * and for a call that needed none. Later settlements are answered with it.
+   */
+  readonly approval?: ApprovalDecision | undefined;
 }
 
 /**

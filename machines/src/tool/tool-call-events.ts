@@ -1,8 +1,14 @@
 import {
   type MessageSchemas,
+  type QuestionAnswer,
+  type ToolApprove,
   type ToolCancel,
+  type ToolDeny,
   type ToolStart,
+  questionAnswerSchema,
+  toolApproveSchema,
   toolCancelSchema,
+  toolDenySchema,
   toolStartSchema,
 } from "@troupe/protocol";
 import type { EffectCompletedEvent, EffectFailedEvent } from "../host-actions/host-actions.js";
@@ -10,12 +16,16 @@ import type { InboxEvent } from "../host-actions/inbox-event.js";
 
 /**
  * Events of {@link toolCallMachine}: messages from the run actor
- * (`tool.start`, `tool.cancel`) and the result of its `tool.execute` effect
- * (`effect.completed`, `effect.failed`).
+ * (`tool.start`, `tool.cancel`), settlements forwarded by the session
+ * (`tool.approve`, `tool.deny`, `question.answer`) and the result of its
+ * `tool.execute` effect (`effect.completed`, `effect.failed`).
  */
 export type ToolCallEvent =
   | InboxEvent<"tool.start", ToolStart>
   | InboxEvent<"tool.cancel", ToolCancel>
+  | InboxEvent<"tool.approve", ToolApprove>
+  | InboxEvent<"tool.deny", ToolDeny>
+  | InboxEvent<"question.answer", QuestionAnswer>
   | EffectCompletedEvent
   | EffectFailedEvent;
 
@@ -26,7 +36,17 @@ export type ToolCallEvent =
 export const toolMessageSchemas = {
   "tool.start": toolStartSchema,
   "tool.cancel": toolCancelSchema,
+  "tool.approve": toolApproveSchema,
+  "tool.deny": toolDenySchema,
+  "question.answer": questionAnswerSchema,
 } as const satisfies MessageSchemas;
+
+/** Name of the built-in tool every agent has: asks the user and waits for `question.answer`. */
+export const ASK_USER_TOOL = "ask_user";
+/** How long a call that asks for approval waits before it counts as denied: 24 h, in ms. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 86_400_000;
+/** `tool.failed` error code when the policy or the user denied the call (or its approval timed out). */
+export const DENIED_CODE = "denied";
 
 /** `tool.failed` error code when the tool threw (status `failed`). */
 export const TOOL_FAILED_CODE = "tool_failed";

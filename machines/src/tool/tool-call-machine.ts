@@ -1,14 +1,37 @@
-import { toolActorId } from "@troupe/protocol";
-import { not, setup } from "xstate";
+import { toolActorId, type ToolPolicyDecision } from "@troupe/protocol";
+import { and, not, setup } from "xstate";
 import { hostActionImplementations } from "../host-actions/host-actions.js";
 import type { ActorInput } from "../host-actions/inbox-event.js";
 import { stepAction } from "../host-actions/machine-step.js";
 import { initialToolCallContext, type ToolCallContext } from "./tool-call-context.js";
-import type { ToolCallEvent } from "./tool-call-events.js";
-import { cancelBeforeStart, cancelExecution, reportOutcome, startCall } from "./tool-call-steps.js";
+import {
+  ASK_USER_TOOL,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  type ToolCallEvent,
+} from "./tool-call-events.js";
+import {
+  answerQuestion,
+  approve,
+  askQuestion,
+  cancelBeforeStart,
+  cancelExecution,
+  denyByPolicy,
+  denyByUser,
+  questionOf,
+  rejectQuestion,
+  reportAlreadySettled,
+  reportOutcome,
+  requestApproval,
+  startCall,
+  timeOutApproval,
+} from "./tool-call-steps.js";
 import { TOOL_EXECUTE_EFFECT_ID } from "./tool-execute.js";
 
 const step = stepAction<ToolCallContext, ToolCallEvent>;
+const alreadySettled = {
+  guard: and(["settlesCall", "wasSettled"]),
+  actions: "reportAlreadySettled",
+} as const;
 
 /**
  * The actor of one tool call (`tool/<toolActorId(sessionId, runId, toolCallId)>`):
@@ -19,8 +42,16 @@ const step = stepAction<ToolCallContext, ToolCallEvent>;
  * for an answer). Everything after the end is ignored, repeated `tool.start`s
  * included, so the call runs at most once per actor.
  *
- * States: `idle` (no call yet), `executing` (the effect runs), `done`. See
- * ../../README.md.
+ * Before running, the call follows the policy decision `tool.start` carries:
+ * `deny` ends it `failed` at once; `ask` publishes `tool.approval_requested` and
+ * waits (durably, `approvalTimeoutMs`, default 24 h) for the first `tool.approve`
+ * / `tool.deny` the session forwards — a timeout counts as a denial, later
+ * settlements get `tool.approval_settled` with `alreadySettled`. The built-in
+ * `ask_user` runs no effect: it publishes `question.asked` and ends with the
+ * text of the `question.answer` the session forwards.
+ *
+ * States: `idle` (no call yet), `awaitingApproval`, `awaitingAnswer`,
+ * `executing` (the effect runs), `done`. See ../../README.md.
  *
  * Input: `{ address: { kind: "tool", id: toolActorId } }`.
  *
@@ -39,6 +70,15 @@ export const toolCallMachine = setup({
     reportOutcome: step(reportOutcome),
     cancelExecution: step(cancelExecution),
     cancelBeforeStart: step(cancelBeforeStart),
+    denyByPolicy: step(denyByPolicy),
+    requestApproval: step(requestApproval),
+    approve: step(approve),
+    denyByUser: step(denyByUser),
+    timeOutApproval: step(timeOutApproval),
+    reportAlreadySettled: step(reportAlreadySettled),
+    askQuestion: step(askQuestion),
+    rejectQuestion: step(rejectQuestion),
+    answerQuestion: step(answerQuestion),
   },
   guards: {
     /** A `tool.start` whose session, run and call id hash to this actor's id. */
@@ -56,6 +96,30 @@ export const toolCallMachine = setup({
       !cancelRequested &&
       event.runId === call.runId &&
       event.toolCallId === call.toolCallId,
+    /** The policy decision of the `tool.start` (absent = `allow`). */
+    decisionIs: ({ event }, params: { decision: ToolPolicyDecision }) =>
+      event.type === "tool.start" && (event.decision ?? "allow") === params.decision,
+    /** A `tool.start` of the built-in `ask_user`. */
+    isAskUser: ({ event }) => event.type === "tool.start" && event.toolName === ASK_USER_TOOL,
+    /** An `ask_user` call whose arguments hold a question. */
+    hasQuestion: ({ event }) =>
+      event.type === "tool.start" && questionOf(event.input) !== undefined,
+    /** A `tool.approve` / `tool.deny` for this call. */
+    settlesCall: ({ context: { call }, event }) =>
+      (event.type === "tool.approve" || event.type === "tool.deny") &&
+      call !== undefined &&
+      event.toolCallId === call.toolCallId,
+    /** The call's approval was settled already. */
+    wasSettled: ({ context }) => context.approval !== undefined,
+    /** A `question.answer` for this call's question. */
+    answersCall: ({ context: { call }, event }) =>
+      event.type === "question.answer" &&
+      call !== undefined &&
+      event.questionId === call.toolCallId,
+  },
+  delays: {
+    approvalTimeout: ({ context }) =>
+      context.call?.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
   },
 }).createMachine({
   id: "tool",
@@ -64,8 +128,41 @@ export const toolCallMachine = setup({
   states: {
     idle: {
       on: {
-        "tool.start": { guard: "isOwnCall", target: "executing", actions: "startCall" },
+        "tool.start": [
+          { guard: not("isOwnCall") },
+          {
+            guard: { type: "decisionIs", params: { decision: "deny" } },
+            target: "done",
+            actions: "denyByPolicy",
+          },
+          {
+            guard: and(["isAskUser", "hasQuestion"]),
+            target: "awaitingAnswer",
+            actions: "askQuestion",
+          },
+          { guard: "isAskUser", target: "done", actions: "rejectQuestion" },
+          {
+            guard: { type: "decisionIs", params: { decision: "ask" } },
+            target: "awaitingApproval",
+            actions: "requestApproval",
+          },
+          { target: "executing", actions: "startCall" },
+        ],
         "tool.cancel": { target: "done", actions: "cancelBeforeStart" },
+      },
+    },
+    awaitingApproval: {
+      after: { approvalTimeout: { target: "done", actions: "timeOutApproval" } },
+      on: {
+        "tool.approve": { guard: "settlesCall", target: "executing", actions: "approve" },
+        "tool.deny": { guard: "settlesCall", target: "done", actions: "denyByUser" },
+        "tool.cancel": { guard: "cancelsCall", target: "done", actions: "cancelBeforeStart" },
+      },
+    },
+    awaitingAnswer: {
+      on: {
+        "question.answer": { guard: "answersCall", target: "done", actions: "answerQuestion" },
+        "tool.cancel": { guard: "cancelsCall", target: "done", actions: "cancelBeforeStart" },
       },
     },
     executing: {
@@ -79,10 +176,15 @@ export const toolCallMachine = setup({
           { target: "done", actions: "reportOutcome" },
         ],
         "tool.cancel": { guard: "cancelsCall", actions: "cancelExecution" },
+        "tool.approve": alreadySettled,
+        "tool.deny": alreadySettled,
       },
     },
     // Not a final state: the actor stays addressable and ignores whatever comes
-    // later (a re-published tool.start, a late tool.cancel).
-    done: {},
+    // later (a re-published tool.start, a late tool.cancel), except that a late
+    // approval or denial is told the first settlement.
+    done: {
+      on: { "tool.approve": alreadySettled, "tool.deny": alreadySettled },
+    },
   },
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { actorIdSchema } from "../../address/actor-id.js";
 import { identifierSchema } from "../field-schemas.js";
+import { toolPolicyOverridesSchema } from "../tool-policy.js";
 
 /** A length of the session transcript, in entries: a whole number, 0 or more. */
 const transcriptLengthSchema = z.number().int().nonnegative();
@@ -8,9 +9,11 @@ const transcriptLengthSchema = z.number().int().nonnegative();
 /**
  * `run.start` — internal, session → run actor (`run/<sessionId>`): start run
  * `runId` with the settings in force. The session has already appended the user
- * message to the transcript, so `transcriptLength` counts it.
+ * message to the transcript, so `transcriptLength` counts it. `toolPolicy` holds
+ * the session's tool policy overrides (patterns to ask for or deny on top of
+ * the agent's policy).
  *
- * Shape: `{ runId: string, sessionId: string, agent?: string, model?: string, maxModelCalls: number (whole, 1+), transcriptLength: number (whole, 0+) }`.
+ * Shape: `{ runId: string, sessionId: string, agent?: string, model?: string, maxModelCalls: number (whole, 1+), transcriptLength: number (whole, 0+), toolPolicy?: ToolPolicyOverrides }`.
  */
 export const runStartSchema = z.object({
   runId: identifierSchema,
@@ -19,6 +22,7 @@ export const runStartSchema = z.object({
   model: z.string().min(1).optional(),
   maxModelCalls: z.number().int().min(1),
   transcriptLength: transcriptLengthSchema,
+  toolPolicy: toolPolicyOverridesSchema.optional(),
 });
 /** Payload of `run.start`. */
 export type RunStart = z.infer<typeof runStartSchema>;

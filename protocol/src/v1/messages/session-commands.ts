@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { actorIdSchema } from "../../address/actor-id.js";
 import { identifierSchema } from "../field-schemas.js";
+import { toolPolicySchema } from "../tool-policy.js";
 
 /**
  * `user.message` — a user turn for a session. The only required field is `text`.
@@ -97,15 +98,20 @@ export type SessionPolicy = z.infer<typeof sessionPolicySchema>;
  * `session.configure` — change the session's settings for later runs; the active
  * run keeps the settings it started with. Absent fields stay as they are.
  *
- * Shape: `{ policy?: SessionPolicy, model?: string, maxModelCalls?: number (whole, 1+) }`.
+ * Shape: `{ policy?: SessionPolicy, model?: string, maxModelCalls?: number (whole, 1+), toolPolicy?: ToolPolicy }`.
  * `model` names the model the agent should use (the host's syntax, e.g.
  * `openai:gpt-4o-mini`); `maxModelCalls` caps the model calls of one run (past
- * it the model is asked once more, without tools).
+ * it the model is asked once more, without tools). `toolPolicy` adds tool
+ * patterns to ask for or deny in later runs, on top of the agent's policy and of
+ * earlier `session.configure`s: a session's tool policy only gets safer, so a
+ * non-empty `toolPolicy.allow` (an attempt to loosen) makes the session refuse
+ * the whole message (`message.rejected`, code `tool_policy_loosening`).
  */
 export const sessionConfigureSchema = z.object({
   policy: sessionPolicySchema.optional(),
   model: z.string().min(1).optional(),
   maxModelCalls: z.number().int().min(1).optional(),
+  toolPolicy: toolPolicySchema.optional(),
 });
 /** Payload of `session.configure`. */
 export type SessionConfigure = z.infer<typeof sessionConfigureSchema>;

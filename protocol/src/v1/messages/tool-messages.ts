@@ -3,6 +3,7 @@ import { actorIdSchema } from "../../address/actor-id.js";
 import { identifierSchema } from "../field-schemas.js";
 import { toolExecutionStatusSchema } from "../tool-call-status.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
+import { toolPolicyDecisionSchema } from "../tool-policy.js";
 
 /**
  * `tool.start` — internal, run actor (`run/<sessionId>`) → tool call actor
@@ -10,8 +11,11 @@ import { toolEffectClassSchema } from "../tool-effect-class.js";
  * a model response. `input` is the raw arguments text the model produced (the
  * host parses and validates it against the tool's schema); `effectClass` comes
  * from the agent's tool definition (`unclassified` for a tool it does not know).
+ * `decision` is the tool policy's decision for the call (absent = `allow`);
+ * `approvalTimeoutMs` how long an `ask` waits for a settlement before it counts
+ * as denied (absent = 24 h).
  *
- * Shape: `{ sessionId: string, runId: string, toolCallId: string, toolName: string, input: string, effectClass: ToolEffectClass, agent?: string }`.
+ * Shape: `{ sessionId: string, runId: string, toolCallId: string, toolName: string, input: string, effectClass: ToolEffectClass, agent?: string, decision?: ToolPolicyDecision, approvalTimeoutMs?: number (whole, 1+) }`.
  */
 export const toolStartSchema = z.object({
   sessionId: actorIdSchema,
@@ -21,6 +25,8 @@ export const toolStartSchema = z.object({
   input: z.string(),
   effectClass: toolEffectClassSchema,
   agent: z.string().min(1).optional(),
+  decision: toolPolicyDecisionSchema.optional(),
+  approvalTimeoutMs: z.number().int().min(1).optional(),
 });
 /** Payload of `tool.start`. */
 export type ToolStart = z.infer<typeof toolStartSchema>;
