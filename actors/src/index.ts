@@ -39,6 +39,7 @@ export * from "./replay/replay-actor.js";
 export * from "./agents/agent-registry.js";
 export * from "./agents/build-model-prompt.js";
 export * from "./agents/define-agent.js";
+export * from "./agents/subagents.js";
 export * from "./errors/effect-cancelled-error.js";
 export * from "./agents/invalid-agent-error.js";
 export * from "./agents/model-call-effect.js";

@@ -35,3 +35,4 @@ export * from "./tool/tool-call-context.js";
 export * from "./tool/tool-call-events.js";
 export * from "./tool/tool-execute.js";
 export { toolCallMachine } from "./tool/tool-call-machine.js";
+export * from "./tool/tool-call-delegation.js";

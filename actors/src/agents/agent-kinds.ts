@@ -7,6 +7,8 @@ import {
   sessionMessageSchemas,
   toolCallMachine,
   toolMessageSchemas,
+  type RunContext,
+  type SessionContext,
   type ToolCallContext,
 } from "@troupe/machines";
 import { RedisFenceStore } from "../tools/redis-fence-store.js";
@@ -78,9 +80,15 @@ export function agentKinds(
       void services.redis.pexpire(key, 7 * 24 * 3600 * 1000).catch(() => undefined);
       return modelCall(input, { ...context, attempt });
     };
+    // A subagent's session, its run and its tool calls publish on the
+    // delegating session's subjects (meta.actor still names each actor).
     const session: ActorKindDefinition = {
       kind: "session",
       machine: sessionMachine,
+      eventAddress: (address, context) => {
+        const parent = (context as SessionContext | undefined)?.parent;
+        return parent === undefined ? address : { kind: "session", id: parent.sessionId };
+      },
       version: AGENT_MACHINES_VERSION,
       messageSchemas: sessionMessageSchemas,
       // A user.message carries the settings of its agent (policy, model-call limit);
@@ -109,7 +117,10 @@ export function agentKinds(
       machine: runMachine,
       version: AGENT_MACHINES_VERSION,
       messageSchemas: runMessageSchemas,
-      eventAddress: (address) => ({ kind: "session", id: address.id }),
+      eventAddress: (address, context) => ({
+        kind: "session",
+        id: (context as RunContext | undefined)?.parentSessionId ?? address.id,
+      }),
       effects: { [MODEL_CALL_EFFECT]: countedModelCall },
     };
     // One actor per tool call; its events appear under the session's subjects.
@@ -119,7 +130,10 @@ export function agentKinds(
       version: AGENT_MACHINES_VERSION,
       messageSchemas: toolMessageSchemas,
       eventAddress: (address, context) => {
-        const sessionId = (context as ToolCallContext).sessionId;
+        const { sessionId, call } = context as ToolCallContext;
+        if (call?.parentSessionId !== undefined) {
+          return { kind: "session", id: call.parentSessionId };
+        }
         return sessionId === undefined ? address : { kind: "session", id: sessionId };
       },
       effects: {

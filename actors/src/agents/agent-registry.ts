@@ -1,5 +1,6 @@
 import type { AgentDefinition } from "./define-agent.js";
 import { InvalidAgentError } from "./invalid-agent-error.js";
+import { effectiveSubagentAgent } from "./subagents.js";
 import { UnknownAgentError } from "./unknown-agent-error.js";
 
 /** Options of {@link AgentRegistry}. */
@@ -22,6 +23,7 @@ export interface AgentRegistryOptions {
  */
 export class AgentRegistry {
   readonly #agents = new Map<string, AgentDefinition>();
+  readonly #subagentNames = new Set<string>();
   /** The agent used when a session names none. */
   readonly defaultAgent: AgentDefinition;
 
@@ -39,6 +41,23 @@ export class AgentRegistry {
       }
       this.#agents.set(agent.name, agent);
     }
+    // Each subagent's effective agent (filtered tools, no subagents) under
+    // `<parent>--<subagent>`, so a subagent's session can name it.
+    for (const agent of agents) {
+      for (const [name, subagent] of Object.entries(agent.subagents)) {
+        const effective = effectiveSubagentAgent(agent, name, subagent);
+        if (this.#agents.has(effective.name)) {
+          throw new InvalidAgentError(agent.name, [
+            {
+              path: ["subagents", name],
+              message: `the subagent's agent name "${effective.name}" is taken by another agent`,
+            },
+          ]);
+        }
+        this.#subagentNames.add(effective.name);
+        this.#agents.set(effective.name, effective);
+      }
+    }
     const defaultName = options.defaultAgent ?? agents[0]?.name;
     const fallback = defaultName === undefined ? undefined : this.#agents.get(defaultName);
     if (fallback === undefined) {
@@ -55,9 +74,9 @@ export class AgentRegistry {
     this.defaultAgent = fallback;
   }
 
-  /** Names of the served agents, in the order given. */
+  /** Names of the served agents, in the order given (subagents' agents excluded). */
   get names(): string[] {
-    return [...this.#agents.keys()];
+    return [...this.#agents.keys()].filter((name) => !this.#subagentNames.has(name));
   }
 
   /**

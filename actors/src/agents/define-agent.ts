@@ -6,6 +6,7 @@ import type { ModelSpec } from "../models/resolve-model.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { type ToolsOption, toToolRecord } from "../tools/tool-record.js";
 import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
+import { type SubagentDefinition, type SubagentOptions, toSubagentRecord } from "./subagents.js";
 
 /** Agent, tool and subagent names: 1 to 64 characters from `A-Z a-z 0-9 _ -` (safe in subjects and for providers). */
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -50,8 +51,14 @@ export interface AgentOptions {
   readonly model?: ModelSpec;
   /** Tools made with `defineTool`: a list, or a record keyed by each tool's name (issue #5). */
   readonly tools?: ToolsOption;
-  /** Agents this agent may delegate to, by name (placeholder, #5). */
-  readonly subagents?: Readonly<Record<string, unknown>>;
+  /**
+   * Agents this agent may delegate to, by name: the model calls each as a tool
+   * `{ task }` whose result is the subagent's answer. The subagent runs its
+   * `agent` with that agent's tools filtered by `tools` (deny, then allow) and
+   * cannot delegate further. A subagent call is policy-checked like a `read`
+   * tool (allowed unless `toolPolicy` names it).
+   */
+  readonly subagents?: Readonly<Record<string, SubagentOptions>>;
   /** `maxModelCalls`: model calls per run before a final call without tools (whole, ≥ 1, default 50). */
   readonly limits?: { readonly maxModelCalls?: number };
   /** `policy` for a message that arrives during a run (default `enqueue`). */
@@ -76,7 +83,7 @@ export interface AgentDefinition {
   readonly model: ModelSpec | undefined;
   /** The agent's tools keyed by name (frozen; empty when none). */
   readonly tools: Readonly<Record<string, ToolDefinition>>;
-  readonly subagents: Readonly<Record<string, unknown>>;
+  readonly subagents: Readonly<Record<string, SubagentDefinition>>;
   readonly limits: { readonly maxModelCalls: number };
   readonly settings: { readonly policy: SessionPolicy };
   readonly toolPolicy: {
@@ -130,7 +137,14 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
   }
   issues.push(...modelIssues(options.model));
   const tools = toToolRecord(options.tools);
-  issues.push(...tools.issues, ...recordIssues("subagents", options.subagents));
+  const subagents = toSubagentRecord(options.subagents, Object.keys(tools.tools));
+  issues.push(...tools.issues, ...subagents.issues);
+  if (Object.hasOwn(subagents.subagents, ASK_USER_TOOL)) {
+    issues.push({
+      path: ["subagents", ASK_USER_TOOL],
+      message: `"${ASK_USER_TOOL}" is the built-in tool every agent has; choose another name`,
+    });
+  }
   if (Object.hasOwn(tools.tools, ASK_USER_TOOL)) {
     issues.push({
       path: ["tools", ASK_USER_TOOL],
@@ -143,7 +157,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     ...plain.data,
     model: options.model,
     tools: tools.tools,
-    subagents: Object.freeze({ ...options.subagents }),
+    subagents: Object.freeze(subagents.subagents),
   });
 }
 
@@ -168,17 +182,4 @@ function modelIssues(model: unknown): AgentIssue[] {
     return [];
   }
   return [{ path: ["model"], message: "must be a model spec string or an AI SDK language model" }];
-}
-
-function recordIssues(field: "subagents", record: unknown): AgentIssue[] {
-  if (record === undefined) return [];
-  if (typeof record !== "object" || record === null || Array.isArray(record)) {
-    return [{ path: [field], message: "must be an object keyed by name" }];
-  }
-  return Object.keys(record)
-    .filter((key) => !AGENT_NAME_PATTERN.test(key))
-    .map((key) => ({
-      path: [field, key],
-      message: 'names must be 1 to 64 characters from A-Z, a-z, 0-9, "_" and "-"',
-    }));
 }

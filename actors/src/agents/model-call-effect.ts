@@ -74,6 +74,8 @@ export interface ModelToolCall {
   readonly effectClass: ToolEffectClass;
   readonly decision: ToolPolicyDecision;
   readonly approvalTimeoutMs?: number;
+  /** For a call of a subagent: the agent its session runs (`<parent>--<subagent>`). */
+  readonly subagent?: string;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { ToolDefinition, ToolEffectClass } from "../tools/define-tool.js";
 import { decideToolCall } from "../tools/tool-policy.js";
 import type { AgentDefinition } from "./define-agent.js";
 import type { ModelToolCall } from "./model-call-effect.js";
+import { subagentAgentName, type SubagentDefinition } from "./subagents.js";
 
 /** A tool call as it streamed: the arguments as the raw JSON text. */
 export interface StreamedToolCall {
@@ -37,6 +38,36 @@ export function toModelTool(definition: ToolDefinition): Tool {
       inputSchema: jsonSchema(() => asSchema(definition.inputSchema).jsonSchema),
     });
     modelTools.set(definition, cached);
+  }
+  return cached;
+}
+
+/** Input schema of a subagent's tool. */
+export const subagentInputSchema = z.object({
+  task: z
+    .string()
+    .min(1)
+    .describe("The task for the subagent, with everything it needs to know to do it."),
+});
+
+const subagentTools = new WeakMap<SubagentDefinition, Tool>();
+
+/**
+ * The AI SDK tool the parent's model calls to delegate to a subagent: the
+ * subagent's description and `{ task: string }`, without `execute` (the tool
+ * call actor hands the task to the subagent's session).
+ *
+ * @param subagent - a subagent of the agent.
+ * @returns the AI SDK tool (cached per subagent).
+ */
+export function toSubagentModelTool(subagent: SubagentDefinition): Tool {
+  let cached = subagentTools.get(subagent);
+  if (cached === undefined) {
+    cached = tool({
+      description: subagent.description,
+      inputSchema: jsonSchema(() => asSchema(subagentInputSchema).jsonSchema),
+    });
+    subagentTools.set(subagent, cached);
   }
   return cached;
 }
@@ -81,6 +112,9 @@ export function modelToolSettings(
   if (withoutTools && !messages.some(hasToolParts)) return {};
   const tools: ToolSet = {};
   for (const name of names) tools[name] = toModelTool(agent.tools[name]!);
+  for (const [name, subagent] of Object.entries(agent.subagents)) {
+    tools[name] = toSubagentModelTool(subagent);
+  }
   tools[ASK_USER_TOOL] = askUserModelTool;
   return withoutTools ? { tools, toolChoice: "none" } : { tools };
 }
@@ -104,6 +138,9 @@ export function withPolicyDecisions(
   return calls.map((call) => {
     const effectClass = effectClassOf(agent, call.toolName);
     if (call.toolName === ASK_USER_TOOL) return { ...call, effectClass, decision: "allow" };
+    const subagent = Object.hasOwn(agent.subagents, call.toolName)
+      ? { subagent: subagentAgentName(agent.name, call.toolName) }
+      : {};
     const decision = decideToolCall({
       policy: agent.toolPolicy,
       overrides,
@@ -113,14 +150,17 @@ export function withPolicyDecisions(
     return {
       ...call,
       effectClass,
+      ...subagent,
       decision,
       ...(decision === "ask" ? { approvalTimeoutMs: agent.approvalTimeoutMs } : {}),
     };
   });
 }
 
+// A subagent call is ordered and policy-checked like a read: it changes
+// nothing outside its own session (its tools are checked in that session).
 function effectClassOf(agent: AgentDefinition, toolName: string): ToolEffectClass {
-  if (toolName === ASK_USER_TOOL) return "read";
+  if (toolName === ASK_USER_TOOL || Object.hasOwn(agent.subagents, toolName)) return "read";
   return Object.hasOwn(agent.tools, toolName)
     ? (agent.tools[toolName]?.effectClass ?? "unclassified")
     : "unclassified";

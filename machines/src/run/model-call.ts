@@ -59,6 +59,11 @@ export interface ModelToolCall {
   readonly decision?: ToolPolicyDecision;
   /** For `decision: "ask"`: how long the approval may wait, in ms; absent = 24 h. */
   readonly approvalTimeoutMs?: number;
+  /**
+   * Set when the tool is a subagent: the agent (as the host registered it)
+   * that runs the call's `task` in a session of its own.
+   */
+  readonly subagent?: string;
 }
 
 /** A {@link ModelToolCall} with its effect class settled. */
@@ -103,8 +108,11 @@ function readToolCalls(value: unknown): ClassifiedToolCall[] | undefined {
   const calls: ClassifiedToolCall[] = [];
   for (const call of value as unknown[]) {
     if (typeof call !== "object" || call === null) return undefined;
-    const { toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs } =
+    const { toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs, subagent } =
       call as Record<string, unknown>;
+    if (subagent !== undefined && (typeof subagent !== "string" || subagent.length === 0)) {
+      return undefined;
+    }
     if (!isToolCallId(toolCallId) || calls.some((other) => other.toolCallId === toolCallId)) {
       return undefined;
     }
@@ -132,6 +140,7 @@ function readToolCalls(value: unknown): ClassifiedToolCall[] | undefined {
       effectClass: parsedClass.data,
       ...(parsedDecision.data === undefined ? {} : { decision: parsedDecision.data }),
       ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+      ...(subagent === undefined ? {} : { subagent }),
     });
   }
   return calls;

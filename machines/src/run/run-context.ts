@@ -63,6 +63,12 @@ export interface RunContext {
   readonly lastRunId: string | undefined;
   /** The run in progress, if any. */
   readonly run: ActiveRun | undefined;
+  /**
+   * For the run actor of a subagent's session: the session that delegated to
+   * it (from `run.start`). The host publishes the actor's events on that
+   * session's subjects.
+   */
+  readonly parentSessionId?: string | undefined;
 }
 
 /**

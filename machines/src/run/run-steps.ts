@@ -43,7 +43,8 @@ export function appendAll(sessionId: string, run: ActiveRun, entries: readonly T
 
 /**
  * Ends the run: appends `entries`, publishes its final event, tells the session
- * with `run.finished`, and forgets the run.
+ * with `run.finished`, and forgets the run. A subagent's run (one with a
+ * `parentSessionId`) adds `text` to `run.finished`.
  */
 export function finish(
   context: RunContext,
@@ -51,12 +52,15 @@ export function finish(
   outcome: RunOutcome,
   entries: readonly TranscriptEntry[],
   event: HostAction,
+  text?: string,
 ): MachineStep<RunContext> {
   const payload = {
     runId: run.runId,
     outcome,
     transcriptLength: run.transcriptLength + entries.length,
     steersApplied: run.steersApplied,
+    // Only a subagent's session needs the text (it passes it on as subagent.finished).
+    ...(text === undefined || context.parentSessionId === undefined ? {} : { text }),
   };
   const session = formatAddress({ kind: "session", id: context.sessionId });
   return {
@@ -87,7 +91,12 @@ export const beginRun: RunStep = (_, event) => {
     cancelReason: undefined,
     toolPhase: undefined,
   };
-  return { context: { run } };
+  return {
+    context: {
+      run,
+      ...(event.parentSessionId === undefined ? {} : { parentSessionId: event.parentSessionId }),
+    },
+  };
 };
 
 /** Requests the current model call (`troupe.effect` `model.call`). */
@@ -144,7 +153,7 @@ export const complete: RunStep = (context, event) => {
   if (run === undefined || output === undefined) return {};
   const usage = addUsage(run.usage, output.usage);
   const completed = emitEvent("run.completed", { runId: run.runId, text: output.text, usage });
-  return finish(context, run, "completed", assistant(run, output.text), completed);
+  return finish(context, run, "completed", assistant(run, output.text), completed, output.text);
 };
 
 /** The model call failed for good (or returned a malformed output): `run.failed`. */
@@ -158,6 +167,7 @@ export const fail: RunStep = (context, event) => {
     "failed",
     [],
     emitEvent("run.failed", { runId: run.runId, code, message }),
+    message,
   );
 };
 
@@ -200,5 +210,5 @@ export const finishCancelled: RunStep = (context, event) => {
     usage,
     ...(reason === undefined ? {} : { reason }),
   });
-  return finish(context, run, "cancelled", assistant(run, partialText), cancelled);
+  return finish(context, run, "cancelled", assistant(run, partialText), cancelled, partialText);
 };

@@ -37,7 +37,7 @@ export function toolAddressOf(sessionId: string, runId: string, toolCallId: stri
 /** `tool.start` for each call that starts now, in the model's order. */
 function startMessages(context: RunContext, run: ActiveRun, starting: readonly ToolCallSlot[]) {
   return starting.map(
-    ({ toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs }) => {
+    ({ toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs, subagent }) => {
       const payload: ToolStart = {
         sessionId: context.sessionId,
         runId: run.runId,
@@ -48,6 +48,10 @@ function startMessages(context: RunContext, run: ActiveRun, starting: readonly T
         ...(run.agent === undefined ? {} : { agent: run.agent }),
         ...(decision === undefined ? {} : { decision }),
         ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+        ...(subagent === undefined ? {} : { subagent }),
+        ...(context.parentSessionId === undefined
+          ? {}
+          : { parentSessionId: context.parentSessionId }),
       };
       const to = toolAddressOf(context.sessionId, run.runId, toolCallId);
       return sendMessage({ to, type: "tool.start", payload });

@@ -50,13 +50,14 @@ export function isWrite(effectClass: ToolEffectClass): boolean {
 export function openToolPhase(calls: readonly ClassifiedToolCall[]): ToolPhase {
   return {
     calls: calls.map(
-      ({ toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs }) => ({
+      ({ toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs, subagent }) => ({
         toolCallId,
         toolName,
         input,
         effectClass,
         ...(decision === undefined ? {} : { decision }),
         ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+        ...(subagent === undefined ? {} : { subagent }),
         started: false,
         result: undefined,
       }),

@@ -26,11 +26,13 @@ export const admit: SessionStep = (context, event) => {
   const patch = { admittedClientMessageIds, admittedCount: context.admittedCount + 1 };
   if (context.created || event.type !== "user.message") return { context: patch };
   const { agent, agentDefaults } = event;
+  const parent = parentOf(event.metadata);
   return {
     context: {
       ...patch,
       created: true,
       agent,
+      ...(parent === undefined ? {} : { parent }),
       ...(agentDefaults?.policy === undefined || context.configured.includes("policy")
         ? {}
         : { policy: agentDefaults.policy }),
@@ -46,6 +48,21 @@ export const admit: SessionStep = (context, event) => {
     ],
   };
 };
+
+/**
+ * The delegating session and tool call actor a subagent's first message names
+ * in its metadata (`parentSessionId`, `parentToolActor` = `tool/<id>`), or
+ * undefined for an ordinary session.
+ */
+function parentOf(
+  metadata: Readonly<Record<string, unknown>> | undefined,
+): { sessionId: string; toolActor: string } | undefined {
+  const sessionId = metadata?.["parentSessionId"];
+  const toolActor = metadata?.["parentToolActor"];
+  if (typeof sessionId !== "string" || sessionId === "") return undefined;
+  if (typeof toolActor !== "string" || !toolActor.startsWith("tool/")) return undefined;
+  return { sessionId, toolActor };
+}
 
 /** `message.accepted`, saying which run the message starts or steers, or that it waits. */
 export const accept: SessionStep = (context, event) => {

@@ -64,6 +64,13 @@ export interface SessionContext {
    * Each run gets them in `run.start`.
    */
   readonly toolPolicy?: ToolPolicyOverrides | undefined;
+  /**
+   * Set for a subagent's session (from the first `user.message`'s
+   * `metadata.parentSessionId` / `metadata.parentToolActor`): the session that
+   * delegated, whose subjects carry this session's events, and the tool call
+   * actor (`tool/<id>`) told `subagent.finished` when a run ends.
+   */
+  readonly parent?: { readonly sessionId: string; readonly toolActor: string } | undefined;
 }
 
 /**

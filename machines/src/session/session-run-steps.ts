@@ -1,4 +1,10 @@
-import { formatAddress, toolActorId, type RunCancel, type RunStart } from "@troupe/protocol";
+import {
+  formatAddress,
+  toolActorId,
+  type RunCancel,
+  type RunStart,
+  type SubagentFinished,
+} from "@troupe/protocol";
 import { appendEntry, emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
 import { insertIntoQueue, type QueuedMessage } from "./session-context.js";
 import { SESSION_REJECTION_CODES } from "./session-events.js";
@@ -27,6 +33,7 @@ export const startNextRun: SessionStep = (context) => {
     maxModelCalls: context.maxModelCalls,
     transcriptLength: context.transcriptLength + 1,
     ...(context.toolPolicy === undefined ? {} : { toolPolicy: context.toolPolicy }),
+    ...(context.parent === undefined ? {} : { parentSessionId: context.parent.sessionId }),
   };
   return {
     context: {
@@ -143,12 +150,25 @@ export const forwardSteer: SessionStep = (context, event) => {
 
 /**
  * Ends the active run on `run.finished`: takes the transcript length, and puts
- * the steers the run did not take at the front of the queue.
+ * the steers the run did not take at the front of the queue. A subagent's
+ * session tells the delegating tool call actor with `subagent.finished`
+ * (outcome and text; it takes the first and ignores later ones).
  */
 export const finishRun: SessionStep = (context, event) => {
   if (event.type !== "run.finished") return {};
   const undelivered = context.steered.slice(event.steersApplied);
+  const { parent } = context;
+  const payload: SubagentFinished = {
+    sessionId: context.sessionId,
+    runId: event.runId,
+    outcome: event.outcome,
+    text: event.text ?? "",
+  };
   return {
+    actions:
+      parent === undefined
+        ? []
+        : [sendMessage({ to: parent.toolActor, type: "subagent.finished", payload })],
     context: {
       transcriptLength: event.transcriptLength,
       queue: insertIntoQueue(context.queue, undelivered),

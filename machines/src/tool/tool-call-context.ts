@@ -27,6 +27,8 @@ export interface ToolCallContext {
    * and for a call that needed none. Later settlements are answered with it.
    */
   readonly approval?: ApprovalDecision | undefined;
+  /** For a subagent call that delegated: the id of the subagent's session (`sub-<toolActorId>`). */
+  readonly childSessionId?: string | undefined;
 }
 
 /**

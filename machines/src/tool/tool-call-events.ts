@@ -1,6 +1,8 @@
 import {
   type MessageSchemas,
   type QuestionAnswer,
+  type SubagentFinished,
+  subagentFinishedSchema,
   type ToolApprove,
   type ToolCancel,
   type ToolDeny,
@@ -26,6 +28,7 @@ export type ToolCallEvent =
   | InboxEvent<"tool.approve", ToolApprove>
   | InboxEvent<"tool.deny", ToolDeny>
   | InboxEvent<"question.answer", QuestionAnswer>
+  | InboxEvent<"subagent.finished", SubagentFinished>
   | EffectCompletedEvent
   | EffectFailedEvent;
 
@@ -39,6 +42,7 @@ export const toolMessageSchemas = {
   "tool.approve": toolApproveSchema,
   "tool.deny": toolDenySchema,
   "question.answer": questionAnswerSchema,
+  "subagent.finished": subagentFinishedSchema,
 } as const satisfies MessageSchemas;
 
 /** Name of the built-in tool every agent has: asks the user and waits for `question.answer`. */
@@ -47,6 +51,9 @@ export const ASK_USER_TOOL = "ask_user";
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 86_400_000;
 /** `tool.failed` error code when the policy or the user denied the call (or its approval timed out). */
 export const DENIED_CODE = "denied";
+
+/** `tool.failed` error code when a subagent tried to delegate further than the maximum depth. */
+export const DELEGATION_DEPTH_CODE = "delegation_depth_exceeded";
 
 /** `tool.failed` error code when the tool threw (status `failed`). */
 export const TOOL_FAILED_CODE = "tool_failed";

@@ -12,6 +12,7 @@ import {
 import {
   answerQuestion,
   approve,
+  callOf,
   askQuestion,
   cancelBeforeStart,
   cancelExecution,
@@ -26,6 +27,14 @@ import {
   timeOutApproval,
 } from "./tool-call-steps.js";
 import { TOOL_EXECUTE_EFFECT_ID } from "./tool-execute.js";
+import {
+  approveDelegation,
+  canDelegate,
+  cancelDelegation,
+  finishDelegation,
+  isOwnSubagent,
+  startDelegation,
+} from "./tool-call-delegation.js";
 
 const step = stepAction<ToolCallContext, ToolCallEvent>;
 const alreadySettled = {
@@ -50,8 +59,12 @@ const alreadySettled = {
  * `ask_user` runs no effect: it publishes `question.asked` and ends with the
  * text of the `question.answer` the session forwards.
  *
+ * A subagent call (`tool.start` with `subagent`) runs no effect either: it
+ * sends the task to the subagent's session and waits in `delegating` for its
+ * `subagent.finished` (see tool-call-delegation.ts).
+ *
  * States: `idle` (no call yet), `awaitingApproval`, `awaitingAnswer`,
- * `executing` (the effect runs), `done`. See ../../README.md.
+ * `executing` (the effect runs), `delegating` (a subagent works), `done`. See ../../README.md.
  *
  * Input: `{ address: { kind: "tool", id: toolActorId } }`.
  *
@@ -79,6 +92,10 @@ export const toolCallMachine = setup({
     askQuestion: step(askQuestion),
     rejectQuestion: step(rejectQuestion),
     answerQuestion: step(answerQuestion),
+    startDelegation: step(startDelegation),
+    approveDelegation: step(approveDelegation),
+    finishDelegation: step(finishDelegation),
+    cancelDelegation: step(cancelDelegation),
   },
   guards: {
     /** A `tool.start` whose session, run and call id hash to this actor's id. */
@@ -99,6 +116,14 @@ export const toolCallMachine = setup({
     /** The policy decision of the `tool.start` (absent = `allow`). */
     decisionIs: ({ event }, params: { decision: ToolPolicyDecision }) =>
       event.type === "tool.start" && (event.decision ?? "allow") === params.decision,
+    /** A `tool.start` of a subagent call. */
+    isSubagentCall: ({ event }) => event.type === "tool.start" && event.subagent !== undefined,
+    /** A `tool.start` of a subagent call that may delegate (a task, depth within the limit). */
+    delegates: ({ event }) => canDelegate(callOf(event)),
+    /** The call waiting for approval is a subagent call that may delegate. */
+    callDelegates: ({ context }) => canDelegate(context.call),
+    /** The `subagent.finished` of this call's subagent session. */
+    isOwnSubagent: ({ context, event }) => isOwnSubagent(context, event),
     /** A `tool.start` of the built-in `ask_user`. */
     isAskUser: ({ event }) => event.type === "tool.start" && event.toolName === ASK_USER_TOOL,
     /** An `ask_user` call whose arguments hold a question. */
@@ -109,6 +134,8 @@ export const toolCallMachine = setup({
       (event.type === "tool.approve" || event.type === "tool.deny") &&
       call !== undefined &&
       event.toolCallId === call.toolCallId,
+    /** The call (from `tool.start`) is a subagent call. */
+    callIsSubagent: ({ context }) => context.call?.subagent !== undefined,
     /** The call's approval was settled already. */
     wasSettled: ({ context }) => context.approval !== undefined,
     /** A `question.answer` for this call's question. */
@@ -146,6 +173,8 @@ export const toolCallMachine = setup({
             target: "awaitingApproval",
             actions: "requestApproval",
           },
+          { guard: "delegates", target: "delegating", actions: "startDelegation" },
+          { guard: "isSubagentCall", target: "done", actions: "startDelegation" },
           { target: "executing", actions: "startCall" },
         ],
         "tool.cancel": { target: "done", actions: "cancelBeforeStart" },
@@ -154,7 +183,19 @@ export const toolCallMachine = setup({
     awaitingApproval: {
       after: { approvalTimeout: { target: "done", actions: "timeOutApproval" } },
       on: {
-        "tool.approve": { guard: "settlesCall", target: "executing", actions: "approve" },
+        "tool.approve": [
+          {
+            guard: and(["settlesCall", "callDelegates"]),
+            target: "delegating",
+            actions: "approveDelegation",
+          },
+          {
+            guard: and(["settlesCall", "callIsSubagent"]),
+            target: "done",
+            actions: "approveDelegation",
+          },
+          { guard: "settlesCall", target: "executing", actions: "approve" },
+        ],
         "tool.deny": { guard: "settlesCall", target: "done", actions: "denyByUser" },
         "tool.cancel": { guard: "cancelsCall", target: "done", actions: "cancelBeforeStart" },
       },
@@ -176,6 +217,21 @@ export const toolCallMachine = setup({
           { target: "done", actions: "reportOutcome" },
         ],
         "tool.cancel": { guard: "cancelsCall", actions: "cancelExecution" },
+        "tool.approve": alreadySettled,
+        "tool.deny": alreadySettled,
+      },
+    },
+    // A subagent call: its session works on the task; it ends on the
+    // session's subagent.finished (after a tool.cancel too, so the call ends
+    // once the subagent's run has really stopped).
+    delegating: {
+      on: {
+        "subagent.finished": {
+          guard: "isOwnSubagent",
+          target: "done",
+          actions: "finishDelegation",
+        },
+        "tool.cancel": { guard: "cancelsCall", actions: "cancelDelegation" },
         "tool.approve": alreadySettled,
         "tool.deny": alreadySettled,
       },

@@ -38,7 +38,7 @@ export type ToolCallStep = (
 ) => MachineStep<ToolCallContext>;
 
 /** How the execution ended, with the error code `tool.failed` reports when it failed. */
-interface Outcome {
+export interface Outcome {
   readonly status: ToolExecutionStatus;
   readonly content: string;
   readonly truncated?: boolean;
@@ -46,10 +46,20 @@ interface Outcome {
 }
 
 /** The call `tool.start` describes (without the session id). */
-function callOf(event: ToolCallEvent): ToolCallRequest | undefined {
+export function callOf(event: ToolCallEvent): ToolCallRequest | undefined {
   if (event.type !== "tool.start") return undefined;
-  const { runId, toolCallId, toolName, input, effectClass, agent, decision, approvalTimeoutMs } =
-    event;
+  const {
+    runId,
+    toolCallId,
+    toolName,
+    input,
+    effectClass,
+    agent,
+    decision,
+    approvalTimeoutMs,
+    subagent,
+    parentSessionId,
+  } = event;
   return {
     runId,
     toolCallId,
@@ -59,6 +69,8 @@ function callOf(event: ToolCallEvent): ToolCallRequest | undefined {
     ...(agent === undefined ? {} : { agent }),
     ...(decision === undefined ? {} : { decision }),
     ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+    ...(subagent === undefined ? {} : { subagent }),
+    ...(parentSessionId === undefined ? {} : { parentSessionId }),
   };
 }
 
@@ -96,7 +108,7 @@ export const startCall: ToolCallStep = (_, event) => {
 };
 
 /** The `tool.failed` (or other end event) and the `tool.finished` answer for an outcome. */
-function finishActions(
+export function finishActions(
   context: ToolCallContext,
   sessionId: string,
   call: ToolCallRequest,

@@ -59,6 +59,12 @@ export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown
     transcriptLength: fc.nat({ max: 1_000_000 }),
     steersApplied: fc.nat({ max: 100 }),
   }),
+  "subagent.finished": fc.record({
+    sessionId: actorIdArbitrary,
+    runId: identifierArbitrary,
+    outcome: fc.constantFrom("completed", "failed", "cancelled"),
+    text,
+  }),
   "tool.start": fc.record(
     {
       sessionId: actorIdArbitrary,

@@ -4,7 +4,11 @@ import {
   effectFailedSchema,
   timerFiredSchema,
 } from "./messages/host-messages.js";
-import { runFinishedSchema, runStartSchema } from "./messages/run-messages.js";
+import {
+  runFinishedSchema,
+  runStartSchema,
+  subagentFinishedSchema,
+} from "./messages/run-messages.js";
 import { toolCancelSchema, toolFinishedSchema, toolStartSchema } from "./messages/tool-messages.js";
 import {
   questionAnswerSchema,
@@ -32,7 +36,8 @@ export type MessageSchemas = PayloadSchemas;
  * `question.answer`, `session.configure`, `session.close`) and the messages the
  * session and run actors exchange (`run.start`, session → run; `run.finished`,
  * run → session) and those between a run and its tool call actors (`tool.start`
- * and `tool.cancel`, run → tool; `tool.finished`, tool → run). Like the host
+ * and `tool.cancel`, run → tool; `tool.finished`, tool → run), and
+ * `subagent.finished` (a subagent's session → the delegating tool call). Like the host
  * messages, the internal ones should be kept from outside publishers with NATS
  * permissions.
  */
@@ -50,6 +55,7 @@ export const builtinMessageSchemas = {
   "tool.start": toolStartSchema,
   "tool.finished": toolFinishedSchema,
   "tool.cancel": toolCancelSchema,
+  "subagent.finished": subagentFinishedSchema,
 } as const satisfies MessageSchemas;
 
 /**

@@ -11,9 +11,11 @@ const transcriptLengthSchema = z.number().int().nonnegative();
  * `runId` with the settings in force. The session has already appended the user
  * message to the transcript, so `transcriptLength` counts it. `toolPolicy` holds
  * the session's tool policy overrides (patterns to ask for or deny on top of
- * the agent's policy).
+ * the agent's policy). `parentSessionId` is set for the run of a subagent's
+ * session: the session that delegated to it (its events go on that session's
+ * subjects).
  *
- * Shape: `{ runId: string, sessionId: string, agent?: string, model?: string, maxModelCalls: number (whole, 1+), transcriptLength: number (whole, 0+), toolPolicy?: ToolPolicyOverrides }`.
+ * Shape: `{ runId: string, sessionId: string, agent?: string, model?: string, maxModelCalls: number (whole, 1+), transcriptLength: number (whole, 0+), toolPolicy?: ToolPolicyOverrides, parentSessionId?: string }`.
  */
 export const runStartSchema = z.object({
   runId: identifierSchema,
@@ -23,6 +25,7 @@ export const runStartSchema = z.object({
   maxModelCalls: z.number().int().min(1),
   transcriptLength: transcriptLengthSchema,
   toolPolicy: toolPolicyOverridesSchema.optional(),
+  parentSessionId: actorIdSchema.optional(),
 });
 /** Payload of `run.start`. */
 export type RunStart = z.infer<typeof runStartSchema>;
@@ -37,15 +40,34 @@ export type RunOutcome = z.infer<typeof runOutcomeSchema>;
  * `runId` ended; the transcript now has `transcriptLength` entries.
  * `steersApplied` counts the `run.steer` texts of this run that reached the
  * transcript (in the order they were sent); the session runs the others as
- * ordinary messages, so no steer is lost.
+ * ordinary messages, so no steer is lost. A subagent's run (one started
+ * with `parentSessionId`) adds `text`: its answer
+ * (`completed`), its partial answer (`cancelled`) or why it failed (`failed`).
  *
- * Shape: `{ runId: string, outcome: RunOutcome, transcriptLength: number (whole, 0+), steersApplied: number (whole, 0+) }`.
+ * Shape: `{ runId: string, outcome: RunOutcome, transcriptLength: number (whole, 0+), steersApplied: number (whole, 0+), text?: string }`.
  */
 export const runFinishedSchema = z.object({
   runId: identifierSchema,
   outcome: runOutcomeSchema,
   transcriptLength: transcriptLengthSchema,
   steersApplied: z.number().int().nonnegative(),
+  text: z.string().optional(),
 });
+
+/**
+ * `subagent.finished` — internal, a subagent's session → the tool call actor
+ * that delegated to it (`tool/<toolActorId>`): the subagent's run ended;
+ * `text` is its answer (or why it failed, or its partial answer).
+ *
+ * Shape: `{ sessionId: string, runId: string, outcome: RunOutcome, text: string }`.
+ */
+export const subagentFinishedSchema = z.object({
+  sessionId: actorIdSchema,
+  runId: identifierSchema,
+  outcome: runOutcomeSchema,
+  text: z.string(),
+});
+/** Payload of `subagent.finished`. */
+export type SubagentFinished = z.infer<typeof subagentFinishedSchema>;
 /** Payload of `run.finished`. */
 export type RunFinished = z.infer<typeof runFinishedSchema>;

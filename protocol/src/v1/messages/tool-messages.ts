@@ -13,9 +13,13 @@ import { toolPolicyDecisionSchema } from "../tool-policy.js";
  * from the agent's tool definition (`unclassified` for a tool it does not know).
  * `decision` is the tool policy's decision for the call (absent = `allow`);
  * `approvalTimeoutMs` how long an `ask` waits for a settlement before it counts
- * as denied (absent = 24 h).
+ * as denied (absent = 24 h). `subagent` marks a delegation: the agent (as
+ * the host registered it) that runs the task in a session of its own instead
+ * of a `tool.execute`; `parentSessionId` is set when the calling run is itself
+ * a subagent's (its events belong on that session's subjects, and it may not
+ * delegate further).
  *
- * Shape: `{ sessionId: string, runId: string, toolCallId: string, toolName: string, input: string, effectClass: ToolEffectClass, agent?: string, decision?: ToolPolicyDecision, approvalTimeoutMs?: number (whole, 1+) }`.
+ * Shape: `{ sessionId: string, runId: string, toolCallId: string, toolName: string, input: string, effectClass: ToolEffectClass, agent?: string, decision?: ToolPolicyDecision, approvalTimeoutMs?: number (whole, 1+), subagent?: string, parentSessionId?: string }`.
  */
 export const toolStartSchema = z.object({
   sessionId: actorIdSchema,
@@ -27,6 +31,8 @@ export const toolStartSchema = z.object({
   agent: z.string().min(1).optional(),
   decision: toolPolicyDecisionSchema.optional(),
   approvalTimeoutMs: z.number().int().min(1).optional(),
+  subagent: z.string().min(1).optional(),
+  parentSessionId: actorIdSchema.optional(),
 });
 /** Payload of `tool.start`. */
 export type ToolStart = z.infer<typeof toolStartSchema>;
