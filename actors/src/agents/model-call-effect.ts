@@ -17,7 +17,8 @@ export const MODEL_CALL_EFFECT_NAME = "model.call";
  *
  * Shape: `{ sessionId, runId, agent?, model?, transcriptLength (entries, 0+),
  * modelCallIndex (1+), attempt (1+, retries of retryable errors), withoutTools,
- * toolPolicy? (the session's overrides: `{ ask?, deny? }` tool-name patterns) }`.
+ * toolPolicy? (the session's overrides: `{ ask?, deny? }` tool-name patterns),
+ * parentSessionId? (a subagent's run: the delegating session) }`.
  */
 export const modelCallInputSchema = z.object({
   sessionId: z.string().min(1),
@@ -36,6 +37,8 @@ export const modelCallInputSchema = z.object({
   withoutTools: z.boolean().default(false),
   /** The session's tool policy overrides; they only make the agent's policy safer. */
   toolPolicy: toolPolicyOverridesSchema.nullish(),
+  /** A subagent's run: the delegating session, whose subjects carry the deltas. */
+  parentSessionId: z.string().min(1).nullish(),
 });
 /** A validated `model.call` input; see {@link modelCallInputSchema}. */
 export interface ModelCallInput {
@@ -55,6 +58,8 @@ export interface ModelCallInput {
   readonly withoutTools: boolean;
   /** The session's tool policy overrides; undefined = none. */
   readonly toolPolicy: ToolPolicyOverrides | undefined;
+  /** A subagent's run: the session that delegated to it; undefined = none. */
+  readonly parentSessionId: string | undefined;
 }
 
 /**
@@ -103,10 +108,12 @@ export interface ModelCallResult {
  * (provisional: not journaled, not in snapshots; the effect's result is what
  * counts).
  *
- * Shape: `{ sessionId, runId, modelCallIndex, modelCallId, attempt, retryAttempt, effectId, kind, text, index }`.
+ * Shape: `{ sessionId, parentSessionId?, runId, modelCallIndex, modelCallId, attempt, retryAttempt, effectId, kind, text, index }`.
  */
 export interface ModelCallDelta {
   readonly sessionId: string;
+  /** A subagent's run: the delegating session, whose subjects carry the delta. */
+  readonly parentSessionId?: string;
   readonly runId: string;
   /** 1-based index of the model call within the run (`input.modelCallIndex`). */
   readonly modelCallIndex: number;
@@ -152,5 +159,6 @@ export function parseModelCallInput(input: unknown): ModelCallInput {
     agent: parsed.data.agent ?? undefined,
     model: parsed.data.model ?? undefined,
     toolPolicy: parsed.data.toolPolicy ?? undefined,
+    parentSessionId: parsed.data.parentSessionId ?? undefined,
   };
 }

@@ -100,6 +100,9 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       onDelta: async (kind, text) => {
         const delta: ModelCallDelta = {
           sessionId: input.sessionId,
+          ...(input.parentSessionId === undefined
+            ? {}
+            : { parentSessionId: input.parentSessionId }),
           runId: input.runId,
           modelCallIndex: input.modelCallIndex,
           modelCallId: `${input.runId}.m${input.modelCallIndex}`,

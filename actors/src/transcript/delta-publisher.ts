@@ -4,6 +4,11 @@ import { encodeEvent, eventSubject } from "@troupe/protocol";
 /** One streamed piece of a model response (`run.delta` payload plus routing). */
 export interface RunDelta {
   readonly sessionId: string;
+  /**
+   * A subagent's run: the delegating session. The delta is published on its
+   * subject (`meta.actor` still names the subagent's run actor).
+   */
+  readonly parentSessionId?: string | undefined;
   readonly runId: string;
   /** `<runId>.m<modelCallIndex>`. */
   readonly modelCallId: string;
@@ -18,7 +23,7 @@ export interface RunDelta {
 /**
  * Publishes `run.delta` events while a model call streams: transient events
  * (`meta.transient: true`, `meta.seq: 0`) on `troupe.session.<id>.events.run.delta`,
- * fire-and-forget. They are not journaled and not in snapshots; a client that
+ * fire-and-forget — on the parent session's subject for a subagent's run. They are not journaled and not in snapshots; a client that
  * sees a higher `attempt` for the same `modelCallId` discards the text of the
  * lower one (issue #4).
  *
@@ -45,7 +50,7 @@ export function createDeltaPublisher(nats: NatsConnection): (delta: RunDelta) =>
     const messageHeaders = headers();
     messageHeaders.set("Content-Type", encoded.contentType);
     nats.publish(
-      eventSubject({ kind: "session", id: delta.sessionId }, "run.delta"),
+      eventSubject({ kind: "session", id: delta.parentSessionId ?? delta.sessionId }, "run.delta"),
       encoded.bytes,
       {
         headers: messageHeaders,

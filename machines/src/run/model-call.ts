@@ -39,6 +39,11 @@ export interface ModelCallInput {
    * combines them with the agent's policy to decide each call (the safer wins).
    */
   readonly toolPolicy?: ToolPolicyOverrides;
+  /**
+   * Set for a subagent's run: the session that delegated to it. The handler
+   * publishes the call's `run.delta` events on that session's subjects.
+   */
+  readonly parentSessionId?: string;
 }
 
 /**

@@ -113,6 +113,7 @@ export const requestModelCall: RunStep = (context) => {
     attempt: run.attempt,
     withoutTools: isFinalCall(run),
     ...(run.toolPolicy === undefined ? {} : { toolPolicy: run.toolPolicy }),
+    ...(context.parentSessionId === undefined ? {} : { parentSessionId: context.parentSessionId }),
   };
   const effectId = modelCallEffectId(run);
   return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input })] };

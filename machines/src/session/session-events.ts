@@ -79,6 +79,11 @@ export const SESSION_REJECTION_CODES = {
   runNotActive: "run_not_active",
   /** `tool.approve` / `tool.deny` / `question.answer` before the session's first run. */
   noRun: "no_run",
+  /**
+   * `tool.approve` / `tool.deny` / `question.answer` whose `sessionId` names
+   * another session that is not a subagent's (`sub-…`) of this one.
+   */
+  unknownSession: "unknown_session",
   /** `session.configure` with a non-empty `toolPolicy.allow`: a session's tool policy only gets safer. */
   toolPolicyLoosening: "tool_policy_loosening",
 } as const;

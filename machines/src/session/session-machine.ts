@@ -21,14 +21,23 @@ import {
   finishRun,
   forwardCancel,
   forwardSteer,
+  forwardToSubagentSession,
   forwardToToolCall,
+  namesOtherSession,
+  namesSubagentSession,
   startNextRun,
   toolMessageRunId,
 } from "./session-run-steps.js";
 
 const step = stepAction<SessionContext, SessionEvent>;
-/** `tool.approve` / `tool.deny` / `question.answer`: forwarded to the tool call actor of the active (or last) run. */
+/**
+ * `tool.approve` / `tool.deny` / `question.answer`: naming a subagent's session
+ * (`sessionId: "sub-…"`), forwarded to it; naming another session, refused;
+ * otherwise forwarded to the tool call actor of the active (or last) run.
+ */
 const forwardTool = [
+  { guard: "namesSubagentSession", actions: "forwardToSubagentSession" },
+  { guard: "namesOtherSession", actions: "rejectUnknownSession" },
   { guard: "hasRunForToolMessage", actions: "forwardToToolCall" },
   { actions: "rejectNoRun" },
 ] as const;
@@ -74,6 +83,13 @@ export const sessionMachine = setup({
     announceClosed: step(announceClosed),
     dropQueue: step(dropQueue),
     forwardToToolCall: step(forwardToToolCall),
+    forwardToSubagentSession: step(forwardToSubagentSession),
+    rejectUnknownSession: step(
+      rejectWith(
+        CODES.unknownSession,
+        (c) => `sessionId names no subagent session of session ${c.sessionId}`,
+      ),
+    ),
     rejectNoRun: step(
       rejectWith(CODES.noRun, (c) => `session ${c.sessionId} has no run with tool calls yet`),
     ),
@@ -123,6 +139,10 @@ export const sessionMachine = setup({
     loosensToolPolicy: ({ event }) => loosensToolPolicy(event),
     /** The session has a run a tool message may be for (the active one, or the last). */
     hasRunForToolMessage: ({ context }) => toolMessageRunId(context) !== undefined,
+    /** A tool message whose `sessionId` names one of this session's subagents' sessions. */
+    namesSubagentSession: ({ context, event }) => namesSubagentSession(context, event),
+    /** A tool message whose `sessionId` names another session. */
+    namesOtherSession: ({ context, event }) => namesOtherSession(context, event),
   },
 }).createMachine({
   id: "session",

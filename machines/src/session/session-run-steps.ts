@@ -6,8 +6,8 @@ import {
   type SubagentFinished,
 } from "@troupe/protocol";
 import { appendEntry, emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
-import { insertIntoQueue, type QueuedMessage } from "./session-context.js";
-import { SESSION_REJECTION_CODES } from "./session-events.js";
+import { insertIntoQueue, type QueuedMessage, type SessionContext } from "./session-context.js";
+import { SESSION_REJECTION_CODES, type SessionEvent } from "./session-events.js";
 import { runIdAt, textOf, type SessionStep } from "./session-step.js";
 
 // Steps of the session machine about runs: pure functions of context and event;
@@ -90,6 +90,71 @@ export const toolMessageRunId = (context: {
   readonly runCount: number;
 }): string | undefined =>
   context.activeRunId ?? (context.runCount === 0 ? undefined : runIdAt(context.runCount));
+
+/** Prefix of a subagent's session id (`sub-<toolActorId>`, see `subagentSessionId`). */
+export const SUBAGENT_SESSION_PREFIX = "sub-";
+
+/** The `sessionId` a `tool.approve` / `tool.deny` / `question.answer` names, if any. */
+const targetSessionOf = (event: SessionEvent): string | undefined =>
+  event.type === "tool.approve" || event.type === "tool.deny" || event.type === "question.answer"
+    ? event.sessionId
+    : undefined;
+
+/**
+ * Whether a tool message names another session than this one (its `sessionId`
+ * is set and differs): it is either for one of this session's subagents
+ * ({@link namesSubagentSession}) or refused.
+ */
+export const namesOtherSession = (context: SessionContext, event: SessionEvent): boolean => {
+  const target = targetSessionOf(event);
+  return target !== undefined && target !== context.sessionId;
+};
+
+/**
+ * Whether a tool message names a subagent's session of this one: another
+ * session whose id starts with `sub-`, while this session is not itself a
+ * subagent's (delegation is one level deep). The parent does not track its
+ * subagents' ids (its tool call actors create them); a `sub-…` id that is no
+ * subagent of it reaches a session with no run, which refuses it.
+ */
+export const namesSubagentSession = (context: SessionContext, event: SessionEvent): boolean => {
+  const target = targetSessionOf(event);
+  return (
+    namesOtherSession(context, event) &&
+    context.parent === undefined &&
+    target !== undefined &&
+    target.startsWith(SUBAGENT_SESSION_PREFIX)
+  );
+};
+
+/**
+ * Forwards a `tool.approve` / `tool.deny` / `question.answer` naming a
+ * subagent's session (payload unchanged, `sessionId` included) to
+ * `session/<sessionId>`, which settles it with its own run's tool call (its
+ * `message.accepted` / `message.rejected` appear on this session's subjects).
+ */
+export const forwardToSubagentSession: SessionStep = (context, event) => {
+  const target = targetSessionOf(event);
+  if (target === undefined || !namesSubagentSession(context, event)) return {};
+  const to = formatAddress({ kind: "session", id: target });
+  const sessionId = { sessionId: target };
+  if (event.type === "tool.approve") {
+    const { toolCallId, note } = event;
+    const payload = { toolCallId, ...(note === undefined ? {} : { note }), ...sessionId };
+    return { actions: [sendMessage({ to, type: event.type, payload })] };
+  }
+  if (event.type === "tool.deny") {
+    const { toolCallId, reason } = event;
+    const payload = { toolCallId, ...(reason === undefined ? {} : { reason }), ...sessionId };
+    return { actions: [sendMessage({ to, type: event.type, payload })] };
+  }
+  if (event.type === "question.answer") {
+    const { questionId, text } = event;
+    const payload = { questionId, text, ...sessionId };
+    return { actions: [sendMessage({ to, type: event.type, payload })] };
+  }
+  return {};
+};
 
 /**
  * Forwards `tool.approve` / `tool.deny` / `question.answer` (payload unchanged)

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { sendMessage } from "../host-actions/host-action-creators.js";
+import { toolActorId } from "@troupe/protocol";
+import { emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
+import { inboxEvent } from "../testing/inbox.js";
 import {
   modelCallCompleted,
   modelOutput,
@@ -78,6 +80,11 @@ describe("run: a subagent's run", () => {
       runStart({ sessionId: "sub-1", parentSessionId: "root" }),
     );
     expect(started.snapshot.context.parentSessionId).toBe("root");
+    // The model call's input names the parent: its deltas go to the parent's subjects.
+    expect(JSON.stringify(started.actions)).toContain('"parentSessionId":"root"');
+    expect(
+      JSON.stringify(runStep(newRunActor("s1"), runStart({ sessionId: "s1" })).actions),
+    ).not.toContain("parentSessionId");
     const { actions } = runSteps(
       started.snapshot,
       modelCallCompleted("r1.m1.a1", modelOutput("the answer")),
@@ -104,5 +111,85 @@ describe("run: a subagent's run", () => {
       }),
     );
     expect(JSON.stringify(tools.actions)).toContain('"parentSessionId":"root"');
+  });
+});
+
+describe("session: tool messages naming a subagent's session", () => {
+  const parentRunning = () =>
+    sessionStep(newSession("s1"), userMessage("m1", { text: "hi" })).snapshot;
+
+  it("forwards tool.approve / tool.deny / question.answer with a sub- sessionId to that session", () => {
+    const approve = inboxEvent(
+      "tool.approve",
+      { toolCallId: "c1", note: "ok", sessionId: "sub-t1" },
+      "m-a",
+    );
+    expect(sessionStep(parentRunning(), approve).actions).toEqual([
+      sendMessage({
+        to: "session/sub-t1",
+        type: "tool.approve",
+        payload: { toolCallId: "c1", note: "ok", sessionId: "sub-t1" },
+      }),
+    ]);
+    const deny = inboxEvent("tool.deny", { toolCallId: "c1", sessionId: "sub-t1" }, "m-d");
+    expect(sessionStep(parentRunning(), deny).actions).toEqual([
+      sendMessage({
+        to: "session/sub-t1",
+        type: "tool.deny",
+        payload: { toolCallId: "c1", sessionId: "sub-t1" },
+      }),
+    ]);
+    const answer = inboxEvent(
+      "question.answer",
+      { questionId: "c2", text: "Lisbon", sessionId: "sub-t1" },
+      "m-q",
+    );
+    expect(sessionStep(newSession("s1"), answer).actions).toEqual([
+      sendMessage({
+        to: "session/sub-t1",
+        type: "question.answer",
+        payload: { questionId: "c2", text: "Lisbon", sessionId: "sub-t1" },
+      }),
+    ]);
+  });
+
+  it("the subagent's session settles a message naming itself with its own run's tool call", () => {
+    const child = sessionStep(
+      newSession("sub-t1"),
+      userMessage("m1", { text: "task", metadata }),
+    ).snapshot;
+    const approve = inboxEvent("tool.approve", { toolCallId: "c1", sessionId: "sub-t1" }, "m-a");
+    expect(sessionStep(child, approve).actions).toEqual([
+      emitEvent("message.accepted", { messageId: "m-a", type: "tool.approve", runId: "r1" }),
+      sendMessage({
+        to: `tool/${toolActorId("sub-t1", "r1", "c1")}`,
+        type: "tool.approve",
+        payload: { toolCallId: "c1" },
+      }),
+    ]);
+  });
+
+  it("a sessionId equal to the session's own behaves as without one", () => {
+    const approve = inboxEvent("tool.approve", { toolCallId: "c1", sessionId: "s1" }, "m-a");
+    expect(sessionStep(parentRunning(), approve).actions).toContainEqual(
+      sendMessage({
+        to: `tool/${toolActorId("s1", "r1", "c1")}`,
+        type: "tool.approve",
+        payload: { toolCallId: "c1" },
+      }),
+    );
+  });
+
+  it("refuses another session that is not a subagent's, and sub- ids from a subagent's session", () => {
+    const other = inboxEvent("tool.approve", { toolCallId: "c1", sessionId: "s2" }, "m-a");
+    const rejected = sessionStep(parentRunning(), other).actions;
+    expect(rejected).toHaveLength(1);
+    expect(JSON.stringify(rejected)).toContain("unknown_session");
+    const child = sessionStep(
+      newSession("sub-t1"),
+      userMessage("m1", { text: "task", metadata }),
+    ).snapshot;
+    const nested = inboxEvent("tool.deny", { toolCallId: "c1", sessionId: "sub-t2" }, "m-d");
+    expect(JSON.stringify(sessionStep(child, nested).actions)).toContain("unknown_session");
   });
 });

@@ -90,6 +90,7 @@ describe("tool call: policy decisions", () => {
         tool: "charge",
         arguments: { amount: 5 },
         runId: "r1",
+        sessionId: "s1",
       }),
       timerArmed(TIMER, 86_400_000),
     ]);
@@ -103,6 +104,7 @@ describe("tool call: policy decisions", () => {
         tool: "charge",
         arguments: "not json",
         runId: "r1",
+        sessionId: "s1",
       }),
       timerArmed(TIMER, 1500),
     ]);
@@ -219,7 +221,12 @@ describe("tool call: ask_user", () => {
     expect(snapshot.value).toBe("awaitingAnswer");
     expect(actions).toEqual([
       emitEvent("tool.started", { ...aboutAsk, effectClass: "read" }),
-      emitEvent("question.asked", { questionId: "call_1", runId: "r1", text: "Which city?" }),
+      emitEvent("question.asked", {
+        questionId: "call_1",
+        runId: "r1",
+        text: "Which city?",
+        sessionId: "s1",
+      }),
     ]);
   });
 

@@ -191,6 +191,7 @@ export const requestApproval: ToolCallStep = (_, event) => {
         tool: call.toolName,
         arguments: argumentsOf(call.input),
         runId: call.runId,
+        sessionId: event.sessionId,
       }),
     ],
   };
@@ -267,7 +268,12 @@ export const askQuestion: ToolCallStep = (_, event) => {
     context: { sessionId: event.sessionId, call },
     actions: [
       emitEvent("tool.started", { toolCallId, runId, tool: toolName, effectClass }),
-      emitEvent("question.asked", { questionId: toolCallId, runId, text }),
+      emitEvent("question.asked", {
+        questionId: toolCallId,
+        runId,
+        text,
+        sessionId: event.sessionId,
+      }),
     ],
   };
 };

@@ -97,12 +97,16 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
   ),
   "tool.failed": fc.record({ ...toolCall, error: wireError }),
   "tool.outcome_unknown": fc.record({ ...toolCall, reason: text }, { requiredKeys: toolCallKeys }),
-  "tool.approval_requested": fc.record({
-    toolCallId: identifierArbitrary,
-    tool: nonEmptyText,
-    arguments: jsonDataArbitrary(),
-    runId: identifierArbitrary,
-  }),
+  "tool.approval_requested": fc.record(
+    {
+      toolCallId: identifierArbitrary,
+      tool: nonEmptyText,
+      arguments: jsonDataArbitrary(),
+      runId: identifierArbitrary,
+      sessionId: identifierArbitrary,
+    },
+    { requiredKeys: ["toolCallId", "tool", "arguments", "runId"] },
+  ),
   "tool.approval_settled": fc.record(
     {
       toolCallId: identifierArbitrary,
@@ -117,6 +121,7 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
       runId: identifierArbitrary,
       text,
       choices: fc.array(text, { maxLength: 4 }),
+      sessionId: identifierArbitrary,
     },
     { requiredKeys: ["questionId", "runId", "text"] },
   ),

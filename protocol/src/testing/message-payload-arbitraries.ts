@@ -25,14 +25,17 @@ export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown
   "run.cancel": fc.record({ runId: identifierArbitrary, reason: text }, { requiredKeys: [] }),
   "run.steer": fc.record({ text, runId: identifierArbitrary }, { requiredKeys: ["text"] }),
   "tool.approve": fc.record(
-    { toolCallId: identifierArbitrary, note: text },
+    { toolCallId: identifierArbitrary, note: text, sessionId: identifierArbitrary },
     { requiredKeys: ["toolCallId"] },
   ),
   "tool.deny": fc.record(
-    { toolCallId: identifierArbitrary, reason: text },
+    { toolCallId: identifierArbitrary, reason: text, sessionId: identifierArbitrary },
     { requiredKeys: ["toolCallId"] },
   ),
-  "question.answer": fc.record({ questionId: identifierArbitrary, text }),
+  "question.answer": fc.record(
+    { questionId: identifierArbitrary, text, sessionId: identifierArbitrary },
+    { requiredKeys: ["questionId", "text"] },
+  ),
   "session.configure": fc.record(
     {
       policy: fc.constantFrom("enqueue", "reject", "interrupt", "steer"),

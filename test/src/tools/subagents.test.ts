@@ -94,6 +94,8 @@ describe("subagents", () => {
     const child = String(payloadOf(eventsOf(log, "subagent.started")[0])!["subagent"]);
     const childRun = child.replace(/^session\//, "run/");
     await waitForEvent(log, "run.started", child);
+    // The child's streamed text reaches the parent's subject, named after the child's run.
+    await waitForEvent(log, "run.delta", childRun);
     await publish("deleg-2", { type: "run.cancel" });
 
     await waitForEvent(log, "run.cancelled", childRun);
@@ -102,6 +104,39 @@ describe("subagents", () => {
     await waitForEvent(log, "session.idle", "session/deleg-2");
     expect(eventsOf(log, "subagent.completed")).toHaveLength(0);
     expect(eventsOf(log, "run.completed")).toHaveLength(0);
+    log.stop();
+  });
+
+  it("a subagent's tool that asks for approval is settled by a tool.approve on the parent session's subject", async () => {
+    await startHost();
+    const log = followSession(cluster.nats, "deleg-3");
+    const task = '/tool charge {"key":"sub-pay"}';
+    await publish("deleg-3", {
+      type: "user.message",
+      agent: "delegator",
+      text: `/tool cashier ${JSON.stringify({ task })}`,
+    });
+    await log.until(
+      () => eventsOf(log, "tool.approval_requested").length > 0,
+      30_000,
+      "approval requested",
+    );
+    const request = payloadOf(eventsOf(log, "tool.approval_requested")[0])!;
+    expect(request).toMatchObject({ tool: "charge" });
+    expect(String(request["sessionId"])).toMatch(/^sub-t[0-9a-f]{32}$/);
+    expect(await cluster.redis.hget("test:tool-executions", "charge:sub-pay")).toBeNull();
+
+    // A bare publish on the PARENT's subject, naming the session that owns the call.
+    await publish("deleg-3", {
+      type: "tool.approve",
+      toolCallId: request["toolCallId"],
+      sessionId: request["sessionId"],
+    });
+    await waitForEvent(log, "run.completed", "run/deleg-3");
+    expect(payloadOf(eventsOf(log, "tool.approval_settled")[0])).toMatchObject({
+      decision: "approved",
+    });
+    expect(await cluster.redis.hget("test:tool-executions", "charge:sub-pay")).toBe("1");
     log.stop();
   });
 });

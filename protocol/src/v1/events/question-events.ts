@@ -5,13 +5,16 @@ import { identifierSchema } from "../field-schemas.js";
  * `question.asked` — the agent asks the user something and waits for
  * `question.answer`.
  *
- * Shape: `{ questionId: string, runId: string, text: string, choices?: string[] }`.
+ * Shape: `{ questionId: string, runId: string, text: string, choices?: string[], sessionId?: string }`.
+ * `sessionId` is the session that owns the question (a subagent's `sub-…`
+ * session for a subagent's question); pass it back in `question.answer`.
  */
 export const questionAskedSchema = z.object({
   questionId: identifierSchema,
   runId: identifierSchema,
   text: z.string(),
   choices: z.array(z.string()).optional(),
+  sessionId: identifierSchema.optional(),
 });
 /** Payload of `question.asked`. */
 export type QuestionAsked = z.infer<typeof questionAskedSchema>;

@@ -71,13 +71,17 @@ export type ToolOutcomeUnknown = z.infer<typeof toolOutcomeUnknownSchema>;
 /**
  * `tool.approval_requested` — a tool call waits for `tool.approve` or `tool.deny`.
  *
- * Shape: `{ toolCallId: string, tool: string, arguments: unknown, runId: string }`.
+ * Shape: `{ toolCallId: string, tool: string, arguments: unknown, runId: string, sessionId?: string }`.
+ * `sessionId` is the session that owns the call: for a subagent's call (whose
+ * events appear under the parent session's subjects) the subagent's session
+ * (`sub-…`); pass it back in `tool.approve` / `tool.deny`.
  */
 export const toolApprovalRequestedSchema = z.object({
   toolCallId: identifierSchema,
   tool: z.string().min(1),
   arguments: z.unknown(),
   runId: identifierSchema,
+  sessionId: identifierSchema.optional(),
 });
 /** Payload of `tool.approval_requested`. */
 export type ToolApprovalRequested = z.infer<typeof toolApprovalRequestedSchema>;

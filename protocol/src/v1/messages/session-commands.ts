@@ -50,11 +50,15 @@ export type RunSteer = z.infer<typeof runSteerSchema>;
  * `tool.approve` — approve a tool call that waits for approval
  * (`tool.approval_requested`). The first settlement wins.
  *
- * Shape: `{ toolCallId: string, note?: string }`.
+ * Shape: `{ toolCallId: string, note?: string, sessionId?: string }`.
+ * `sessionId` (optional): the session that owns the call, as `tool.approval_requested`
+ * reported it. A session forwards a message naming one of its subagents'
+ * sessions (`sub-…`) there; absent = the session the message is sent to.
  */
 export const toolApproveSchema = z.object({
   toolCallId: identifierSchema,
   note: z.string().optional(),
+  sessionId: identifierSchema.optional(),
 });
 /** Payload of `tool.approve`. */
 export type ToolApprove = z.infer<typeof toolApproveSchema>;
@@ -63,11 +67,15 @@ export type ToolApprove = z.infer<typeof toolApproveSchema>;
  * `tool.deny` — deny a tool call that waits for approval; the model is told, with
  * `reason` when given. The first settlement wins.
  *
- * Shape: `{ toolCallId: string, reason?: string }`.
+ * Shape: `{ toolCallId: string, reason?: string, sessionId?: string }`.
+ * `sessionId` (optional): the session that owns the call, as `tool.approval_requested`
+ * reported it. A session forwards a message naming one of its subagents'
+ * sessions (`sub-…`) there; absent = the session the message is sent to.
  */
 export const toolDenySchema = z.object({
   toolCallId: identifierSchema,
   reason: z.string().optional(),
+  sessionId: identifierSchema.optional(),
 });
 /** Payload of `tool.deny`. */
 export type ToolDeny = z.infer<typeof toolDenySchema>;
@@ -75,11 +83,15 @@ export type ToolDeny = z.infer<typeof toolDenySchema>;
 /**
  * `question.answer` — answer a question the agent asked (`question.asked`).
  *
- * Shape: `{ questionId: string, text: string }`.
+ * Shape: `{ questionId: string, text: string, sessionId?: string }`.
+ * `sessionId` (optional): the session that owns the call, as `question.asked`
+ * reported it. A session forwards a message naming one of its subagents'
+ * sessions (`sub-…`) there; absent = the session the message is sent to.
  */
 export const questionAnswerSchema = z.object({
   questionId: identifierSchema,
   text: z.string(),
+  sessionId: identifierSchema.optional(),
 });
 /** Payload of `question.answer`. */
 export type QuestionAnswer = z.infer<typeof questionAnswerSchema>;
