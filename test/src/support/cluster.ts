@@ -45,6 +45,10 @@ export interface Cluster extends AsyncDisposable {
     payload: Record<string, unknown>,
     messageId?: string,
   ): Promise<void>;
+  /** A bare NATS publish (no JetStream ack) of a JSON body to `troupe.session.<sessionId>.in`, flushed. */
+  publishToSession(sessionId: string, message: Record<string, unknown>): Promise<void>;
+  /** Starts a host process running `entry` and waits until it alone owns every shard. */
+  startOnlyHost(entry: string): Promise<HostProcess>;
   /** Sends `counter.increment { by }` to every actor (in parallel, each with a stream ack). */
   incrementAll(actors: readonly string[], by: number): Promise<void>;
   /** Waits until every counter's stored count equals `count`. */
@@ -120,6 +124,18 @@ export async function startCluster(
         headers: messageHeaders,
         ...(messageId === undefined ? {} : { msgID: messageId }),
       });
+    },
+    async publishToSession(sessionId, message) {
+      nats.publish(
+        `troupe.session.${sessionId}.in`,
+        new TextEncoder().encode(JSON.stringify(message)),
+      );
+      await nats.flush();
+    },
+    async startOnlyHost(entry) {
+      const host = await cluster.startHost({}, { entry });
+      await cluster.waitForOwners([host.hostId], 20_000);
+      return host;
     },
     async incrementAll(actors, by) {
       await Promise.all(actors.map((actor) => cluster.send(actor, "counter.increment", { by })));

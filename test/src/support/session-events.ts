@@ -7,6 +7,12 @@ export interface SessionEventLog {
   readonly events: EventEnvelope[];
   /** Event types in arrival order. */
   types(): string[];
+  /** Events of one type (and, if given, of one actor), in arrival order. */
+  ofType(type: string, actor?: string): EventEnvelope[];
+  /** Payloads of {@link SessionEventLog.ofType}. */
+  payloads(type: string, actor?: string): Record<string, unknown>[];
+  /** Waits for the first event of `type` (of `actor`, if given) and returns its payload. */
+  first(type: string, actor?: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   /** Waits until `predicate` holds for the collected events. */
   until(
     predicate: (events: readonly EventEnvelope[]) => boolean,
@@ -38,9 +44,24 @@ export function followSession(nats: NatsConnection, sessionId: string): SessionE
       },
     },
   );
+  const ofType = (type: string, actor?: string) =>
+    events.filter(
+      (event) => event.type === type && (actor === undefined || event.meta.actor === actor),
+    );
+  const payloads = (type: string, actor?: string) =>
+    ofType(type, actor).map((event) => event.payload as Record<string, unknown>);
   return {
     events,
     types: () => events.map((event) => event.type),
+    ofType,
+    payloads,
+    first: async (type, actor, timeoutMs = 30_000) => {
+      await waitFor(() => ofType(type, actor).length > 0, {
+        timeoutMs,
+        description: actor === undefined ? type : `${type} of ${actor}`,
+      });
+      return payloads(type, actor)[0]!;
+    },
     until: (predicate, timeoutMs, description) =>
       waitFor(() => predicate(events), { timeoutMs, description }),
     stop: () => subscription.unsubscribe(),

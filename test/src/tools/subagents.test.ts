@@ -16,35 +16,13 @@ describe("subagents", () => {
     await cluster?.stop();
   });
 
-  async function publish(sessionId: string, message: Payload): Promise<void> {
-    cluster.nats.publish(
-      `troupe.session.${sessionId}.in`,
-      new TextEncoder().encode(JSON.stringify(message)),
-    );
-    await cluster.nats.flush();
-  }
-
-  async function startHost() {
-    const host = await cluster.startHost({}, { entry: TOOLS_HOST });
-    await cluster.waitForOwners([host.hostId], 20_000);
-    return host;
-  }
-
-  const eventsOf = (log: SessionEventLog, type: string, actor?: string) =>
-    log.events.filter(
-      (event) => event.type === type && (actor === undefined || String(event.meta.actor) === actor),
-    );
+  const publish = (sessionId: string, message: Payload) =>
+    cluster.publishToSession(sessionId, message);
+  const startHost = () => cluster.startOnlyHost(TOOLS_HOST);
+  const eventsOf = (log: SessionEventLog, type: string, actor?: string) => log.ofType(type, actor);
   const payloadOf = (event: EventEnvelope | undefined) => event?.payload as Payload | undefined;
-
-  async function waitForEvent(
-    log: SessionEventLog,
-    type: string,
-    actor: string,
-    timeoutMs = 30_000,
-  ) {
-    await log.until(() => eventsOf(log, type, actor).length > 0, timeoutMs, `${type} of ${actor}`);
-    return payloadOf(eventsOf(log, type, actor)[0])!;
-  }
+  const waitForEvent = (log: SessionEventLog, type: string, actor: string, timeoutMs?: number) =>
+    log.first(type, actor, timeoutMs);
 
   it("the parent's model delegates; the subagent's answer is the tool result; its events appear on the parent's subjects", async () => {
     await startHost();

@@ -16,14 +16,8 @@ describe("tool policy, approvals and ask_user", () => {
     await cluster?.stop();
   });
 
-  /** A bare NATS publish (no JetStream ack) of a JSON message to the session's public subject. */
-  async function publish(sessionId: string, message: Payload): Promise<void> {
-    cluster.nats.publish(
-      `troupe.session.${sessionId}.in`,
-      new TextEncoder().encode(JSON.stringify(message)),
-    );
-    await cluster.nats.flush();
-  }
+  const publish = (sessionId: string, message: Payload) =>
+    cluster.publishToSession(sessionId, message);
 
   async function executions(tool: string, key: string): Promise<number> {
     return Number((await cluster.redis.hget(TOOL_EXECUTIONS_KEY, `${tool}:${key}`)) ?? 0);
@@ -35,13 +29,9 @@ describe("tool policy, approvals and ask_user", () => {
     return host;
   }
 
-  const payloadsOf = (log: SessionEventLog, type: string) =>
-    log.events.filter((event) => event.type === type).map((event) => event.payload as Payload);
-
-  async function waitForEvent(log: SessionEventLog, type: string, timeoutMs = 30_000) {
-    await log.until((events) => events.some((event) => event.type === type), timeoutMs, type);
-    return payloadsOf(log, type)[0]!;
-  }
+  const payloadsOf = (log: SessionEventLog, type: string) => log.payloads(type);
+  const waitForEvent = (log: SessionEventLog, type: string, timeoutMs?: number) =>
+    log.first(type, undefined, timeoutMs);
 
   function completedText(log: SessionEventLog): string {
     return String(payloadsOf(log, "run.completed")[0]?.["text"]);
