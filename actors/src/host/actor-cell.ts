@@ -23,6 +23,10 @@ export class ActorCell {
   #live: LiveState | undefined;
   #activated = false;
   #outboxConfirmed = true;
+  /** Generation whose outbox this host has published (acked by the stream). */
+  #publishedGeneration = 0;
+  /** When that outbox was published (Unix ms). */
+  publishedAtMs = 0;
   lastUsedMs = Date.now();
 
   constructor(
@@ -38,11 +42,6 @@ export class ActorCell {
     return this.#busy === undefined && this.#queue.length === 0;
   }
 
-  /** True while a message (or the activation) is being processed. */
-  get processing(): boolean {
-    return this.#busy !== undefined;
-  }
-
   /** The latest snapshot known to this host (undefined before activation or for a new actor). */
   get record(): ActorRecord | undefined {
     return this.#record;
@@ -53,9 +52,23 @@ export class ActorCell {
     return this.#outboxConfirmed;
   }
 
-  /** Marks the latest outbox confirmed (after {@link SnapshotStore.confirmOutbox}). */
-  markConfirmed(): void {
-    this.#outboxConfirmed = true;
+  /**
+   * The latest record when its outbox has been published but not yet confirmed
+   * in the store; undefined otherwise (nothing to confirm, or not published —
+   * e.g. the publish failed and the next activation must publish it again).
+   */
+  get confirmable(): ActorRecord | undefined {
+    const record = this.#record;
+    if (record === undefined || this.#outboxConfirmed) return undefined;
+    return this.#publishedGeneration === record.generation ? record : undefined;
+  }
+
+  /**
+   * Marks the outbox of `generation` confirmed (after
+   * {@link SnapshotStore.confirmOutbox}); ignored if a newer generation exists.
+   */
+  markConfirmed(generation: number): void {
+    if (this.#record?.generation === generation) this.#outboxConfirmed = true;
   }
 
   /** Queues a delivered message. */
@@ -116,6 +129,8 @@ export class ActorCell {
     if (stored !== undefined && !stored.outboxConfirmed) {
       await this.worker.runtime.publisher.publish(stored.record.outbox);
     }
+    this.#publishedGeneration = stored?.record.generation ?? 0;
+    this.publishedAtMs = Date.now();
     for (const effect of stored?.record.effects ?? []) {
       if (effect.cancelled === true) {
         if (!this.worker.runtime.effects.hasRunningEffect(this.address, effect.effectId)) {
@@ -164,6 +179,8 @@ export class ActorCell {
       );
     }
     await this.worker.runtime.publisher.publish(result.record.outbox);
+    this.#publishedGeneration = result.record.generation;
+    this.publishedAtMs = Date.now();
     for (const effect of result.effectsStarted) {
       this.worker.startEffect(this.address, this.definition, effect);
     }

@@ -275,9 +275,7 @@ export class ActorHost {
 
   async #renew(): Promise<void> {
     const { settings, leases } = this.runtime;
-    const workers = [...this.#workers.values()].filter(
-      (worker) => worker.accepting || !worker.signal.aborted,
-    );
+    const workers = [...this.#workers.values()].filter((worker) => !worker.signal.aborted);
     const startedAt = Date.now();
     try {
       const held = await leases.renew(
@@ -340,6 +338,9 @@ export class ActorHost {
     const { settings } = this.runtime;
     const workers = [...this.#workers.values()].filter((worker) => worker.accepting);
     await Promise.all(workers.map((worker) => worker.saveWatermark()));
+    // Outboxes published more than a tenth of the dedup window ago are confirmed.
+    const publishedBefore = Date.now() - settings.duplicateWindowMs / 10;
+    await Promise.all(workers.map((worker) => worker.confirmPublished(publishedBefore)));
     // Idle actors past passivateAfterMs go; then, while over maxActiveActors, the
     // least recently used idle ones.
     const idleBefore = Date.now() - settings.passivateAfterMs;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type ActorAddress,
   encodeMessage,
@@ -24,6 +25,7 @@ import type { OutboxPublisher } from "./outbox-publisher.js";
  */
 export class EffectRunner {
   readonly #running = new Map<string, AbortController>();
+  readonly #runningPerActor = new Map<string, number>();
 
   constructor(
     private readonly redis: Redis,
@@ -34,7 +36,7 @@ export class EffectRunner {
 
   /** Whether an effect of `address` is running on this host. */
   hasRunning(address: string): boolean {
-    for (const key of this.#running.keys()) if (key.startsWith(`${address}#`)) return true;
+    return (this.#runningPerActor.get(address) ?? 0) > 0;
     return false;
   }
 
@@ -65,7 +67,12 @@ export class EffectRunner {
 
   /** Whether one given effect of `address` is running on this host. */
   hasRunningEffect(address: ActorAddress, effectId: string): boolean {
-    return this.#running.has(`${formatAddress(address)}#${effectId}`);
+    return this.#isRunning(`${formatAddress(address)}#${effectId}`);
+  }
+
+  #isRunning(key: string): boolean {
+    const controller = this.#running.get(key);
+    return controller !== undefined && !controller.signal.aborted;
   }
 
   /** Number of effects running on this host. */
@@ -89,14 +96,20 @@ export class EffectRunner {
   ): void {
     const actor = formatAddress(address);
     const key = `${actor}#${effect.effectId}`;
-    if (this.#running.has(key) || shardSignal.aborted) return;
+    // An entry whose signal is aborted belongs to a worker that gave the shard up;
+    // when the shard comes back to this host, the effect starts afresh.
+    if (this.#isRunning(key) || shardSignal.aborted) return;
     const controller = new AbortController();
     const onAbort = () => controller.abort(shardSignal.reason as unknown);
     shardSignal.addEventListener("abort", onAbort, { once: true });
     this.#running.set(key, controller);
+    this.#runningPerActor.set(actor, (this.#runningPerActor.get(actor) ?? 0) + 1);
     void this.#run(address, definition, effect, controller.signal).finally(() => {
       shardSignal.removeEventListener("abort", onAbort);
-      this.#running.delete(key);
+      if (this.#running.get(key) === controller) this.#running.delete(key);
+      const left = (this.#runningPerActor.get(actor) ?? 1) - 1;
+      if (left > 0) this.#runningPerActor.set(actor, left);
+      else this.#runningPerActor.delete(actor);
     });
   }
 
@@ -142,13 +155,14 @@ export class EffectRunner {
       };
     }
     if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
-    await this.#deliver(address, effect, result);
+    await this.#deliver(address, effect, result, signal);
   }
 
   async #deliver(
     address: ActorAddress,
     effect: PendingEffect,
     result: { type: "effect.completed" | "effect.failed"; payload: Record<string, unknown> },
+    signal?: AbortSignal,
   ): Promise<void> {
     const actor = formatAddress(address);
     const id = `${actor}:fx:${effect.effectId}`;
@@ -159,20 +173,26 @@ export class EffectRunner {
       payload: result.payload,
       meta: { actor, timestampMs: Date.now() },
     });
-    try {
-      await this.publisher.publish([
-        {
-          subject: inboxSubject(address),
-          messageId: id,
-          contentType: encoded.contentType,
-          body: encoded.bytes,
-        },
-      ]);
-    } catch (error) {
-      this.logger.error(
-        { actor, effectId: effect.effectId, err: error },
-        "could not deliver an effect result; it runs again on the next activation",
-      );
+    const item = {
+      subject: inboxSubject(address),
+      messageId: id,
+      contentType: encoded.contentType,
+      body: encoded.bytes,
+    };
+    // The result is the actor's only way forward: retry (same Nats-Msg-Id) until
+    // it is stored or the host gives the shard up (the next owner re-runs the effect).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.publisher.publish([item]);
+        return;
+      } catch (error) {
+        if (signal?.aborted === true && !EffectCancelledError.isInstance(signal.reason)) return;
+        this.logger.warn(
+          { actor, effectId: effect.effectId, attempt, err: error },
+          "could not deliver an effect result; retrying",
+        );
+        await sleep(Math.min(2000, 50 * 2 ** Math.min(attempt, 6)));
+      }
     }
   }
 }

@@ -245,20 +245,45 @@ export class ShardWorker {
   }
 
   /**
-   * Passivates one actor: confirms its outbox as published, then drops it from
-   * memory (unless a message arrived meanwhile).
+   * Passivates one idle actor: confirms its published outbox, then drops it from
+   * memory — unless it is busy, has an unpublished outbox, or a message arrived
+   * meanwhile.
    *
    * @returns whether the actor was dropped.
    */
   async passivate(cell: ActorCell): Promise<boolean> {
-    const record = cell.record;
-    if (record !== undefined && !cell.outboxConfirmed) {
-      await this.runtime.snapshots.confirmOutbox(this.shard, record);
-      cell.markConfirmed();
-    }
-    if (!cell.idle || this.#cells.get(cell.actor) !== cell) return false;
+    if (!cell.idle) return false;
+    const generation = cell.record?.generation;
+    await this.#confirm(cell);
+    if (!cell.idle || !cell.outboxConfirmed || cell.record?.generation !== generation) return false;
+    if (this.#cells.get(cell.actor) !== cell) return false;
     this.#cells.delete(cell.actor);
     return true;
+  }
+
+  /**
+   * Confirms, for every actor of the shard, an outbox this host has published, so
+   * that a later activation elsewhere does not publish it again. The host calls
+   * it on drain for every actor, and every housekeeping tick for outboxes
+   * published before `publishedBeforeMs` — so an outbox a crash leaves
+   * unconfirmed is always young enough for the stream's `Nats-Msg-Id` dedup
+   * window to drop its re-publication.
+   *
+   * @param publishedBeforeMs - only outboxes published before this time (Unix ms).
+   */
+  async confirmPublished(publishedBeforeMs = Number.POSITIVE_INFINITY): Promise<void> {
+    await Promise.all(
+      [...this.#cells.values()]
+        .filter((cell) => cell.publishedAtMs < publishedBeforeMs)
+        .map((cell) => this.#confirm(cell)),
+    );
+  }
+
+  async #confirm(cell: ActorCell): Promise<void> {
+    const record = cell.confirmable;
+    if (record === undefined) return;
+    await this.runtime.snapshots.confirmOutbox(this.shard, record);
+    cell.markConfirmed(record.generation);
   }
 
   /**
@@ -283,14 +308,7 @@ export class ShardWorker {
     );
     // Every outbox published so far is confirmed, so the next owner does not
     // publish it again on activation (re-publication is for crashes only).
-    await Promise.all(
-      [...this.#cells.values()]
-        .filter((cell) => !cell.processing && cell.record !== undefined && !cell.outboxConfirmed)
-        .map(async (cell) => {
-          await this.runtime.snapshots.confirmOutbox(this.shard, cell.record!);
-          cell.markConfirmed();
-        }),
-    ).catch((error: unknown) =>
+    await this.confirmPublished().catch((error: unknown) =>
       this.runtime.logger.warn(
         { shard: this.shard, err: error },
         "could not confirm published outboxes",

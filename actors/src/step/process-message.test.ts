@@ -269,4 +269,22 @@ describe("processMessage", () => {
     expect(run(false).equals(run(false))).toBe(true);
     expect(run(true).equals(run(false))).toBe(true);
   });
+
+  it("an effect result the machine cannot take is rejected and still consumes the pending effect", () => {
+    const added = committed(processMessage(undefined, inbox(1, { type: "add", by: 3 }), options));
+    const requested = committed(
+      processMessage(added.record, inbox(2, { type: "double" }), options),
+    );
+    // `output: null` makes the machine's assign throw (null.count).
+    const broken = committed(
+      processMessage(
+        requested.record,
+        inbox(3, { type: "effect.completed", effectId: "2.0", output: null }),
+        options,
+      ),
+    );
+    expect(broken.rejection?.code).toBe("internal");
+    expect(broken.record.state).toEqual(requested.record.state);
+    expect(broken.record.effects).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import {
   type ActorAddress,
   DecodeError,
   type MessageEnvelope,
+  type MessageSchemas,
   PayloadTooLargeError,
   TroupeError,
   decodeMessage,
@@ -110,7 +111,7 @@ export function processMessage(
     envelope = decodeMessage(message.data, {
       contentType: message.contentType,
       subject: message.subject,
-      schemas: { ...definition.messageSchemas, ...hostMessageSchemas },
+      schemas: acceptedSchemas(definition),
       ...(options.maxPayloadBytes === undefined
         ? {}
         : { maxPayloadBytes: options.maxPayloadBytes }),
@@ -130,8 +131,48 @@ export function processMessage(
       : new TroupeError("internal", `the machine failed on ${envelope.type}: ${String(error)}`, {
           cause: error,
         });
-    return reject(record, message, options, rejection);
+    return reject(withoutAnswered(record, envelope), message, options, rejection);
   }
+}
+
+const schemasByDefinition = new WeakMap<ActorKindDefinition, MessageSchemas>();
+
+/** The kind's message schemas plus the host's own messages (cached per definition). */
+function acceptedSchemas(definition: ActorKindDefinition): MessageSchemas {
+  let schemas = schemasByDefinition.get(definition);
+  if (schemas === undefined) {
+    schemas = { ...definition.messageSchemas, ...hostMessageSchemas };
+    schemasByDefinition.set(definition, schemas);
+  }
+  return schemas;
+}
+
+/**
+ * The record without the effect or timer a host message answered: a result or
+ * firing the machine could not take is still consumed, so the effect is not
+ * re-run forever and the timer is not left pending after it fired.
+ */
+function withoutAnswered(
+  record: ActorRecord | undefined,
+  envelope: MessageEnvelope,
+): ActorRecord | undefined {
+  if (record === undefined) return undefined;
+  const payload = envelope.payload as { effectId?: string; timerId?: string; deadlineMs?: number };
+  if (envelope.type === "effect.completed" || envelope.type === "effect.failed") {
+    return {
+      ...record,
+      effects: record.effects.filter((effect) => effect.effectId !== payload.effectId),
+    };
+  }
+  if (envelope.type === "timer.fired") {
+    return {
+      ...record,
+      timers: record.timers.filter(
+        (timer) => !(timer.timerId === payload.timerId && timer.deadlineMs === payload.deadlineMs),
+      ),
+    };
+  }
+  return record;
 }
 
 function transitionMachine(
