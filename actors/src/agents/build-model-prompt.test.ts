@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildModelPrompt } from "./build-model-prompt.js";
 import { defineAgent } from "./define-agent.js";
 import { MISSING_TOOL_RESULT_TEXT } from "./tool-messages.js";
-import type { TranscriptEntry } from "./transcript-entry.js";
+import type { ToolTranscriptEntry, TranscriptEntry } from "./transcript-entry.js";
 
 const agent = defineAgent({ name: "assistant", instructions: "Help." });
 
@@ -14,7 +14,7 @@ const call = (toolCallId: string, toolName: string, input: string) => ({
 const result = (
   toolCallId: string,
   toolName: string,
-  status: string,
+  status: ToolTranscriptEntry["status"],
   content: string,
 ): TranscriptEntry => ({
   role: "tool",

@@ -11,8 +11,9 @@ import { type SubagentDefinition, type SubagentOptions, toSubagentRecord } from 
 /** Agent, tool and subagent names: 1 to 64 characters from `A-Z a-z 0-9 _ -` (safe in subjects and for providers). */
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Model calls per run when an agent sets no `limits.maxModelCalls`. */
-export const DEFAULT_MAX_MODEL_CALLS = 50;
+/** Default model calls per run: the run machine's (`@troupe/machines`). */
+export { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
+import { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
 
 const nameSchema = z
   .string()

@@ -7,7 +7,6 @@ import type { TranscriptEntry as ProtocolTranscriptEntry } from "@troupe/protoco
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import {
-  MODEL_CALL_EFFECT_NAME,
   type ModelCallResult,
   type modelCallInputSchema,
   parseModelCallInput,
@@ -44,7 +43,7 @@ describe("the model.call effect contract", () => {
   });
 
   it("matches the run machine's effect name, input and output, and the protocol's transcript entries", () => {
-    expect(MODEL_CALL_EFFECT_NAME).toBe(MODEL_CALL_EFFECT);
+    expect(MODEL_CALL_EFFECT).toBe("model.call");
     expectTypeOf<RunMachineModelCallInput>().toExtend<z.input<typeof modelCallInputSchema>>();
     expectTypeOf<ModelCallResult>().toExtend<RunMachineModelCallOutput>();
     expectTypeOf<ProtocolTranscriptEntry>().toExtend<TranscriptEntry>();

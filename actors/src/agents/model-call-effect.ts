@@ -8,9 +8,6 @@ import {
 import { z } from "zod";
 import type { ToolEffectClass } from "../tools/define-tool.js";
 
-/** Name of the effect the run machine requests for a model call (`troupe.effect`). */
-export const MODEL_CALL_EFFECT_NAME = "model.call";
-
 /**
  * Input of the `model.call` effect, as the run machine requests it. `agent` and
  * `model` may arrive as `null` after a storage round trip; both mean "absent".

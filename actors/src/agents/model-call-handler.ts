@@ -60,7 +60,7 @@ export interface ModelCallHandlerOptions {
  *   machine: runMachine,
  *   version: "1",
  *   messageSchemas,
- *   effects: { [MODEL_CALL_EFFECT_NAME]: createModelCallHandler({ agents, transcript, publishDelta }) },
+ *   effects: { [MODEL_CALL_EFFECT]: createModelCallHandler({ agents, transcript, publishDelta }) },
  * });
  * ```
  */

@@ -1,25 +1,9 @@
 import { z } from "zod";
 import { type ToolIssue, InvalidToolError } from "./invalid-tool-error.js";
 
-/**
- * How a tool affects the world, which decides whether it may run again
- * (issue #5, "Idempotency and fences"):
- *
- * | class                  | may run again after a failed or interrupted attempt |
- * | ---------------------- | --------------------------------------------------- |
- * | `read`                 | yes, up to {@link MAX_TOOL_ATTEMPTS} attempts in all |
- * | `idempotent_write`     | yes, up to {@link MAX_TOOL_ATTEMPTS} attempts in all |
- * | `non_idempotent_write` | never: an interrupted call is *outcome unknown*     |
- * | `unclassified`         | never (the default: assume the worst)               |
- */
-export const toolEffectClassSchema = z.enum([
-  "read",
-  "idempotent_write",
-  "non_idempotent_write",
-  "unclassified",
-]);
-/** See {@link toolEffectClassSchema}. */
-export type ToolEffectClass = z.infer<typeof toolEffectClassSchema>;
+/** Effect classes of tools: the protocol's (`@troupe/protocol`, `tool-effect-class.ts`). */
+export { toolEffectClassSchema, type ToolEffectClass } from "@troupe/protocol";
+import { toolEffectClassSchema, type ToolEffectClass } from "@troupe/protocol";
 
 /** Attempts in all (first run and retries) for a `read` or `idempotent_write` call. */
 export const MAX_TOOL_ATTEMPTS = 3;

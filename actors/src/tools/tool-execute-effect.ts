@@ -1,9 +1,6 @@
-import { TroupeError } from "@troupe/protocol";
+import { TroupeError, idempotencyKeyOf, type ToolExecutionStatus } from "@troupe/protocol";
 import { z } from "zod";
 import { type ToolEffectClass, toolEffectClassSchema } from "./define-tool.js";
-
-/** Name of the effect that runs one tool call (registered by the host for the tool-call actor kind). */
-export const TOOL_EXECUTE_EFFECT_NAME = "tool.execute";
 
 /**
  * Input of the `tool.execute` effect. `agent` may arrive as `null` after a
@@ -44,13 +41,11 @@ export interface ToolExecuteInput {
 }
 
 /**
- * How a tool call ended, as the model is told:
- * `succeeded` (the tool returned), `failed` (it threw, timed out or was
- * cancelled), `invalid_arguments` (unknown tool, invalid JSON or schema
- * mismatch: the tool did not run), `outcome_unknown` (an earlier attempt may
- * have run and recorded nothing; the call may not run again).
+ * How a tool call ended, as the model is told: the protocol's
+ * `ToolExecutionStatus` — `succeeded`, `failed` (threw, timed out, cancelled),
+ * `invalid_arguments` (did not run), `outcome_unknown` (may have run, never again).
  */
-export type ToolExecuteStatus = "succeeded" | "failed" | "invalid_arguments" | "outcome_unknown";
+export type ToolExecuteStatus = ToolExecutionStatus;
 
 /**
  * Output of the `tool.execute` effect (`effect.completed.output`), plain data.
@@ -66,18 +61,6 @@ export interface ToolExecuteOutput {
   readonly content: string;
   readonly truncated?: true;
   readonly resultRef?: string;
-}
-
-/**
- * The idempotency key of a tool call.
- *
- * @param sessionId - the session.
- * @param runId - the run.
- * @param toolCallId - the model's id of the call.
- * @example toolIdempotencyKey("s1", "r1", "c1") // "s1/r1/c1"
- */
-export function toolIdempotencyKey(sessionId: string, runId: string, toolCallId: string): string {
-  return `${sessionId}/${runId}/${toolCallId}`;
 }
 
 /**
@@ -110,7 +93,7 @@ export function parseToolExecuteInput(input: unknown): ToolExecuteInput {
     effectClass: data.effectClass ?? undefined,
     agent: data.agent ?? undefined,
     idempotencyKey:
-      data.idempotencyKey ?? toolIdempotencyKey(data.sessionId, data.runId, data.toolCallId),
+      data.idempotencyKey ?? idempotencyKeyOf(data.sessionId, data.runId, data.toolCallId),
   };
 }
 

@@ -63,7 +63,7 @@ export interface ToolExecuteHandlerOptions {
  * ```ts
  * const toolCall = defineActorKind({
  *   kind: "tool-call", machine, version: "1", messageSchemas,
- *   effects: { [TOOL_EXECUTE_EFFECT_NAME]: createToolExecuteHandler({ agents, fences, results }) },
+ *   effects: { [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({ agents, fences, results }) },
  * });
  * ```
  */
