@@ -188,3 +188,16 @@ describe("tool.execute: lookup and input", () => {
     await expect(run()).rejects.toMatchObject({ code: "effect_failed", retryable: true });
   });
 });
+
+describe("tool.execute: store failures", () => {
+  it("a passing failure to record the result does not turn a successful run into an error, and the tool ran once", async () => {
+    const { executions, fences, run } = setup("non_idempotent_write");
+    const complete = fences.complete.bind(fences);
+    let failures = 1;
+    fences.complete = (...args: Parameters<typeof complete>) =>
+      failures-- > 0 ? Promise.reject(new Error("connection reset")) : complete(...args);
+    expect(await run()).toEqual({ status: "succeeded", content: '{"doubled":4}' });
+    expect(executions).toHaveLength(1);
+    expect((await fences.get(KEY))?.state).toBe("succeeded");
+  });
+});

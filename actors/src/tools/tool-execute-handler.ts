@@ -1,3 +1,4 @@
+import pRetry from "p-retry";
 import { setTimeout as sleep } from "node:timers/promises";
 import { TroupeError } from "@troupe/protocol";
 import type { Logger } from "pino";
@@ -145,7 +146,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     let final = output;
     if (utf8ByteLength(output.content) > tool.maxResultBytes) {
       const ref = input.idempotencyKey;
-      await store("put", () => options.results.put(ref, output.content));
+      await store("put", () => options.results.put(ref, output.content), true);
       final = {
         status: output.status,
         content: truncatedContent(output.content, tool.maxResultBytes, ref),
@@ -154,8 +155,10 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       };
     }
     const status = final.status === "succeeded" ? "succeeded" : "failed";
-    const recorded = await store("complete", () =>
-      fences.complete(input.idempotencyKey, status, final),
+    const recorded = await store(
+      "complete",
+      () => fences.complete(input.idempotencyKey, status, final),
+      true,
     );
     return reused(recorded.result);
   }
@@ -178,9 +181,18 @@ function abortedBeforeRun(signal: AbortSignal): ToolExecuteOutput {
 }
 
 /** Runs a store operation; a failure becomes a retryable `effect_failed`. */
-async function store<T>(operation: string, action: () => Promise<T>): Promise<T> {
+async function store<T>(
+  operation: string,
+  action: () => Promise<T>,
+  idempotent = false,
+): Promise<T> {
   try {
-    return await action();
+    // `put` and `complete` may be repeated safely (the first `complete` wins), so a
+    // passing Redis failure after the tool ran does not turn its result into an
+    // error; `begin` counts attempts and is not repeated here.
+    return idempotent
+      ? await pRetry(action, { retries: 3, minTimeout: 50, factor: 2 })
+      : await action();
   } catch (error) {
     if (TroupeError.isInstance(error)) throw error;
     throw new TroupeError(
