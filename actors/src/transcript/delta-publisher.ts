@@ -1,29 +1,21 @@
 import { headers, type NatsConnection } from "@nats-io/transport-node";
 import { encodeEvent, eventSubject } from "@troupe/protocol";
+import type { ModelCallDelta } from "../agents/model-call-effect.js";
 
-/** One streamed piece of a model response (`run.delta` payload plus routing). */
-export interface RunDelta {
-  readonly sessionId: string;
-  /**
-   * A subagent's run: the delegating session. The delta is published on its
-   * subject (`meta.actor` still names the subagent's run actor).
-   */
-  readonly parentSessionId?: string | undefined;
-  readonly runId: string;
-  /** `<runId>.m<modelCallIndex>`. */
-  readonly modelCallId: string;
-  /** Grows with every run of the same model call (machine retries and host re-runs). */
-  readonly attempt: number;
-  readonly kind: "text" | "reasoning";
-  readonly text: string;
-  /** Position of this delta within its attempt, from 0. */
-  readonly index: number;
-}
+/**
+ * What a `run.delta` event needs of a model-call delta (see `ModelCallDelta`,
+ * which the `model.call` handler produces).
+ */
+export type RunDelta = Pick<
+  ModelCallDelta,
+  "sessionId" | "parentSessionId" | "runId" | "modelCallId" | "attempt" | "kind" | "text" | "index"
+>;
 
 /**
  * Publishes `run.delta` events while a model call streams: transient events
  * (`meta.transient: true`, `meta.seq: 0`) on `troupe.session.<id>.events.run.delta`,
- * fire-and-forget — on the parent session's subject for a subagent's run. They are not journaled and not in snapshots; a client that
+ * fire-and-forget — on the parent session's subject for a subagent's run. They
+ * are not journaled and not in snapshots; a client that
  * sees a higher `attempt` for the same `modelCallId` discards the text of the
  * lower one (issue #4).
  *
