@@ -43,3 +43,119 @@ export {
   type LocalRedisServerOptions,
 } from "./local-servers/start-local-redis-server.js";
 export { runHost, type RunHostOptions } from "./host/run-host.js";
+export {
+  demoAgents,
+  demoModel,
+  DEMO_AGENT_NAME,
+  type DemoAgentsContext,
+} from "./demo/demo-agents.js";
+export { demoAgentScript, DEMO_HELP_TEXT } from "./demo/demo-agent-script.js";
+export {
+  parseDemoIntent,
+  timeZoneIn,
+  DEMO_CITY_TIME_ZONES,
+  type DemoIntent,
+} from "./demo/demo-intents.js";
+export { describeDemoToolResults } from "./demo/demo-tool-results.js";
+export { DEMO_NOTES_KEY, DEMO_OUTBOX_KEY, type DemoOutboxRecord } from "./demo/demo-redis-keys.js";
+export {
+  clockTool,
+  clockInputSchema,
+  readClock,
+  type ClockInput,
+  type ClockReading,
+} from "./demo/clock-tool.js";
+export {
+  saveNote,
+  saveNoteTool,
+  saveNoteInputSchema,
+  type SaveNoteInput,
+  type SaveNoteResult,
+} from "./demo/save-note-tool.js";
+export {
+  sendEmailTool,
+  sendEmailInputSchema,
+  type SendEmailInput,
+  type SendEmailResult,
+  type SendEmailToolOptions,
+} from "./demo/send-email-tool.js";
+export { UnknownTimeZoneError } from "./demo/unknown-time-zone-error.js";
+// Admin read side of the CLI (`troupe inspect`, `troupe status`, `troupe replay`); see admin/README.md.
+export { DEFAULT_DEPLOYMENT_PREFIX, type AdminDeps } from "./admin/admin-deps.js";
+export {
+  assembleClusterStatus,
+  type ClusterReadings,
+  type ClusterStatus,
+  type HostStatus,
+  type ShardStatus,
+  type StreamStatus,
+} from "./admin/assemble-cluster-status.js";
+export { clusterStatus, type ClusterStatusOptions } from "./admin/cluster-status.js";
+export {
+  CONTEXT_PREVIEW_CHARS,
+  formatActorInspection,
+  formatStateValue,
+} from "./admin/format-actor-inspection.js";
+export { formatClusterStatus, formatShardRanges } from "./admin/format-cluster-status.js";
+export { formatDurationMs } from "./admin/format-duration-ms.js";
+export { DIFFERENCE_PREVIEW_CHARS, formatReplayReport } from "./admin/format-replay-report.js";
+export {
+  inspectActor,
+  inspectionNotes,
+  type ActorInspection,
+  type ShardLeaseView,
+} from "./admin/inspect-actor.js";
+export { readDeployment, type DeploymentRecord } from "./admin/read-deployment.js";
+export { redisTimeMs } from "./admin/redis-time-ms.js";
+export {
+  replayActorCommand,
+  type ActorKindSource,
+  type ReplayActorCommandOptions,
+  type ReplayCommandReport,
+} from "./admin/replay-actor-command.js";
+export {
+  snapshotGenerationView,
+  type ArmedTimerView,
+  type PendingEffectView,
+  type SnapshotGenerationView,
+} from "./admin/snapshot-generation-view.js";
+export {
+  labelledLines,
+  textTable,
+  type ColumnAlignment,
+  type TextColumn,
+} from "./admin/text-table.js";
+export { toJsonValue, type JsonValue } from "./admin/to-json-value.js";
+export {
+  TroupeClient,
+  type EventsOptions,
+  type SendAndWaitOptions,
+} from "./client/troupe-client.js";
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_NATS_URL,
+  resolveNatsUrls,
+  type TroupeClientCredentials,
+  type TroupeClientOptions,
+} from "./client/troupe-client-options.js";
+export type { SendReceipt } from "./client/send-receipt.js";
+export type { SessionEvent } from "./client/session-event.js";
+export type { RunOutcome } from "./client/run-outcome.js";
+export type { UserMessageInput } from "./client/user-message-input.js";
+export type { RunTarget } from "./client/run-tracker.js";
+export type { WaitForRunOptions } from "./client/wait-for-run-outcome.js";
+export { DEFAULT_REMEMBERED_EVENT_IDS, EventDeduplicator } from "./client/event-deduplicator.js";
+export { userMessageEnvelopeId } from "./client/session-message.js";
+export { NatsUnreachableError } from "./client/nats-unreachable-error.js";
+export { StreamsMissingError } from "./client/streams-missing-error.js";
+export { RunTimeoutError } from "./client/run-timeout-error.js";
+export { MessageRejectedError } from "./client/message-rejected-error.js";
+export { ClientClosedError } from "./client/client-closed-error.js";
+// Pretty event rendering of `troupe tail` / `troupe chat`; see cli/render/README.md.
+export { EventRenderer, type EventRendererOptions } from "./cli/render/event-renderer.js";
+export type { RenderableEvent } from "./cli/render/renderable-event.js";
+export { DeltaTracker, type DeltaDecision } from "./cli/render/delta-tracker.js";
+export { eventLines, type EventLinesContext } from "./cli/render/event-lines.js";
+export { knownEvent, type KnownEvent } from "./cli/render/known-event.js";
+export { DEFAULT_VALUE_MAX_CHARS, formatValue } from "./cli/render/format-value.js";
+export { renderColors, type RenderColors } from "./cli/render/render-colors.js";

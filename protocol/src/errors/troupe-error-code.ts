@@ -17,6 +17,8 @@
  * | `unknown_agent` | a session named an agent the host does not serve |
  * | `invalid_agent` | an agent definition breaks the rules of `defineAgent` |
  * | `cancelled` | the operation was cancelled on purpose (e.g. `run.cancel`) |
+ * | `unavailable` | a server or a deployment resource (NATS, a JetStream stream) cannot be reached or does not exist yet |
+ * | `message_rejected` | a session refused a message a client sent (`message.rejected`) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -38,6 +40,8 @@ export const TROUPE_ERROR_CODES = [
   "unknown_agent",
   "invalid_agent",
   "cancelled",
+  "unavailable",
+  "message_rejected",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

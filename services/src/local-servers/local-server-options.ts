@@ -14,4 +14,10 @@ export interface LocalServerOptions {
   readonly startTimeoutMs?: number | undefined;
   /** Grace period between SIGTERM and SIGKILL on stop, in ms; default 5 000 ms. */
   readonly stopTimeoutMs?: number | undefined;
+  /**
+   * Run the server in its own process group, so Ctrl-C in the terminal does not
+   * stop it before its clients have drained (`troupe dev` stops it last);
+   * default `false`.
+   */
+  readonly detached?: boolean | undefined;
 }

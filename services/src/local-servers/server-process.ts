@@ -40,6 +40,12 @@ export interface SpawnServerProcessOptions {
   readonly args: readonly string[];
   /** Working directory of the child. */
   readonly cwd: string;
+  /**
+   * Run the child in its own process group, so a terminal's Ctrl-C (SIGINT to
+   * the foreground group) does not reach it; default `false`. The watchdog
+   * still stops it when this process dies.
+   */
+  readonly detached?: boolean | undefined;
 }
 
 /**
@@ -56,7 +62,7 @@ export async function spawnServerProcess(
   const child = spawn(options.binary, options.args, {
     cwd: options.cwd,
     stdio: ["ignore", "pipe", "pipe"],
-    detached: false,
+    detached: options.detached ?? false,
   });
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);

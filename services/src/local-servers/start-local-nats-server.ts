@@ -82,7 +82,12 @@ export async function startLocalNatsServer(
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    server = await spawnServerProcess({ binary, args: ["-c", configFile], cwd: dataDir });
+    server = await spawnServerProcess({
+      binary,
+      args: ["-c", configFile],
+      cwd: dataDir,
+      detached: options.detached,
+    });
     const running = server;
     const portsFile = join(dataDir, `nats-server_${running.pid}.ports`);
     const ports = await pollUntil(

@@ -98,7 +98,12 @@ async function startOnce(
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    server = await spawnServerProcess({ binary, args: [configFile], cwd: dataDir });
+    server = await spawnServerProcess({
+      binary,
+      args: [configFile],
+      cwd: dataDir,
+      detached: options.detached,
+    });
     const running = server;
     const answered = await pollUntil(
       async () => {

@@ -1,0 +1,25 @@
+import type { JetStreamManager } from "@nats-io/jetstream";
+import type { Redis } from "ioredis";
+
+/** Deployment prefix used when {@link AdminDeps.prefix} is not given. */
+export const DEFAULT_DEPLOYMENT_PREFIX = "troupe";
+
+/**
+ * What the admin read functions need: read access to the deployment's Redis and
+ * JetStream. Nothing here writes; every function is safe against a live cluster.
+ *
+ * Shape: `{ redis, jsm, prefix?, shardCount }`.
+ */
+export interface AdminDeps {
+  /** ioredis client of the deployment's Redis. */
+  readonly redis: Redis;
+  /** JetStream manager of the deployment's NATS server. */
+  readonly jsm: JetStreamManager;
+  /** Deployment prefix of Redis keys and stream names; default `"troupe"`. */
+  readonly prefix?: string;
+  /**
+   * Shards of the deployment (1 to 4096). Read it with `readDeployment` when the
+   * caller does not know it: a wrong count places actors on the wrong shard.
+   */
+  readonly shardCount: number;
+}

@@ -1,0 +1,149 @@
+import { Command, Option } from "commander";
+import { join } from "node:path";
+import pc from "picocolors";
+import { troupeHome } from "../../dev/dev-state.js";
+import { startDevCluster, type DevCluster } from "../../dev/start-dev-cluster.js";
+import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
+
+interface DevCommandOptions {
+  readonly hosts: number;
+  readonly agent?: string;
+  readonly shards: number;
+  readonly prefix: string;
+  readonly fresh?: boolean;
+  readonly natsPort?: number;
+  readonly redisPort?: number;
+  readonly verbose?: boolean;
+}
+
+/**
+ * `troupe dev`: the main job. Starts local servers (or uses
+ * `TROUPE_NATS_URL`/`TROUPE_REDIS_URL`), N hosts serving an agent module (the
+ * demo agent by default), prints where everything runs and what to try, and on
+ * Ctrl-C stops all of it: hosts first (graceful drain), then the servers.
+ */
+export function devCommand(): Command {
+  return new Command("dev")
+    .description("start a local cluster: nats-server, redis-server and N hosts with an agent")
+    .addOption(
+      new Option("--hosts <count>", "host processes").default(2).argParser(positiveInteger),
+    )
+    .option("--agent <module>", "agent module to serve (default: the demo agent)")
+    .addOption(
+      new Option("--shards <count>", "shards of the deployment")
+        .default(64)
+        .argParser(positiveInteger),
+    )
+    .addOption(new Option("--prefix <name>", "deployment prefix").default("troupe"))
+    .addOption(
+      new Option(
+        "--nats-port <port>",
+        "port of the started nats-server (default 4222 if free; 0: any)",
+      ).argParser(nonNegativeInteger),
+    )
+    .addOption(
+      new Option(
+        "--redis-port <port>",
+        "port of the started redis-server (default 6379 if free; 0: any)",
+      ).argParser(nonNegativeInteger),
+    )
+    .option("--fresh", "delete the data of earlier runs first")
+    .option("--verbose", "show the hosts' info logs (default: warnings and errors only)")
+    .addHelpText(
+      "after",
+      "\nData is kept in $TROUPE_HOME/dev (default ~/.troupe/dev) across runs; --fresh starts over.\n" +
+        "TROUPE_NATS_URL and TROUPE_REDIS_URL, when set, are used instead of starting servers.",
+    )
+    .action(async (options: DevCommandOptions) => {
+      const say = (line: string) => process.stdout.write(`${line}\n`);
+      const step = (line: string) => say(`${pc.green("✔")} ${line}`);
+      say(pc.bold("troupe dev: starting a local cluster"));
+      const cluster = await startDevCluster({
+        hosts: options.hosts,
+        agentModule: options.agent,
+        natsUrl: process.env.TROUPE_NATS_URL,
+        redisUrl: process.env.TROUPE_REDIS_URL,
+        prefix: options.prefix,
+        shardCount: options.shards,
+        dataDir: join(troupeHome(), "dev"),
+        fresh: options.fresh === true,
+        natsPort: options.natsPort,
+        redisPort: options.redisPort,
+        hostLogLevel: options.verbose === true ? "info" : "warn",
+        onProgress: step,
+        onHostOutput: (number, line) => say(pc.dim(`[host ${number}] ${line}`)),
+        onHostExit: (number, host, exit) =>
+          say(
+            pc.yellow(
+              `✖ host ${number} (${host.hostId}, pid ${host.pid}) exited: ${exit}. ` +
+                "Its shards move to the other hosts once its leases lapse (about 2 s); restarting it.",
+            ),
+          ),
+        onHostRestart: (number, host) =>
+          step(`host ${number} restarted: ${host.hostId}, pid ${host.pid}`),
+      });
+      printBanner(cluster, say);
+      await waitForStopSignal(cluster, say);
+    });
+}
+
+function printBanner(cluster: DevCluster, say: (line: string) => void): void {
+  const { state } = cluster;
+  const agentList = state.agents.length === 0 ? "(none reported)" : state.agents.join(", ");
+  say("");
+  say(
+    pc.bold(
+      `Troupe is running: ${state.hosts.length} hosts, ${state.shardCount} shards, agents: ${agentList}`,
+    ),
+  );
+  say(
+    `  NATS   ${state.natsUrl}${state.natsMonitorUrl === undefined ? "" : `  (monitor ${state.natsMonitorUrl})`}`,
+  );
+  say(`  Redis  ${state.redisUrl}`);
+  state.hosts.forEach((host, index) => say(`  host ${index + 1} ${host.hostId}  pid ${host.pid}`));
+  if (state.dataDir !== undefined) say(`  data   ${state.dataDir}`);
+  say("");
+  say(pc.bold("Talk to it (in another terminal, from this folder):"));
+  say(`  npx troupe chat demo-1`);
+  say(`  npx troupe send demo-1 "what time is it in Tokyo?" --wait`);
+  say(`  npx troupe tail demo-1 --from 1`);
+  say(`  npx troupe status`);
+  say(`Or publish plain JSON with any NATS client to troupe.session.<sessionId>.in, e.g.`);
+  say(
+    `  nats --server ${state.natsUrl} pub troupe.session.demo-2.in '{"type":"user.message","text":"hello"}'`,
+  );
+  say("");
+  say(
+    pc.dim(
+      `Kill a host (kill -9 ${state.hosts[0]?.pid ?? "<pid>"}) and the conversation goes on; it is restarted.`,
+    ),
+  );
+  say(pc.dim("Ctrl-C stops the hosts, then the servers."));
+}
+
+async function waitForStopSignal(cluster: DevCluster, say: (line: string) => void): Promise<void> {
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        say(pc.red(`${signal} again: exiting now`));
+        process.exit(130);
+      }
+      stopping = true;
+      say(`\n${signal}: stopping the hosts (graceful drain), then the servers …`);
+      cluster.stop().then(
+        () => {
+          say(`${pc.green("✔")} stopped`);
+          resolve();
+        },
+        (error: unknown) => {
+          say(pc.red(`stop failed: ${String(error)}`));
+          process.exitCode = 1;
+          resolve();
+        },
+      );
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}

@@ -1,0 +1,93 @@
+import { agentKinds } from "@troupe/actors";
+import { Command, Option } from "commander";
+import { Redis } from "ioredis";
+import { readDeployment } from "../../admin/read-deployment.js";
+import { demoAgents } from "../../demo/demo-agents.js";
+import { checkNats } from "../../host/check-nats.js";
+import { checkRedis } from "../../host/check-redis.js";
+import { loadAgents, type AgentModuleContext } from "../../host/load-agents.js";
+import { runHost } from "../../host/run-host.js";
+import { connectionOptions } from "../connection-options.js";
+import { resolveConnection } from "../connection-settings.js";
+import { positiveInteger } from "../parse-number.js";
+
+/** Options of `troupe host`. */
+interface HostCommandOptions {
+  readonly nats?: string;
+  readonly redis?: string;
+  readonly prefix?: string;
+  readonly agent?: string;
+  readonly shards?: number;
+  readonly concurrency?: number;
+  readonly hostId?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * `troupe host`: a production actor host serving an agent module (default: the
+ * demo agent). Graceful on SIGTERM/SIGINT: finishes in-flight messages and
+ * releases its shard leases at once, so another host takes them without
+ * waiting for the lease TTL.
+ */
+export function hostCommand(): Command {
+  return connectionOptions(new Command("host"))
+    .description("run an actor host serving an agent module (graceful on SIGTERM)")
+    .addOption(
+      new Option("--agent <module>", "agent module (path or package); default: the demo agent").env(
+        "TROUPE_AGENT",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--shards <count>",
+        "shards of the deployment (default: the recorded count, else 64)",
+      )
+        .env("TROUPE_SHARD_COUNT")
+        .argParser(positiveInteger),
+    )
+    .addOption(
+      new Option("--concurrency <count>", "actors processing a message at once (default 256)")
+        .env("TROUPE_MAX_CONCURRENCY")
+        .argParser(positiveInteger),
+    )
+    .addOption(new Option("--host-id <id>", "unique id of this host").env("TROUPE_HOST_ID"))
+    .option("--json", "print the ready line as JSON")
+    .action(async (options: HostCommandOptions) => {
+      const connection = await resolveConnection(options);
+      await checkNats(connection.natsUrl);
+      await checkRedis(connection.redisUrl);
+      const toolRedis = new Redis(connection.redisUrl);
+      const context: AgentModuleContext = {
+        redis: toolRedis,
+        natsUrl: connection.natsUrl,
+        redisUrl: connection.redisUrl,
+        log: (line) => process.stderr.write(`${line}\n`),
+      };
+      const agents =
+        options.agent === undefined
+          ? demoAgents(context)
+          : await loadAgents(options.agent, context);
+      const shardCount =
+        options.shards ?? (await readDeployment(toolRedis, connection.prefix))?.shardCount ?? 64;
+      const host = await runHost({
+        nats: connection.natsUrl,
+        redis: connection.redisUrl,
+        kinds: agentKinds({ agents }),
+        settings: {
+          prefix: connection.prefix,
+          shardCount,
+          ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
+          ...(options.hostId === undefined ? {} : { hostId: options.hostId }),
+        },
+        onStopped: () => toolRedis.quit().then(() => undefined),
+      });
+      const names = agents.map((agent) => agent.name);
+      process.stdout.write(
+        options.json === true
+          ? `${JSON.stringify({ ready: true, hostId: host.hostId, pid: process.pid, agents: names })}\n`
+          : `troupe host ${host.hostId} (pid ${process.pid}) serves ${names.join(", ")} ` +
+              `on ${connection.natsUrl} and ${connection.redisUrl}, ${shardCount} shards. ` +
+              "SIGTERM or Ctrl-C stops it gracefully.\n",
+      );
+    });
+}

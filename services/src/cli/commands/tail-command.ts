@@ -1,0 +1,75 @@
+import { assertActorId } from "@troupe/protocol";
+import { Command, Option } from "commander";
+import pc from "picocolors";
+import { connectionOptions } from "../connection-options.js";
+import type { ConnectionFlags } from "../connection-settings.js";
+import { positiveInteger } from "../parse-number.js";
+import { EventRenderer } from "../render/event-renderer.js";
+import { withClient } from "../with-client.js";
+
+interface TailOptions extends ConnectionFlags {
+  readonly from?: number;
+  readonly untilIdle?: boolean;
+  readonly json?: boolean;
+  readonly color: boolean;
+  readonly sequence?: boolean;
+}
+
+/**
+ * `troupe tail <sessionId> [--from <seq>] [--until-idle]`: prints a session's
+ * events as they happen (answer text inline, tool calls, approvals, questions),
+ * or with `--from` replays the stored ones first (`--from 1`: the whole
+ * history). `--until-idle` exits once the session is idle with nothing after
+ * it. `--json` prints one `{ sequence, subject, event }` object per line.
+ */
+export function tailCommand(): Command {
+  return connectionOptions(new Command("tail"))
+    .description("follow a session's events (answer text, tool calls, approvals)")
+    .argument("<sessionId>", "the session")
+    .addOption(
+      new Option(
+        "--from <sequence>",
+        "replay from this events-stream sequence (1: everything)",
+      ).argParser(positiveInteger),
+    )
+    .option("--until-idle", "exit once the session is idle and nothing follows")
+    .option("--json", "one JSON object per event and line")
+    .option("--sequence", "show each event's stream sequence")
+    .option("--no-color", "plain text")
+    .action(async (sessionId: string, options: TailOptions) => {
+      assertActorId(sessionId);
+      const abort = new AbortController();
+      const onSignal = () => abort.abort();
+      process.once("SIGINT", onSignal);
+      try {
+        await withClient(options, async (client) => {
+          const renderer = new EventRenderer({
+            color: options.color && pc.isColorSupported,
+            sessionId,
+            showSequence: options.sequence === true,
+          });
+          const fromSequence = options.from ?? (await client.lastSequence()) + 1;
+          if (options.json !== true && options.from === undefined) {
+            process.stderr.write(pc.dim(`following ${sessionId} (Ctrl-C stops)\n`));
+          }
+          for await (const event of client.events(sessionId, {
+            fromSequence,
+            signal: abort.signal,
+          })) {
+            process.stdout.write(
+              options.json === true ? `${JSON.stringify(event)}\n` : renderer.render(event),
+            );
+            if (
+              options.untilIdle === true &&
+              event.event.type === "session.idle" &&
+              event.pending === 0
+            ) {
+              break;
+            }
+          }
+        });
+      } finally {
+        process.off("SIGINT", onSignal);
+      }
+    });
+}

@@ -1,0 +1,64 @@
+import { readDevState } from "../dev/dev-state.js";
+
+/** Default NATS URL when nothing else is given. */
+export const DEFAULT_NATS_URL = "nats://127.0.0.1:4222";
+/** Default Redis URL when nothing else is given. */
+export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
+/** Where a connection setting came from, for messages. */
+export type SettingSource = "flag" | "environment" | "troupe dev" | "default";
+
+/** The servers a `troupe` command talks to. */
+export interface ConnectionSettings {
+  readonly natsUrl: string;
+  readonly redisUrl: string;
+  /** Deployment prefix (Redis keys, stream names); default `"troupe"`. */
+  readonly prefix: string;
+  /** Where `natsUrl` came from. */
+  readonly source: SettingSource;
+}
+
+/** Connection flags every command accepts. */
+export interface ConnectionFlags {
+  readonly nats?: string | undefined;
+  readonly redis?: string | undefined;
+  readonly prefix?: string | undefined;
+}
+
+/**
+ * Finds the servers for a command: `--nats`/`--redis` flags, else
+ * `TROUPE_NATS_URL`/`TROUPE_REDIS_URL`, else the running `troupe dev` (its
+ * state file), else the default local ports (4222, 6379).
+ *
+ * @param flags - the command's connection flags.
+ * @returns URLs, prefix and where the NATS URL came from.
+ */
+export async function resolveConnection(flags: ConnectionFlags): Promise<ConnectionSettings> {
+  const dev = await readDevState();
+  const prefix = flags.prefix ?? process.env.TROUPE_PREFIX ?? dev?.prefix ?? "troupe";
+  if (flags.nats !== undefined || flags.redis !== undefined) {
+    return {
+      natsUrl: flags.nats ?? process.env.TROUPE_NATS_URL ?? dev?.natsUrl ?? DEFAULT_NATS_URL,
+      redisUrl: flags.redis ?? process.env.TROUPE_REDIS_URL ?? dev?.redisUrl ?? DEFAULT_REDIS_URL,
+      prefix,
+      source: "flag",
+    };
+  }
+  if (process.env.TROUPE_NATS_URL !== undefined) {
+    return {
+      natsUrl: process.env.TROUPE_NATS_URL,
+      redisUrl: process.env.TROUPE_REDIS_URL ?? dev?.redisUrl ?? DEFAULT_REDIS_URL,
+      prefix,
+      source: "environment",
+    };
+  }
+  if (dev !== undefined) {
+    return { natsUrl: dev.natsUrl, redisUrl: dev.redisUrl, prefix, source: "troupe dev" };
+  }
+  return {
+    natsUrl: DEFAULT_NATS_URL,
+    redisUrl: process.env.TROUPE_REDIS_URL ?? DEFAULT_REDIS_URL,
+    prefix,
+    source: "default",
+  };
+}

@@ -1,0 +1,27 @@
+import { InvalidArgumentError } from "commander";
+
+/**
+ * Commander argument parser for a whole number ≥ 1.
+ *
+ * @throws InvalidArgumentError otherwise (commander prints it with the usage).
+ */
+export function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) {
+    throw new InvalidArgumentError(`expected a whole number ≥ 1, got "${value}"`);
+  }
+  return number;
+}
+
+/**
+ * Commander argument parser for a whole number ≥ 0.
+ *
+ * @throws InvalidArgumentError otherwise.
+ */
+export function nonNegativeInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) {
+    throw new InvalidArgumentError(`expected a whole number ≥ 0, got "${value}"`);
+  }
+  return number;
+}

@@ -1,0 +1,45 @@
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Redis } from "ioredis";
+import { readDeployment } from "../admin/read-deployment.js";
+import { connectNats } from "../client/connect-nats.js";
+import { checkRedis } from "../host/check-redis.js";
+import {
+  resolveConnection,
+  type ConnectionFlags,
+  type ConnectionSettings,
+} from "./connection-settings.js";
+
+/** What the admin commands (`inspect`, `status`, `replay`) read with. */
+export interface AdminConnection {
+  readonly settings: ConnectionSettings;
+  readonly nats: NatsConnection;
+  readonly jsm: JetStreamManager;
+  readonly redis: Redis;
+  /** Recorded shard count of the deployment (64 when none was recorded yet). */
+  readonly shardCount: number;
+}
+
+/**
+ * Connects to the deployment's NATS and Redis (flags, environment, running
+ * `troupe dev`, defaults), runs `body`, and closes both.
+ *
+ * @throws NatsUnreachableError / RedisUnreachableError naming the URL.
+ */
+export async function withAdmin<T>(
+  flags: ConnectionFlags,
+  body: (admin: AdminConnection) => Promise<T>,
+): Promise<T> {
+  const settings = await resolveConnection(flags);
+  await checkRedis(settings.redisUrl);
+  const nats = await connectNats({ natsUrl: settings.natsUrl, name: "troupe-cli" });
+  const redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    const jsm = await jetstreamManager(nats);
+    const shardCount = (await readDeployment(redis, settings.prefix))?.shardCount ?? 64;
+    return await body({ settings, nats, jsm, redis, shardCount });
+  } finally {
+    redis.disconnect();
+    await nats.close();
+  }
+}

@@ -1,0 +1,62 @@
+import { actorAddress, inboxSubject, type MessageEnvelope } from "@troupe/protocol";
+
+/** A message ready to publish to a session's inbox. */
+export interface SessionMessage {
+  /** `troupe.session.<sessionId>.in`. */
+  readonly subject: string;
+  /** The envelope to encode. */
+  readonly envelope: MessageEnvelope;
+  /**
+   * The JetStream `Nats-Msg-Id`: `session/<sessionId>/<envelope id>`. Dedup ids
+   * are unique per stream and every session shares the inbox stream, hence the
+   * session in it.
+   */
+  readonly msgID: string;
+}
+
+/** Message types the client sends to a session. */
+export type SessionMessageType =
+  "user.message" | "tool.approve" | "tool.deny" | "question.answer" | "run.steer" | "run.cancel";
+
+/**
+ * The envelope id the client gives a `user.message`: `cm:<clientMessageId>`.
+ * Deterministic, so a retried send carries the same id, and `waitForRun` can
+ * match `message.rejected` (which names only the envelope id) to a client
+ * message id.
+ *
+ * @param clientMessageId - an actor-id-safe token (1 to 128 characters).
+ * @returns e.g. `"cm:7f9c…"` (at most 131 characters).
+ */
+export function userMessageEnvelopeId(clientMessageId: string): string {
+  return `cm:${clientMessageId}`;
+}
+
+/**
+ * Builds the envelope, subject and dedup id of a message to a session. Pure.
+ *
+ * @param sessionId - the session (validated here).
+ * @param type - the message type.
+ * @param payload - its payload (validated by the host on decode).
+ * @param options - `id` (envelope id) and `timestampMs` (Unix ms).
+ * @returns what to publish.
+ * @throws {@link InvalidAddressError} when `sessionId` breaks the actor id rules.
+ */
+export function buildSessionMessage(
+  sessionId: string,
+  type: SessionMessageType,
+  payload: Record<string, unknown>,
+  options: { readonly id: string; readonly timestampMs: number },
+): SessionMessage {
+  const address = actorAddress("session", sessionId);
+  return {
+    subject: inboxSubject(address),
+    envelope: {
+      v: 1,
+      id: options.id,
+      type,
+      payload,
+      meta: { timestampMs: options.timestampMs },
+    },
+    msgID: `session/${sessionId}/${options.id}`,
+  };
+}

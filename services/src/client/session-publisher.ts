@@ -1,0 +1,60 @@
+import type { JetStreamClient, JetStreamManager, PubAck } from "@nats-io/jetstream";
+import { headers } from "@nats-io/transport-node";
+import { CONTENT_TYPE_HEADER, encodeMessage } from "@troupe/protocol";
+import { isStreamNotFound } from "./is-stream-not-found.js";
+import type { SessionMessage } from "./session-message.js";
+import { StreamsMissingError } from "./streams-missing-error.js";
+
+/**
+ * Publishes built session messages with a JetStream ack: msgpack body,
+ * `Content-Type` header, `Nats-Msg-Id` for the inbox stream's dedup window.
+ */
+export class SessionPublisher {
+  /**
+   * @param js - JetStream client.
+   * @param jsm - JetStream manager (to explain failures).
+   * @param inboxStream - inbox stream name, e.g. `TROUPE_INBOX`.
+   * @param prefix - deployment prefix, for error messages.
+   */
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly inboxStream: string,
+    private readonly prefix: string,
+  ) {}
+
+  /**
+   * Encodes and publishes one message.
+   *
+   * @param message - from `buildSessionMessage`.
+   * @returns JetStream's ack (`seq` in the inbox stream, `duplicate`).
+   * @throws `PayloadTooLargeError` above 1 MiB encoded (nothing is published).
+   * @throws {@link StreamsMissingError} when the inbox stream does not exist
+   *   (JetStream itself only answers "jetstream is not enabled" then).
+   * @throws nats.js errors otherwise (e.g. a timeout waiting for the ack).
+   */
+  async publish(message: SessionMessage): Promise<PubAck> {
+    const { bytes, contentType } = encodeMessage(message.envelope, { subject: message.subject });
+    const messageHeaders = headers();
+    messageHeaders.set(CONTENT_TYPE_HEADER, contentType);
+    try {
+      return await this.js.publish(message.subject, bytes, {
+        headers: messageHeaders,
+        msgID: message.msgID,
+      });
+    } catch (error) {
+      throw await this.explain(error);
+    }
+  }
+
+  private async explain(error: unknown): Promise<unknown> {
+    try {
+      await this.jsm.streams.info(this.inboxStream);
+    } catch (infoError) {
+      if (isStreamNotFound(infoError)) {
+        return new StreamsMissingError(this.inboxStream, this.prefix, error);
+      }
+    }
+    return error;
+  }
+}

@@ -1,0 +1,371 @@
+import {
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+  type PubAck,
+} from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { streamNames, type StreamNames } from "@troupe/actors";
+import { actorAddress } from "@troupe/protocol";
+import { ClientClosedError } from "./client-closed-error.js";
+import { connectNats } from "./connect-nats.js";
+import { followSessionEvents } from "./follow-session-events.js";
+import { isStreamNotFound } from "./is-stream-not-found.js";
+import type { RunOutcome } from "./run-outcome.js";
+import type { RunTarget } from "./run-tracker.js";
+import type { SendReceipt } from "./send-receipt.js";
+import type { SessionEvent } from "./session-event.js";
+import {
+  buildSessionMessage,
+  userMessageEnvelopeId,
+  type SessionMessage,
+  type SessionMessageType,
+} from "./session-message.js";
+import { SessionPublisher } from "./session-publisher.js";
+import { StreamsMissingError } from "./streams-missing-error.js";
+import type { TroupeClientOptions } from "./troupe-client-options.js";
+import { toUserMessage, type UserMessageInput } from "./user-message-input.js";
+import { waitForRunOutcome, type WaitForRunOptions } from "./wait-for-run-outcome.js";
+
+/** Options of {@link TroupeClient.events}. */
+export interface EventsOptions {
+  /** First events-stream sequence to yield; default: only events stored after the iteration starts. */
+  readonly fromSequence?: number;
+  /** Ends the iteration cleanly (no error) when aborted. */
+  readonly signal?: AbortSignal;
+}
+
+/** Options of {@link TroupeClient.sendAndWait}: those of `waitForRun` but the start sequence. */
+export type SendAndWaitOptions = Omit<WaitForRunOptions, "fromSequence">;
+
+/**
+ * The typed client of a Troupe deployment: sends messages to sessions and
+ * reads their events, over NATS JetStream. See `client/README.md` for what it
+ * guarantees.
+ *
+ * Every method that names a session validates the id first and throws
+ * `InvalidAddressError` before anything is published. Messages are published
+ * with a JetStream ack and a `Nats-Msg-Id`, so a retried `send` with the same
+ * `clientMessageId` is stored once (and the session admits a client message id
+ * once in any case).
+ *
+ * @example
+ * ```ts
+ * await using client = await TroupeClient.connect({ natsUrl: "nats://127.0.0.1:4222" });
+ * const outcome = await client.sendAndWait("demo-1", "hello", {
+ *   timeoutMs: 60_000,
+ *   onEvent: ({ event }) => {
+ *     if (event.type === "run.delta") process.stdout.write(event.payload.text);
+ *   },
+ * });
+ * if (outcome.status === "completed") console.log(outcome.text);
+ * ```
+ */
+export class TroupeClient implements AsyncDisposable {
+  private closed = false;
+  private readonly streams: StreamNames;
+  private readonly publisher: SessionPublisher;
+
+  private constructor(
+    private readonly nats: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly prefix: string,
+  ) {
+    this.streams = streamNames(prefix);
+    this.publisher = new SessionPublisher(js, jsm, this.streams.inbox, prefix);
+  }
+
+  /**
+   * Connects to NATS. Once connected, the client reconnects by itself after a
+   * lost connection (a server restart), forever, until {@link TroupeClient.close}.
+   *
+   * @param options - see {@link TroupeClientOptions}; all optional.
+   * @returns a connected client; close it with `close()` or `await using`.
+   * @throws {@link NatsUnreachableError} naming the URL(s) when no server answered
+   *   within `connectTimeoutMs` (default 5 000 ms).
+   * @throws nats.js `AuthorizationError` when the server refused the credentials.
+   */
+  static async connect(options: TroupeClientOptions = {}): Promise<TroupeClient> {
+    const nats = await connectNats(options);
+    try {
+      const jsm = await jetstreamManager(nats, { checkAPI: false });
+      return new TroupeClient(nats, jetstream(nats), jsm, options.prefix ?? "troupe");
+    } catch (error) {
+      await nats.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Sends a user message to a session (creating the session on its first message).
+   *
+   * @param sessionId - the session id, 1 to 128 of `[A-Za-z0-9_-]`.
+   * @param message - the text, or `{ text, clientMessageId?, agent?, metadata? }`;
+   *   without `clientMessageId` a UUID is generated.
+   * @returns once JetStream stored the message: see {@link SendReceipt}.
+   * @throws `InvalidAddressError` for an invalid session id or client message id
+   *   (nothing is published); RangeError for an empty text; `PayloadTooLargeError`
+   *   above 1 MiB encoded.
+   * @throws {@link StreamsMissingError} when no host created the streams yet.
+   * @throws {@link ClientClosedError} after `close()`.
+   * @throws nats.js errors when the publish is not acknowledged (e.g. a timeout).
+   */
+  async send(sessionId: string, message: UserMessageInput): Promise<SendReceipt> {
+    return this.publishUserMessage(this.prepareUserMessage(sessionId, message));
+  }
+
+  /**
+   * Reads a session's events (of the session, its runs, tool calls and
+   * subagents): the stored ones from `fromSequence`, then new ones as they come,
+   * in stream order, with no gap and no duplicate across reconnects and server
+   * restarts. Transient `run.delta` events are included.
+   *
+   * @param sessionId - the session id.
+   * @param options - `fromSequence` (default: only new events) and `signal`
+   *   (ends the iteration cleanly).
+   * @returns an async iterable; `break` also ends it.
+   * @throws `InvalidAddressError` at once for an invalid session id.
+   * @throws {@link StreamsMissingError} (from the iteration) when the events stream does not exist.
+   */
+  events(sessionId: string, options: EventsOptions = {}): AsyncIterable<SessionEvent> {
+    actorAddress("session", sessionId);
+    this.assertOpen("events");
+    return this.follow(sessionId, options.fromSequence, options.signal);
+  }
+
+  /**
+   * Approves a tool call that waits for approval (`tool.approval_requested`).
+   *
+   * @param sessionId - the session id.
+   * @param toolCallId - `toolCallId` of the `tool.approval_requested` event.
+   * @param options - `note`, kept with the approval.
+   * @throws as {@link TroupeClient.send}.
+   */
+  async approve(
+    sessionId: string,
+    toolCallId: string,
+    options: { note?: string } = {},
+  ): Promise<void> {
+    await this.command(sessionId, "tool.approve", {
+      toolCallId,
+      ...(options.note === undefined ? {} : { note: options.note }),
+    });
+  }
+
+  /**
+   * Denies a tool call that waits for approval; the model is told, with `reason`.
+   *
+   * @param sessionId - the session id.
+   * @param toolCallId - `toolCallId` of the `tool.approval_requested` event.
+   * @param options - `reason`, shown to the model.
+   * @throws as {@link TroupeClient.send}.
+   */
+  async deny(
+    sessionId: string,
+    toolCallId: string,
+    options: { reason?: string } = {},
+  ): Promise<void> {
+    await this.command(sessionId, "tool.deny", {
+      toolCallId,
+      ...(options.reason === undefined ? {} : { reason: options.reason }),
+    });
+  }
+
+  /**
+   * Answers a question the agent asked (`question.asked`).
+   *
+   * @param sessionId - the session id.
+   * @param questionId - `questionId` of the `question.asked` event.
+   * @param text - the answer.
+   * @throws as {@link TroupeClient.send}.
+   */
+  async answer(sessionId: string, questionId: string, text: string): Promise<void> {
+    await this.command(sessionId, "question.answer", { questionId, text });
+  }
+
+  /**
+   * Adds guidance to the run in progress; the model sees it at its next call.
+   *
+   * @param sessionId - the session id.
+   * @param text - the guidance.
+   * @param options - `runId`; default: the session's current run.
+   * @throws as {@link TroupeClient.send}.
+   */
+  async steer(sessionId: string, text: string, options: { runId?: string } = {}): Promise<void> {
+    await this.command(sessionId, "run.steer", {
+      text,
+      ...(options.runId === undefined ? {} : { runId: options.runId }),
+    });
+  }
+
+  /**
+   * Cancels a run; its outcome becomes `cancelled` (`run.cancelled`).
+   *
+   * @param sessionId - the session id.
+   * @param options - `runId` (default: the session's current run) and `reason`.
+   * @throws as {@link TroupeClient.send}.
+   */
+  async cancel(
+    sessionId: string,
+    options: { runId?: string; reason?: string } = {},
+  ): Promise<void> {
+    await this.command(sessionId, "run.cancel", {
+      ...(options.runId === undefined ? {} : { runId: options.runId }),
+      ...(options.reason === undefined ? {} : { reason: options.reason }),
+    });
+  }
+
+  /**
+   * Waits for the outcome of a run: the one a message started (found through
+   * `message.accepted` with the client message id, or the `run.started` of a
+   * queued message) or a known `runId`.
+   *
+   * @param sessionId - the session id.
+   * @param run - `{ clientMessageId }` or `{ runId }`.
+   * @param options - `fromSequence` (default 1: the session's whole history, so
+   *   a run that already ended is found too), `timeoutMs` (default: none),
+   *   `signal`, `onEvent` (every event read, once, in order).
+   * @returns the outcome (`completed`, `failed` or `cancelled`).
+   * @throws `InvalidAddressError` at once for an invalid session id.
+   * @throws {@link MessageRejectedError} when the session refused the message.
+   * @throws {@link RunTimeoutError} after `timeoutMs`; `signal.reason` on abort.
+   * @throws {@link StreamsMissingError} when the events stream does not exist.
+   * @throws {@link ClientClosedError} when the client is closed meanwhile.
+   */
+  async waitForRun(
+    sessionId: string,
+    run: RunTarget,
+    options: WaitForRunOptions = {},
+  ): Promise<RunOutcome> {
+    actorAddress("session", sessionId);
+    this.assertOpen("waitForRun");
+    return waitForRunOutcome(
+      (fromSequence, signal) => this.follow(sessionId, fromSequence, signal),
+      sessionId,
+      run,
+      options,
+    );
+  }
+
+  /**
+   * Sends a user message and waits for the outcome of its run, without a race:
+   * reads the events stream's last sequence before publishing and follows from
+   * the sequence after it. A message JetStream reports as a duplicate (a retry
+   * within its dedup window) is followed from sequence 1.
+   *
+   * @param sessionId - the session id.
+   * @param message - as {@link TroupeClient.send}.
+   * @param options - `timeoutMs` (of the wait, not the publish; default: none),
+   *   `signal`, `onEvent`.
+   * @returns the outcome.
+   * @throws as {@link TroupeClient.send} and {@link TroupeClient.waitForRun};
+   *   {@link MessageRejectedError} when the session refused the message.
+   */
+  async sendAndWait(
+    sessionId: string,
+    message: UserMessageInput,
+    options: SendAndWaitOptions = {},
+  ): Promise<RunOutcome> {
+    const prepared = this.prepareUserMessage(sessionId, message);
+    options.signal?.throwIfAborted();
+    const fromSequence = (await this.lastSequence()) + 1;
+    const receipt = await this.publishUserMessage(prepared);
+    return this.waitForRun(
+      sessionId,
+      { clientMessageId: receipt.clientMessageId },
+      { ...options, fromSequence: receipt.duplicate ? 1 : fromSequence },
+    );
+  }
+
+  /**
+   * The events stream's current last sequence.
+   *
+   * @returns the sequence of the newest stored event, 0 when the stream is empty.
+   * @throws {@link StreamsMissingError} when the events stream does not exist.
+   */
+  async lastSequence(): Promise<number> {
+    this.assertOpen("lastSequence");
+    try {
+      const info = await this.jsm.streams.info(this.streams.events);
+      return info.state.last_seq;
+    } catch (error) {
+      if (isStreamNotFound(error)) {
+        throw new StreamsMissingError(this.streams.events, this.prefix, error);
+      }
+      throw error;
+    }
+  }
+
+  /** Closes the connection; running `events()` iterations end. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.nats.close();
+  }
+
+  /** Same as {@link TroupeClient.close}, for `await using`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private prepareUserMessage(sessionId: string, message: UserMessageInput) {
+    actorAddress("session", sessionId);
+    const payload = toUserMessage(message, () => crypto.randomUUID());
+    const built = buildSessionMessage(sessionId, "user.message", payload, {
+      id: userMessageEnvelopeId(payload.clientMessageId),
+      timestampMs: Date.now(),
+    });
+    return { sessionId, clientMessageId: payload.clientMessageId, built };
+  }
+
+  private async publishUserMessage(prepared: {
+    sessionId: string;
+    clientMessageId: string;
+    built: SessionMessage;
+  }): Promise<SendReceipt> {
+    const ack = await this.publish(prepared.built, "send");
+    return {
+      sessionId: prepared.sessionId,
+      messageId: prepared.built.envelope.id,
+      clientMessageId: prepared.clientMessageId,
+      streamSequence: ack.seq,
+      duplicate: ack.duplicate,
+    };
+  }
+
+  private async command(
+    sessionId: string,
+    type: SessionMessageType,
+    payload: Record<string, unknown>,
+  ): Promise<void> {
+    const built = buildSessionMessage(sessionId, type, payload, {
+      id: crypto.randomUUID(),
+      timestampMs: Date.now(),
+    });
+    await this.publish(built, type);
+  }
+
+  private async publish(message: SessionMessage, operation: string): Promise<PubAck> {
+    this.assertOpen(operation);
+    return this.publisher.publish(message);
+  }
+
+  private follow(sessionId: string, fromSequence: number | undefined, signal?: AbortSignal) {
+    return followSessionEvents({
+      js: this.js,
+      stream: this.streams.events,
+      prefix: this.prefix,
+      sessionId,
+      fromSequence,
+      signal,
+      lastSequence: () => this.lastSequence(),
+      isClosed: () => this.closed || this.nats.isClosed(),
+    });
+  }
+
+  private assertOpen(operation: string): void {
+    if (this.closed) throw new ClientClosedError(operation);
+  }
+}

@@ -1,0 +1,21 @@
+/** Redis hash of the demo's notes: field = note title, value = note text (`save_note`). */
+export const DEMO_NOTES_KEY = "troupe:demo:notes";
+
+/** Redis list of the demo's "sent" emails, one JSON {@link DemoOutboxRecord} per entry (`send_email`). */
+export const DEMO_OUTBOX_KEY = "troupe:demo:outbox";
+
+/**
+ * One entry of {@link DEMO_OUTBOX_KEY}: an email the demo pretended to send.
+ *
+ * Shape: `{ to: string, subject: string, body: string, idempotencyKey: string, atMs: number }`;
+ * `atMs` is Unix time in ms.
+ */
+export interface DemoOutboxRecord {
+  readonly to: string;
+  readonly subject: string;
+  readonly body: string;
+  /** The tool call's `<sessionId>/<runId>/<toolCallId>`. */
+  readonly idempotencyKey: string;
+  /** When the tool ran, Unix ms. */
+  readonly atMs: number;
+}

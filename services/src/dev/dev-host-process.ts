@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { guardChildProcess } from "../local-servers/child-process-guard.js";
+
+/** Path of the `troupe` executable script (runs the TypeScript sources through tsx). */
+export const troupeBinPath = fileURLToPath(new URL("../../bin/troupe.mjs", import.meta.url));
+
+/** Options of {@link startDevHostProcess}. */
+export interface DevHostProcessOptions {
+  /** Arguments after `troupe host`. */
+  readonly args: readonly string[];
+  /** Extra environment of the child. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** How long the host may take to report ready, in ms; default 60 000 ms. */
+  readonly readyTimeoutMs?: number;
+  /** Receives every line the host writes that is not its ready line. */
+  readonly onOutput?: (line: string, stream: "stdout" | "stderr") => void;
+}
+
+/** A `troupe host` child process of `troupe dev`. */
+export interface DevHostProcess {
+  readonly pid: number;
+  readonly hostId: string;
+  /** Names of the agents the host serves. */
+  readonly agents: readonly string[];
+  /** Settles when the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM (graceful drain), then SIGKILL after `timeoutMs`. */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * Starts `troupe host --json …` as a child in its own process group (a
+ * terminal's Ctrl-C reaches `troupe dev` only, which stops hosts before the
+ * servers) and waits for its ready line `{"ready":true,"hostId":…}`. A watchdog
+ * stops the child if this process dies.
+ *
+ * @throws Error when the host exits or stays silent past `readyTimeoutMs`,
+ *   with its last output.
+ */
+export async function startDevHostProcess(options: DevHostProcessOptions): Promise<DevHostProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [troupeBinPath, "host", "--json", ...options.args],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+      env: { ...process.env, ...options.env },
+    },
+  );
+  const pid = child.pid;
+  if (pid === undefined) throw new Error("troupe host could not be started");
+  child.on("error", () => undefined);
+  const guard = guardChildProcess(child);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("exit", (code, signal) => {
+      guard.release();
+      resolve({ code, signal });
+    });
+  });
+  const tail: string[] = [];
+  let onReady: ((line: ReadyLine) => void) | undefined;
+  const ready = new Promise<ReadyLine>((resolve) => (onReady = resolve));
+  const watch = (stream: NodeJS.ReadableStream, name: "stdout" | "stderr") => {
+    createInterface({ input: stream }).on("line", (line) => {
+      const readyLine = name === "stdout" ? parseReadyLine(line) : undefined;
+      if (readyLine !== undefined) {
+        onReady?.(readyLine);
+        return;
+      }
+      tail.push(line);
+      if (tail.length > 30) tail.shift();
+      options.onOutput?.(line, name);
+    });
+  };
+  watch(child.stdout!, "stdout");
+  watch(child.stderr!, "stderr");
+
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    ready.then((line) => ({ ready: line })),
+    exited.then((exit) => ({ exit })),
+    new Promise<{ timeout: true }>((resolve) => {
+      timer = setTimeout(() => resolve({ timeout: true }), readyTimeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!("ready" in outcome)) {
+    child.kill("SIGKILL");
+    const why =
+      "exit" in outcome
+        ? `exited (${outcome.exit.signal ?? `code ${outcome.exit.code}`})`
+        : `did not report ready within ${readyTimeoutMs} ms`;
+    throw new Error(`troupe host ${why}:\n${tail.join("\n")}`);
+  }
+  return {
+    pid,
+    hostId: outcome.ready.hostId,
+    agents: outcome.ready.agents,
+    exited,
+    async stop(timeoutMs) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const killTimer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      await exited;
+      clearTimeout(killTimer);
+    },
+  };
+}
+
+interface ReadyLine {
+  readonly hostId: string;
+  readonly agents: readonly string[];
+}
+
+function parseReadyLine(line: string): ReadyLine | undefined {
+  if (!line.startsWith("{")) return undefined;
+  try {
+    const parsed = JSON.parse(line) as { ready?: unknown; hostId?: unknown; agents?: unknown };
+    if (parsed.ready !== true || typeof parsed.hostId !== "string") return undefined;
+    const agents = Array.isArray(parsed.agents) ? parsed.agents.map(String) : [];
+    return { hostId: parsed.hostId, agents };
+  } catch {
+    return undefined;
+  }
+}

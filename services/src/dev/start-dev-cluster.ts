@@ -1,0 +1,214 @@
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { LocalServer } from "../local-servers/local-server.js";
+import {
+  startLocalNatsServer,
+  type LocalNatsServer,
+} from "../local-servers/start-local-nats-server.js";
+import { startLocalRedisServer } from "../local-servers/start-local-redis-server.js";
+import { DevAlreadyRunningError } from "./dev-already-running-error.js";
+import { startDevHostProcess, type DevHostProcess } from "./dev-host-process.js";
+import { readDevState, removeDevState, writeDevState, type DevState } from "./dev-state.js";
+import { ensureServerBinaries } from "./ensure-server-binaries.js";
+import { isPortFree } from "./is-port-free.js";
+
+/** Options of {@link startDevCluster}. */
+export interface DevClusterOptions {
+  /** Host processes to run; default 2. */
+  readonly hosts?: number;
+  /** Agent module the hosts serve; default: the built-in demo agent. */
+  readonly agentModule?: string | undefined;
+  /** Use this NATS server instead of starting one (it needs the inbox subject mapping: infra/nats-server.conf). */
+  readonly natsUrl?: string | undefined;
+  /** Use this Redis server instead of starting one. */
+  readonly redisUrl?: string | undefined;
+  /** Deployment prefix; default `"troupe"`. */
+  readonly prefix?: string;
+  /** Shards of the deployment; default 64. */
+  readonly shardCount?: number;
+  /** Where started servers keep their data (kept across runs). */
+  readonly dataDir: string;
+  /** Port of a started nats-server; default 4222 when free, else any free port; 0: any free port. */
+  readonly natsPort?: number | undefined;
+  /** Port of a started redis-server; default 6379 when free, else any free port; 0: any free port. */
+  readonly redisPort?: number | undefined;
+  /** Delete `dataDir` first: start from an empty deployment. */
+  readonly fresh?: boolean;
+  /** Log level of the hosts (pino); default `"warn"`. */
+  readonly hostLogLevel?: string;
+  /** One line per step while starting. */
+  readonly onProgress?: (line: string) => void;
+  /** A line a host wrote (its log), with the host's number from 1. */
+  readonly onHostOutput?: (hostNumber: number, line: string) => void;
+  /** A host exited while the cluster runs; it is restarted after `restartDelayMs`. */
+  readonly onHostExit?: (hostNumber: number, host: DevHostProcess, exit: string) => void;
+  /** A host was restarted. */
+  readonly onHostRestart?: (hostNumber: number, host: DevHostProcess) => void;
+  /** Delay before a host that exited is restarted, in ms; default 1 000 ms. */
+  readonly restartDelayMs?: number;
+}
+
+/** A running `troupe dev` cluster: see {@link startDevCluster}. */
+export interface DevCluster {
+  /** What other commands read to find the cluster. */
+  readonly state: DevState;
+  /** The host processes, by number − 1 (replaced when one restarts). */
+  readonly hosts: readonly DevHostProcess[];
+  /** Stops the hosts (graceful drain), then the servers it started. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The main job: starts (or reuses, given URLs) `nats-server` and `redis-server`,
+ * then `hosts` `troupe host` processes serving the agent module, restarts a host
+ * that dies, and records itself in the dev state file so other `troupe`
+ * commands find it. Servers prefer the usual ports (4222, 6379) and take free
+ * ones when those are busy.
+ *
+ * @throws DevAlreadyRunningError when another `troupe dev` is running.
+ * @throws ServerBinaryMissingError when a server binary is missing and cannot be installed.
+ * @throws LocalServerStartError when a server does not start.
+ * @throws Error when a host does not start (with its last output).
+ */
+export async function startDevCluster(options: DevClusterOptions): Promise<DevCluster> {
+  const progress = options.onProgress ?? (() => undefined);
+  const existing = await readDevState();
+  if (existing !== undefined) throw new DevAlreadyRunningError(existing);
+  const prefix = options.prefix ?? "troupe";
+  const shardCount = options.shardCount ?? 64;
+  const hostCount = options.hosts ?? 2;
+  const started: LocalServer[] = [];
+  const hosts: DevHostProcess[] = [];
+  let stopping = false;
+  let state: DevState | undefined;
+  const stopAll = async () => {
+    stopping = true;
+    await Promise.all(hosts.map((host) => host.stop(15_000)));
+    for (const server of started.reverse()) await server.stop();
+    await removeDevState(process.pid);
+  };
+  try {
+    if (options.fresh === true) await rm(options.dataDir, { recursive: true, force: true });
+    await mkdir(join(options.dataDir, "nats"), { recursive: true });
+    await mkdir(join(options.dataDir, "redis"), { recursive: true });
+    let natsUrl = options.natsUrl;
+    let natsMonitorUrl: string | undefined;
+    let redisUrl = options.redisUrl;
+    if (natsUrl === undefined || redisUrl === undefined) {
+      await ensureServerBinaries(progress);
+    }
+    if (natsUrl === undefined) {
+      const nats: LocalNatsServer = await startLocalNatsServer({
+        storeDir: join(options.dataDir, "nats"),
+        port: await choosePort(options.natsPort, 4222),
+        shardCount,
+        detached: true,
+        dataDirPrefix: "troupe-dev-nats-",
+      });
+      started.push(nats);
+      natsUrl = nats.url;
+      natsMonitorUrl = nats.monitorUrl;
+      progress(`nats-server (JetStream) at ${natsUrl}, pid ${nats.pid}`);
+    } else {
+      progress(`using NATS at ${natsUrl}`);
+    }
+    if (redisUrl === undefined) {
+      const redis = await startLocalRedisServer({
+        storeDir: join(options.dataDir, "redis"),
+        port: await choosePort(options.redisPort, 6379),
+        appendOnly: true,
+        detached: true,
+        dataDirPrefix: "troupe-dev-redis-",
+      });
+      started.push(redis);
+      redisUrl = redis.url;
+      progress(`redis-server at ${redisUrl}, pid ${redis.pid}`);
+    } else {
+      progress(`using Redis at ${redisUrl}`);
+    }
+    const hostArgs = [
+      "--nats",
+      natsUrl,
+      "--redis",
+      redisUrl,
+      "--prefix",
+      prefix,
+      "--shards",
+      String(shardCount),
+      ...(options.agentModule === undefined ? [] : ["--agent", options.agentModule]),
+    ];
+    const startHost = (number: number) =>
+      startDevHostProcess({
+        args: hostArgs,
+        env: { TROUPE_LOG_LEVEL: options.hostLogLevel ?? "warn" },
+        onOutput: (line) => options.onHostOutput?.(number, line),
+      });
+    const watch = (number: number, host: DevHostProcess) => {
+      void host.exited.then(({ code, signal }) => {
+        if (stopping) return;
+        options.onHostExit?.(number, host, signal ?? `exit code ${code}`);
+        setTimeout(() => {
+          if (stopping) return;
+          startHost(number).then(
+            (restarted) => {
+              if (stopping) {
+                void restarted.stop(15_000);
+                return;
+              }
+              hosts[number - 1] = restarted;
+              if (state !== undefined) {
+                state = { ...state, hosts: hosts.map(({ hostId, pid }) => ({ hostId, pid })) };
+                void writeDevState(state);
+              }
+              options.onHostRestart?.(number, restarted);
+              watch(number, restarted);
+            },
+            (error: unknown) => options.onHostOutput?.(number, `restart failed: ${String(error)}`),
+          );
+        }, options.restartDelayMs ?? 1_000);
+      });
+    };
+    for (let number = 1; number <= hostCount; number++) {
+      const host = await startHost(number);
+      hosts.push(host);
+      progress(`host ${number} ready: ${host.hostId}, pid ${host.pid}`);
+      watch(number, host);
+    }
+    state = {
+      version: 1,
+      pid: process.pid,
+      natsUrl,
+      redisUrl,
+      ...(natsMonitorUrl === undefined ? {} : { natsMonitorUrl }),
+      prefix,
+      shardCount,
+      agentModule: options.agentModule ?? "demo",
+      agents: [...(hosts[0]?.agents ?? [])],
+      hosts: hosts.map((host) => ({ hostId: host.hostId, pid: host.pid })),
+      ...(started.length === 0 ? {} : { dataDir: options.dataDir }),
+      startedAtMs: Date.now(),
+    };
+    await writeDevState(state);
+    let stopped: Promise<void> | undefined;
+    const running = state;
+    return {
+      get state() {
+        return state ?? running;
+      },
+      hosts,
+      stop: () => (stopped ??= stopAll()),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function choosePort(
+  requested: number | undefined,
+  usual: number,
+): Promise<number | undefined> {
+  if (requested === 0) return undefined;
+  if (requested !== undefined) return requested;
+  return (await isPortFree("127.0.0.1", usual)) ? usual : undefined;
+}

@@ -1,0 +1,26 @@
+/**
+ * Child-process entry of the demo conversation test: an actor host serving the
+ * `demo` agent of `@troupe/services` (its scripted model unless `TROUPE_MODEL`
+ * names another). Configured like fixtures/tools-host.ts; prints
+ * `{"ready":true,"hostId":…}` once started.
+ */
+import { agentKinds } from "@troupe/actors";
+import { demoAgents, runHost } from "@troupe/services";
+import { Redis } from "ioredis";
+
+const natsUrl = process.env.TROUPE_NATS_URL;
+const redisUrl = process.env.TROUPE_REDIS_URL;
+if (natsUrl === undefined || redisUrl === undefined) {
+  process.stderr.write("demo-host: TROUPE_NATS_URL and TROUPE_REDIS_URL are required\n");
+  process.exit(2);
+}
+const settings = JSON.parse(process.env.TROUPE_HOST_SETTINGS ?? "{}") as Record<string, unknown>;
+const toolRedis = new Redis(redisUrl);
+const host = await runHost({
+  nats: natsUrl,
+  redis: redisUrl,
+  kinds: agentKinds({ agents: demoAgents({ redis: toolRedis }) }),
+  settings,
+  onStopped: () => toolRedis.quit().then(() => undefined),
+});
+process.stdout.write(`${JSON.stringify({ ready: true, hostId: host.hostId })}\n`);
