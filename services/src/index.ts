@@ -1,11 +1,22 @@
 /**
- * `@troupe/services`: Troupe's runnable entry points (the `troupe` CLI, the client
- * SDK) and what they need to run on one machine.
+ * `@troupe/services`: Troupe's runnable entry points and what they need to run
+ * on one machine.
  *
- * Available so far: local servers. {@link startLocalNatsServer} and
- * {@link startLocalRedisServer} run real `nats-server` (JetStream) and
- * `redis-server` binaries on free loopback ports in temporary folders, for the
- * test harness and for `troupe dev`. See `local-servers/README.md`.
+ * - **Client SDK** (`client/`): {@link TroupeClient} sends messages, follows a
+ *   session's events with no gap or duplicate across reconnects, approves,
+ *   denies, answers, steers, cancels and waits for runs. See `client/README.md`.
+ * - **CLI** (`cli/`, `bin/troupe.mjs`): `troupe dev | host | send | chat | tail |
+ *   approve | deny | answer | cancel | steer | inspect | status | replay`.
+ * - **Dev cluster** (`dev/`): {@link startDevCluster}, the main job behind `troupe dev`.
+ * - **Hosts** (`host/`): {@link runHost} (graceful on SIGTERM) and {@link loadAgents}
+ *   for agent modules.
+ * - **Admin reads** (`admin/`): {@link inspectActor}, {@link clusterStatus},
+ *   {@link replayActorCommand} and their text formatters.
+ * - **Demo agent** (`demo/`): {@link demoAgents}, with a read, an idempotent write
+ *   and a non-idempotent write behind approval.
+ * - **Local servers** (`local-servers/`): {@link startLocalNatsServer} and
+ *   {@link startLocalRedisServer} run real `nats-server` (JetStream) and
+ *   `redis-server` binaries, for the test harness and for `troupe dev`.
  *
  * @packageDocumentation
  */
@@ -159,3 +170,30 @@ export { eventLines, type EventLinesContext } from "./cli/render/event-lines.js"
 export { knownEvent, type KnownEvent } from "./cli/render/known-event.js";
 export { DEFAULT_VALUE_MAX_CHARS, formatValue } from "./cli/render/format-value.js";
 export { renderColors, type RenderColors } from "./cli/render/render-colors.js";
+
+export { loadAgents, type AgentModuleContext, type AgentModuleExport } from "./host/load-agents.js";
+export { AgentModuleError } from "./host/agent-module-error.js";
+export { RedisUnreachableError } from "./host/redis-unreachable-error.js";
+export { checkNats } from "./host/check-nats.js";
+export { checkRedis } from "./host/check-redis.js";
+export {
+  startDevCluster,
+  type DevCluster,
+  type DevClusterOptions,
+} from "./dev/start-dev-cluster.js";
+export {
+  devStatePath,
+  devStateSchema,
+  readDevState,
+  troupeHome,
+  type DevState,
+} from "./dev/dev-state.js";
+export { DevAlreadyRunningError } from "./dev/dev-already-running-error.js";
+export { createProgram } from "./cli/program.js";
+export {
+  resolveConnection,
+  DEFAULT_REDIS_URL,
+  type ConnectionFlags,
+  type ConnectionSettings,
+  type SettingSource,
+} from "./cli/connection-settings.js";

@@ -107,6 +107,8 @@ export function deadLetterItems(input: {
   message: RejectedMessage;
   error: TroupeError;
   eventSeq: number;
+  /** Id and type of the message, when its envelope decoded (else the inbox-derived id is used). */
+  envelope?: { id: string; type: string };
 }): OutboxItem[] {
   const actor = formatAddress(input.address);
   const deadLetter = deadLetterItem({
@@ -124,7 +126,8 @@ export function deadLetterItems(input: {
     payload: {
       reason: input.error.message,
       code: input.error.code,
-      messageId: `${actor}:in:${input.message.seq}`,
+      messageId: input.envelope?.id ?? `${actor}:in:${input.message.seq}`,
+      ...(input.envelope === undefined ? {} : { type: input.envelope.type }),
       ...(DecodeError.isInstance(input.error) && input.error.issues !== undefined
         ? { issues: input.error.issues }
         : {}),

@@ -1,4 +1,4 @@
-import { encodeMessage, decodeEvent } from "@troupe/protocol";
+import { encodeMessage, decodeEvent, TroupeError } from "@troupe/protocol";
 import { EFFECT_ACTION, hostActionImplementations } from "@troupe/machines";
 import { assign, cancel, emit, raise, setup } from "xstate";
 import { describe, expect, it } from "vitest";
@@ -138,6 +138,41 @@ describe("processMessage", () => {
       inboxSeq: 2,
       actor: "counter/c1",
     });
+  });
+
+  it("a message the kind refuses after decoding is rejected under its own envelope id and type", () => {
+    const refusing = defineActorKind({
+      ...definition,
+      toEvent: () => {
+        throw new TroupeError("unknown_agent", "no such agent");
+      },
+    });
+    const result = committed(
+      processMessage(undefined, inbox(4, { type: "add", by: 1 }), {
+        definition: refusing,
+        address,
+      }),
+    );
+    const item = result.record.outbox[1]!;
+    expect(item.subject).toBe("troupe.counter.c1.events.message.rejected");
+    const event = decodeEvent(item.body, { contentType: item.contentType });
+    // The client that sent envelope "m4" can match the rejection to its message.
+    expect(event.payload).toMatchObject({ code: "unknown_agent", messageId: "m4", type: "add" });
+  });
+
+  it("undecodable bytes are rejected under the inbox-derived id", () => {
+    const garbage: InboxMessage = {
+      seq: 9,
+      subject: "s",
+      data: new Uint8Array([0xc1, 0xff]),
+      contentType: undefined,
+      timestampMs: 5,
+    };
+    const result = committed(processMessage(undefined, garbage, options));
+    const item = result.record.outbox[1]!;
+    const event = decodeEvent(item.body, { contentType: item.contentType });
+    expect(event.payload).toMatchObject({ code: "decode_failed", messageId: "counter/c1:in:9" });
+    expect((event.payload as { type?: string }).type).toBeUndefined();
   });
 
   it("rejects an unknown message type and undecodable bytes", () => {

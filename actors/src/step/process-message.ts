@@ -131,7 +131,7 @@ export function processMessage(
       : new TroupeError("internal", `the machine failed on ${envelope.type}: ${String(error)}`, {
           cause: error,
         });
-    return reject(withoutAnswered(record, envelope), message, options, rejection);
+    return reject(withoutAnswered(record, envelope), message, options, rejection, envelope);
   }
 }
 
@@ -293,6 +293,7 @@ function reject(
   message: InboxMessage,
   options: StepOptions,
   error: TroupeError,
+  envelope?: MessageEnvelope,
 ): StepResult {
   const actor = formatAddress(options.address);
   const eventSeq = (record?.eventSeq ?? 0) + 1;
@@ -301,6 +302,7 @@ function reject(
     message,
     error,
     eventSeq,
+    ...(envelope === undefined ? {} : { envelope: { id: envelope.id, type: envelope.type } }),
   });
   const base: ActorRecord = record ?? {
     address: actor,

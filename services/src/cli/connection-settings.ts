@@ -1,7 +1,5 @@
+import { DEFAULT_NATS_URL } from "../client/troupe-client-options.js";
 import { readDevState } from "../dev/dev-state.js";
-
-/** Default NATS URL when nothing else is given. */
-export const DEFAULT_NATS_URL = "nats://127.0.0.1:4222";
 /** Default Redis URL when nothing else is given. */
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 

@@ -16,12 +16,15 @@ export async function checkRedis(url: string, timeoutMs = 3_000): Promise<void> 
     retryStrategy: () => null,
     enableOfflineQueue: false,
   });
-  redis.on("error", () => undefined);
+  // The "error" event carries the reason (e.g. ECONNREFUSED); connect() only
+  // rejects with "Connection is closed".
+  let firstError: unknown;
+  redis.on("error", (error: unknown) => (firstError ??= error));
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new RedisUnreachableError(url, error);
+    throw new RedisUnreachableError(url, firstError ?? error);
   } finally {
     redis.disconnect();
   }

@@ -10,6 +10,9 @@ import type { ConnectionFlags } from "../connection-settings.js";
 import { EventRenderer } from "../render/event-renderer.js";
 import { withClient } from "../with-client.js";
 
+/** Events chat does not show: the conversation itself says as much. */
+const quietEvents = new Set(["message.accepted", "session.created", "session.idle", "run.started"]);
+
 interface ChatOptions extends ConnectionFlags {
   readonly agent?: string;
   readonly color: boolean;
@@ -70,7 +73,8 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
     if (text === "") continue;
     if (text === "/exit" || text === "/quit") break;
     running = new AbortController();
-    write(colors.magenta("agent › "));
+    // "agent ›" goes before the answer text; tool calls and approvals print between.
+    let inAnswer = false;
     try {
       const outcome = await client.sendAndWait(
         sessionId,
@@ -79,8 +83,16 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
           signal: running.signal,
           onEvent: (event) => {
             const type = event.event.type;
-            if (type === "message.accepted" || type === "session.idle") return;
-            write(renderer.render(event));
+            if (quietEvents.has(type)) return;
+            const rendered = renderer.render(event);
+            const answerText = type === "run.delta" || type === "run.completed";
+            if (answerText && !inAnswer && rendered.trim() !== "") {
+              write(colors.magenta("agent › "));
+              inAnswer = true;
+            } else if (!answerText && rendered !== "") {
+              inAnswer = false;
+            }
+            write(rendered);
             if (type === "tool.approval_requested" || type === "question.asked") askInline(event);
           },
         },

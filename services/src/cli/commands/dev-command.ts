@@ -105,7 +105,11 @@ function printBanner(cluster: DevCluster, say: (line: string) => void): void {
   say("");
   say(pc.bold("Talk to it (in another terminal, from this folder):"));
   say(`  npx troupe chat demo-1`);
-  say(`  npx troupe send demo-1 "what time is it in Tokyo?" --wait`);
+  if (state.agentModule === "demo") {
+    say(`  npx troupe send demo-1 "what time is it in Tokyo?" --wait`);
+  } else {
+    say(`  npx troupe send demo-1 "hello" --wait`);
+  }
   say(`  npx troupe tail demo-1 --from 1`);
   say(`  npx troupe status`);
   say(`Or publish plain JSON with any NATS client to troupe.session.<sessionId>.in, e.g.`);

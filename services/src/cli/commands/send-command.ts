@@ -16,8 +16,14 @@ interface SendOptions extends ConnectionFlags {
   readonly json?: boolean;
 }
 
-/** Events `send --wait` shows on stderr while it waits (the answer itself goes to stdout). */
-const progressEvents = new Set(["run.delta", "run.completed", "message.accepted", "session.idle"]);
+/** Events `send --wait` does not show on stderr: the answer and any error are printed at the end. */
+const hiddenEvents = new Set([
+  "run.delta",
+  "run.completed",
+  "message.accepted",
+  "message.rejected",
+  "session.idle",
+]);
 
 /**
  * `troupe send <sessionId> <text> [--wait]`: publishes a `user.message`. With
@@ -61,7 +67,7 @@ export function sendCommand(): Command {
         const outcome = await client.sendAndWait(sessionId, message, {
           timeoutMs: options.timeout,
           onEvent: (event) => {
-            if (progressEvents.has(event.event.type)) return;
+            if (hiddenEvents.has(event.event.type)) return;
             const text = renderer.render(event);
             if (text !== "") process.stderr.write(text);
           },

@@ -1,0 +1,189 @@
+import { inspectActor, TroupeClient } from "@troupe/services";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { Redis } from "ioredis";
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  runTroupe,
+  startTroupeDev,
+  troupeBin,
+  cliEnv,
+  type TroupeDev,
+} from "../support/troupe-cli.js";
+import { waitFor } from "../support/wait-for.js";
+
+// The issue-#6 walk-through, end to end: `troupe dev` starts real servers and
+// two host processes; every other command finds it through TROUPE_HOME.
+describe("the troupe CLI against a troupe dev cluster", () => {
+  let dev: TroupeDev;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    dev = await startTroupeDev(["--hosts", "2"]);
+    redis = new Redis((await dev.state()).redisUrl);
+  }, 120_000);
+
+  afterAll(async () => {
+    redis?.disconnect();
+    const code = await dev?.stop();
+    expect(code).toBe(0);
+  }, 60_000);
+
+  const troupe = (args: string[], timeoutMs = 60_000) =>
+    runTroupe(args, { home: dev.home, timeoutMs });
+
+  it("send --wait prints the scripted answer after a tool call and exits 0", async () => {
+    const result = await troupe(["send", "demo-1", "what time is it in Tokyo?", "--wait"]);
+    expect(result.stderr).toContain("⚙ clock");
+    expect(result.stderr).toMatch(/✓ clock → .*"timeZone":"Asia\/Tokyo"/);
+    expect(result.stdout).toMatch(/^It is \d{2}:\d{2} in Asia\/Tokyo\.\n$/);
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  it("tail --from 1 --until-idle prints a finished session's whole history in order and exits", async () => {
+    const second = await troupe(["send", "demo-1", "remember to water the plants", "--wait"]);
+    expect(second.code).toBe(0);
+    const tail = await troupe(["tail", "demo-1", "--from", "1", "--until-idle"]);
+    expect(tail.code).toBe(0);
+    const marks = [
+      "· session demo-1 created",
+      "▶ run r1",
+      "⚙ clock",
+      "It is ",
+      "· idle",
+      "▶ run r2",
+      "⚙ save_note",
+      'Saved your note "to water the plants"',
+      "· idle",
+    ];
+    let position = -1;
+    for (const mark of marks) {
+      const next = tail.stdout.indexOf(mark, position + 1);
+      expect(next, `"${mark}" after position ${position} in:\n${tail.stdout}`).toBeGreaterThan(
+        position,
+      );
+      position = next;
+    }
+    // --json gives the same history as stream sequences, strictly increasing.
+    const json = await troupe(["tail", "demo-1", "--from", "1", "--until-idle", "--json"]);
+    const events = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { sequence: number; event: { type: string } });
+    const sequences = events.map((event) => event.sequence);
+    expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+    expect(new Set(sequences).size).toBe(sequences.length);
+    expect(events.filter((event) => event.event.type === "run.completed")).toHaveLength(2);
+    expect(events.at(-1)?.event.type).toBe("session.idle");
+  }, 60_000);
+
+  it("chat in a pseudo-terminal completes a conversation with an approval", async () => {
+    await redis.del("troupe:demo:outbox");
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(troupeBin)} chat chat-pty-1`;
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      env: cliEnv(dev.home),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let screen = "";
+    const plain = () => screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+    child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    const count = (text: string) => plain().split(text).length - 1;
+    try {
+      await waitFor(() => count("you ›") >= 1, { timeoutMs: 30_000, description: "prompt" });
+      child.stdin.write("email bob@example.com the pty test works\n");
+      await waitFor(() => plain().includes("approve send_email? [y/N]"), {
+        timeoutMs: 30_000,
+        description: "approval prompt",
+      });
+      expect(await redis.llen("troupe:demo:outbox")).toBe(0);
+      child.stdin.write("y\n");
+      await waitFor(() => plain().includes("Sent the email to bob@example.com."), {
+        timeoutMs: 30_000,
+        description: "answer after the approval",
+      });
+      await waitFor(() => count("you ›") >= 2, { timeoutMs: 10_000, description: "next prompt" });
+      child.stdin.write("/exit\n");
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    const outbox = (await redis.lrange("troupe:demo:outbox", 0, -1)).map(
+      (entry) => JSON.parse(entry) as { to: string },
+    );
+    expect(outbox.map((entry) => entry.to)).toEqual(["bob@example.com"]);
+    expect(plain()).toContain("bye. Continue with: npx troupe chat chat-pty-1");
+  }, 90_000);
+
+  it("refuses a bad session id with the rule it breaks, and names the agents served for an unknown one", async () => {
+    const bad = await troupe(["send", "bad id!", "hello"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Invalid actor id "bad id!"');
+    const unknown = await troupe(["send", "demo-x", "hello", "--agent", "nope", "--wait"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Unknown agent "nope". This host serves: demo.');
+  }, 60_000);
+
+  it("names the URL and how to start a server when NATS or Redis does not answer", async () => {
+    const nats = await troupe(["send", "demo-1", "hi", "--nats", "nats://127.0.0.1:1"]);
+    expect(nats.code).toBe(1);
+    expect(nats.stderr).toContain("Cannot reach NATS at nats://127.0.0.1:1");
+    expect(nats.stderr).toContain("npx troupe dev");
+    const redisDown = await troupe(["status", "--redis", "redis://127.0.0.1:1"]);
+    expect(redisDown.code).toBe(1);
+    expect(redisDown.stderr).toContain("Cannot reach Redis at redis://127.0.0.1:1");
+  }, 60_000);
+
+  it("status, inspect and replay read the running deployment", async () => {
+    const status = await troupe(["status", "--json"]);
+    const report = JSON.parse(status.stdout) as {
+      totals: { liveHosts: number; ownedShards: number };
+    };
+    expect(report.totals).toMatchObject({ liveHosts: 2, ownedShards: 64 });
+    const inspect = await troupe(["inspect", "session/demo-1", "--json"]);
+    const inspection = JSON.parse(inspect.stdout) as {
+      exists: boolean;
+      generations: { stateValue: unknown }[];
+    };
+    expect(inspection.exists).toBe(true);
+    expect(inspection.generations[0]?.stateValue).toBe("idle");
+    const replay = await troupe(["replay", "session/demo-1"]);
+    expect(replay.stdout).toContain("yes, the journal reproduces the stored snapshot");
+    expect(replay.code).toBe(0);
+  }, 60_000);
+
+  it("a conversation completes when the host running it is killed with SIGKILL", async () => {
+    const state = await dev.state();
+    const client = await TroupeClient.connect({ natsUrl: state.natsUrl });
+    const nats = await connect({ servers: state.natsUrl });
+    try {
+      const from = (await client.lastSequence()) + 1;
+      const sending = troupe(["send", "demo-kill", "/slow 150", "--wait"], 90_000);
+      // Wait until the answer streams, then kill the host that owns the run actor.
+      for await (const event of client.events("demo-kill", { fromSequence: from })) {
+        if (event.event.type === "run.delta") break;
+      }
+      const inspection = await inspectActor(
+        { redis, jsm: await jetstreamManager(nats), shardCount: 64 },
+        "run/demo-kill",
+      );
+      const owner = state.hosts.find((host) => host.hostId === inspection.lease.owner);
+      expect(owner, `lease owner ${inspection.lease.owner}`).toBeDefined();
+      process.kill(owner!.pid, "SIGKILL");
+      const result = await sending;
+      expect(result.stdout).toBe(
+        "This answer streams slowly, one word at a time, so that there is time to cancel " +
+          "the run or to stop the host while the model call is still streaming its text.\n",
+      );
+      expect(result.code).toBe(0);
+      await waitFor(() => dev.output().includes(`pid ${owner!.pid}) exited: SIGKILL`), {
+        timeoutMs: 10_000,
+        description: "troupe dev reports the killed host",
+      });
+    } finally {
+      await client.close();
+      await nats.close();
+    }
+  }, 120_000);
+});
