@@ -3,6 +3,7 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { Redis } from "ioredis";
 import { spawn } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   runTroupe,
@@ -86,7 +87,7 @@ describe("the troupe CLI against a troupe dev cluster", () => {
       stdio: ["pipe", "pipe", "pipe"],
     });
     let screen = "";
-    const plain = () => screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+    const plain = () => stripVTControlCharacters(screen).replace(/\r/g, "");
     child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString("utf8")));
     const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
     const count = (text: string) => plain().split(text).length - 1;

@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDataDirPrefix } from "../harness/test-run-marker.js";
 import { startCluster, type Cluster } from "../support/cluster.js";
-import { readStream } from "../support/read-stream.js";
+import { readStream, type StoredMessage } from "../support/read-stream.js";
 import { waitFor } from "../support/wait-for.js";
 
 const AGENT_HOST = "test/src/fixtures/agent-host.ts";
@@ -106,10 +106,19 @@ describe("TroupeClient against the demo agent", () => {
 
   it("events from sequence 1 replay the session's whole stored history, in stream order, then follow", async () => {
     await client.sendAndWait("cl-replay", "hello", { timeoutMs: 20_000 });
-    const stored = await readStream(
-      cluster.js,
-      cluster.streams.events,
-      "troupe.session.cl-replay.events.>",
+    // run.completed (the run actor) can be stored before session.idle (the
+    // session actor, one message later): read once the session is idle.
+    let stored: StoredMessage[] = [];
+    await waitFor(
+      async () => {
+        stored = await readStream(
+          cluster.js,
+          cluster.streams.events,
+          "troupe.session.cl-replay.events.>",
+        );
+        return stored.at(-1)?.subject === "troupe.session.cl-replay.events.session.idle";
+      },
+      { timeoutMs: 10_000, description: "cl-replay's session.idle stored" },
     );
     const replayed = await collectUntil(
       client,

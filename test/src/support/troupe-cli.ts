@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { devStateSchema, type DevState } from "@troupe/services";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "./wait-for.js";
 
@@ -63,11 +64,7 @@ export interface TroupeDev {
   /** Everything it printed so far (stdout and stderr). */
   output(): string;
   /** The dev state file it wrote. */
-  state(): Promise<{
-    natsUrl: string;
-    redisUrl: string;
-    hosts: { hostId: string; pid: number }[];
-  }>;
+  state(): Promise<DevState>;
   /** SIGINT (as Ctrl-C), then waits for the exit; SIGKILL after `timeoutMs` (default 30 000). */
   stop(timeoutMs?: number): Promise<number | null>;
 }
@@ -113,7 +110,8 @@ export async function startTroupeDev(
     home,
     child,
     output: () => output,
-    state: async () => JSON.parse(await readFile(join(home, "dev.json"), "utf8")),
+    state: async () =>
+      devStateSchema.parse(JSON.parse(await readFile(join(home, "dev.json"), "utf8"))),
     async stop(timeoutMs = 30_000) {
       if (!hasExited) child.kill("SIGINT");
       const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
