@@ -7,7 +7,7 @@ import {
 } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { streamNames, type StreamNames } from "@troupe/actors";
-import { actorAddress } from "@troupe/protocol";
+import { actorAddress, assertActorId, eventWildcard } from "@troupe/protocol";
 import { ClientClosedError } from "./client-closed-error.js";
 import { connectNats } from "./connect-nats.js";
 import { followSessionEvents } from "./follow-session-events.js";
@@ -290,6 +290,32 @@ export class TroupeClient implements AsyncDisposable {
     try {
       const info = await this.jsm.streams.info(this.streams.events);
       return info.state.last_seq;
+    } catch (error) {
+      if (isStreamNotFound(error)) {
+        throw new StreamsMissingError(this.streams.events, this.prefix, error);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * How many events of a session the events stream holds now (transient
+   * `run.delta` events included).
+   *
+   * @param sessionId - the session; checked like every session id.
+   * @returns the count, 0 for a session that never had an event (or whose
+   *   events have aged out).
+   * @throws {@link InvalidAddressError} for an invalid session id.
+   * @throws {@link StreamsMissingError} when the events stream does not exist.
+   */
+  async storedEventCount(sessionId: string): Promise<number> {
+    this.assertOpen("storedEventCount");
+    assertActorId(sessionId);
+    try {
+      const info = await this.jsm.streams.info(this.streams.events, {
+        subjects_filter: eventWildcard({ kind: "session", id: sessionId }),
+      });
+      return Object.values(info.state.subjects ?? {}).reduce((sum, count) => sum + count, 0);
     } catch (error) {
       if (isStreamNotFound(error)) {
         throw new StreamsMissingError(this.streams.events, this.prefix, error);

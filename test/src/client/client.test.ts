@@ -120,6 +120,8 @@ describe("TroupeClient against the demo agent", () => {
       },
       { timeoutMs: 10_000, description: "cl-replay's session.idle stored" },
     );
+    expect(await client.storedEventCount("cl-replay")).toBe(stored.length);
+    expect(await client.storedEventCount("cl-never-used")).toBe(0);
     const replayed = await collectUntil(
       client,
       "cl-replay",

@@ -49,6 +49,13 @@ export function tailCommand(): Command {
             showSequence: options.sequence === true,
           });
           const fromSequence = options.from ?? (await client.lastSequence()) + 1;
+          if (options.untilIdle === true && (await client.storedEventCount(sessionId)) === 0) {
+            process.stderr.write(
+              pc.dim(
+                `session ${sessionId} has no events yet; waiting for its first run (Ctrl-C stops)\n`,
+              ),
+            );
+          }
           if (options.json !== true && options.from === undefined) {
             process.stderr.write(pc.dim(`following ${sessionId} (Ctrl-C stops)\n`));
           }
