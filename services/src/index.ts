@@ -149,7 +149,7 @@ export {
   type TroupeClientCredentials,
   type TroupeClientOptions,
 } from "./client/troupe-client-options.js";
-export type { SendReceipt } from "./client/send-receipt.js";
+export type { CommandReceipt, SendReceipt } from "./client/send-receipt.js";
 export type { SessionEvent } from "./client/session-event.js";
 export type { RunOutcome } from "./client/run-outcome.js";
 export type { UserMessageInput } from "./client/user-message-input.js";

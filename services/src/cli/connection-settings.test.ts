@@ -59,7 +59,11 @@ describe("resolveConnection", () => {
   it("ignores the state file of a troupe dev that is gone", async () => {
     // A pid above the kernel's maximum (4,194,304 on Linux) never exists.
     await writeDevState(devState(99_999_999));
-    expect((await resolveConnection({})).source).toBe("default");
+    const settings = await resolveConnection({});
+    expect(settings.source).toBe("default");
+    expect(settings.note).toBe(
+      `the troupe dev recorded in ${join(home, "dev.json")} (pid 99999999, nats://127.0.0.1:14222) is gone; using nats://127.0.0.1:4222`,
+    );
   });
 
   it("prefers the environment to troupe dev, and flags to both", async () => {

@@ -1,5 +1,5 @@
 import { DEFAULT_NATS_URL } from "../client/troupe-client-options.js";
-import { readDevState } from "../dev/dev-state.js";
+import { devStatePath, readDevState, readDevStateFile } from "../dev/dev-state.js";
 /** Default Redis URL when nothing else is given. */
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -14,6 +14,8 @@ export interface ConnectionSettings {
   readonly prefix: string;
   /** Where `natsUrl` came from. */
   readonly source: SettingSource;
+  /** Something the user should know about the choice (printed on stderr by the CLI). */
+  readonly note?: string;
 }
 
 /** Connection flags every command accepts. */
@@ -53,10 +55,18 @@ export async function resolveConnection(flags: ConnectionFlags): Promise<Connect
   if (dev !== undefined) {
     return { natsUrl: dev.natsUrl, redisUrl: dev.redisUrl, prefix, source: "troupe dev" };
   }
+  const stale = await readDevStateFile();
   return {
     natsUrl: DEFAULT_NATS_URL,
     redisUrl: process.env.TROUPE_REDIS_URL ?? DEFAULT_REDIS_URL,
     prefix,
     source: "default",
+    ...(stale === undefined
+      ? {}
+      : {
+          note:
+            `the troupe dev recorded in ${devStatePath()} (pid ${stale.pid}, ${stale.natsUrl}) ` +
+            `is gone; using ${DEFAULT_NATS_URL}`,
+        }),
   };
 }

@@ -31,6 +31,7 @@ export async function withAdmin<T>(
   body: (admin: AdminConnection) => Promise<T>,
 ): Promise<T> {
   const settings = await resolveConnection(flags);
+  if (settings.note !== undefined) process.stderr.write(`note: ${settings.note}\n`);
   await checkRedis(settings.redisUrl);
   const nats = await connectNats({ natsUrl: settings.natsUrl, name: "troupe-cli" });
   const redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });

@@ -12,6 +12,7 @@ export async function withClient<T>(
   body: (client: TroupeClient) => Promise<T>,
 ): Promise<T> {
   const connection = await resolveConnection(flags);
+  if (connection.note !== undefined) process.stderr.write(`note: ${connection.note}\n`);
   const client = await TroupeClient.connect({
     natsUrl: connection.natsUrl,
     prefix: connection.prefix,

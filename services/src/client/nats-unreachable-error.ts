@@ -31,7 +31,7 @@ export class NatsUnreachableError extends TroupeError {
       "unavailable",
       `Cannot reach NATS at ${urls.join(", ")} (${reason}). ` +
         "Start a local Troupe cluster with `npx troupe dev`, or a bare server with `nats-server -js`, " +
-        "or point the client at a running server (option natsUrl or TROUPE_NATS_URL).",
+        "or point at a running server (CLI: --nats; client: option natsUrl; or TROUPE_NATS_URL).",
       { retryable: true, cause, details: { urls: [...urls] } },
     );
     this.name = "NatsUnreachableError";

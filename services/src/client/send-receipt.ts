@@ -24,3 +24,16 @@ export interface SendReceipt {
   /** Whether JetStream reported the publish as a duplicate. */
   readonly duplicate: boolean;
 }
+
+/**
+ * What `approve`, `deny`, `answer`, `steer` and `cancel` return once JetStream
+ * stored the message: its envelope id (the `messageId` of the session's
+ * `message.accepted` / `message.rejected` for it) and its inbox-stream sequence.
+ */
+export interface CommandReceipt {
+  readonly sessionId: string;
+  /** Envelope id of the message (a random UUID). */
+  readonly messageId: string;
+  /** Sequence of the message in the inbox stream. */
+  readonly streamSequence: number;
+}

@@ -14,7 +14,7 @@ import { followSessionEvents } from "./follow-session-events.js";
 import { isStreamNotFound } from "./is-stream-not-found.js";
 import type { RunOutcome } from "./run-outcome.js";
 import type { RunTarget } from "./run-tracker.js";
-import type { SendReceipt } from "./send-receipt.js";
+import type { CommandReceipt, SendReceipt } from "./send-receipt.js";
 import type { SessionEvent } from "./session-event.js";
 import {
   buildSessionMessage,
@@ -141,14 +141,16 @@ export class TroupeClient implements AsyncDisposable {
    * @param sessionId - the session id.
    * @param toolCallId - `toolCallId` of the `tool.approval_requested` event.
    * @param options - `note`, kept with the approval.
+   * @returns once JetStream stored the message: its envelope id (the session
+   *   answers with `message.accepted` or `message.rejected` naming it).
    * @throws as {@link TroupeClient.send}.
    */
   async approve(
     sessionId: string,
     toolCallId: string,
     options: { note?: string } = {},
-  ): Promise<void> {
-    await this.command(sessionId, "tool.approve", {
+  ): Promise<CommandReceipt> {
+    return await this.command(sessionId, "tool.approve", {
       toolCallId,
       ...(options.note === undefined ? {} : { note: options.note }),
     });
@@ -160,14 +162,16 @@ export class TroupeClient implements AsyncDisposable {
    * @param sessionId - the session id.
    * @param toolCallId - `toolCallId` of the `tool.approval_requested` event.
    * @param options - `reason`, shown to the model.
+   * @returns once JetStream stored the message: its envelope id (the session
+   *   answers with `message.accepted` or `message.rejected` naming it).
    * @throws as {@link TroupeClient.send}.
    */
   async deny(
     sessionId: string,
     toolCallId: string,
     options: { reason?: string } = {},
-  ): Promise<void> {
-    await this.command(sessionId, "tool.deny", {
+  ): Promise<CommandReceipt> {
+    return await this.command(sessionId, "tool.deny", {
       toolCallId,
       ...(options.reason === undefined ? {} : { reason: options.reason }),
     });
@@ -179,10 +183,12 @@ export class TroupeClient implements AsyncDisposable {
    * @param sessionId - the session id.
    * @param questionId - `questionId` of the `question.asked` event.
    * @param text - the answer.
+   * @returns once JetStream stored the message: its envelope id (the session
+   *   answers with `message.accepted` or `message.rejected` naming it).
    * @throws as {@link TroupeClient.send}.
    */
-  async answer(sessionId: string, questionId: string, text: string): Promise<void> {
-    await this.command(sessionId, "question.answer", { questionId, text });
+  async answer(sessionId: string, questionId: string, text: string): Promise<CommandReceipt> {
+    return await this.command(sessionId, "question.answer", { questionId, text });
   }
 
   /**
@@ -191,10 +197,16 @@ export class TroupeClient implements AsyncDisposable {
    * @param sessionId - the session id.
    * @param text - the guidance.
    * @param options - `runId`; default: the session's current run.
+   * @returns once JetStream stored the message: its envelope id (the session
+   *   answers with `message.accepted` or `message.rejected` naming it).
    * @throws as {@link TroupeClient.send}.
    */
-  async steer(sessionId: string, text: string, options: { runId?: string } = {}): Promise<void> {
-    await this.command(sessionId, "run.steer", {
+  async steer(
+    sessionId: string,
+    text: string,
+    options: { runId?: string } = {},
+  ): Promise<CommandReceipt> {
+    return await this.command(sessionId, "run.steer", {
       text,
       ...(options.runId === undefined ? {} : { runId: options.runId }),
     });
@@ -205,13 +217,15 @@ export class TroupeClient implements AsyncDisposable {
    *
    * @param sessionId - the session id.
    * @param options - `runId` (default: the session's current run) and `reason`.
+   * @returns once JetStream stored the message: its envelope id (the session
+   *   answers with `message.accepted` or `message.rejected` naming it).
    * @throws as {@link TroupeClient.send}.
    */
   async cancel(
     sessionId: string,
     options: { runId?: string; reason?: string } = {},
-  ): Promise<void> {
-    await this.command(sessionId, "run.cancel", {
+  ): Promise<CommandReceipt> {
+    return await this.command(sessionId, "run.cancel", {
       ...(options.runId === undefined ? {} : { runId: options.runId }),
       ...(options.reason === undefined ? {} : { reason: options.reason }),
     });
@@ -365,12 +379,14 @@ export class TroupeClient implements AsyncDisposable {
     sessionId: string,
     type: SessionMessageType,
     payload: Record<string, unknown>,
-  ): Promise<void> {
+  ): Promise<CommandReceipt> {
+    const messageId = crypto.randomUUID();
     const built = buildSessionMessage(sessionId, type, payload, {
-      id: crypto.randomUUID(),
+      id: messageId,
       timestampMs: Date.now(),
     });
-    await this.publish(built, type);
+    const ack = await this.publish(built, type);
+    return { sessionId, messageId, streamSequence: ack.seq };
   }
 
   private async publish(message: SessionMessage, operation: string): Promise<PubAck> {

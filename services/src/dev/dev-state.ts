@@ -79,7 +79,13 @@ export async function removeDevState(pid: number): Promise<void> {
   if (state?.pid === pid) await rm(devStatePath(), { force: true });
 }
 
-async function readDevStateFile(): Promise<DevState | undefined> {
+/**
+ * Reads the state file whether or not its `troupe dev` still runs (to tell a
+ * user that the one they started is gone).
+ *
+ * @returns the state, or `undefined` when there is no readable file.
+ */
+export async function readDevStateFile(): Promise<DevState | undefined> {
   try {
     const parsed = devStateSchema.safeParse(JSON.parse(await readFile(devStatePath(), "utf8")));
     return parsed.success ? parsed.data : undefined;

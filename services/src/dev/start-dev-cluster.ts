@@ -1,5 +1,5 @@
 import { mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { LocalServer } from "../local-servers/local-server.js";
 import {
   startLocalNatsServer,
@@ -77,6 +77,11 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
   const prefix = options.prefix ?? "troupe";
   const shardCount = options.shardCount ?? 64;
   const hostCount = options.hosts ?? 2;
+  // Absolute, so hosts and other commands resolve it from any folder.
+  const agentModule =
+    options.agentModule !== undefined && options.agentModule.startsWith(".")
+      ? resolve(options.agentModule)
+      : options.agentModule;
   const started: LocalServer[] = [];
   const hosts: DevHostProcess[] = [];
   let stopping = false;
@@ -135,7 +140,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       prefix,
       "--shards",
       String(shardCount),
-      ...(options.agentModule === undefined ? [] : ["--agent", options.agentModule]),
+      ...(agentModule === undefined ? [] : ["--agent", agentModule]),
     ];
     const startHost = (number: number) =>
       startDevHostProcess({
@@ -182,7 +187,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       ...(natsMonitorUrl === undefined ? {} : { natsMonitorUrl }),
       prefix,
       shardCount,
-      agentModule: options.agentModule ?? "demo",
+      agentModule: agentModule ?? "demo",
       agents: [...(hosts[0]?.agents ?? [])],
       hosts: hosts.map((host) => ({ hostId: host.hostId, pid: host.pid })),
       ...(started.length === 0 ? {} : { dataDir: options.dataDir }),

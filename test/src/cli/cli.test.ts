@@ -3,6 +3,9 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { Redis } from "ioredis";
 import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -12,6 +15,7 @@ import {
   cliEnv,
   type TroupeDev,
 } from "../support/troupe-cli.js";
+import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "../support/wait-for.js";
 
 // The issue-#6 walk-through, end to end: `troupe dev` starts real servers and
@@ -126,6 +130,36 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     expect(unknown.stderr).toContain('Unknown agent "nope". This host serves: demo.');
   }, 60_000);
 
+  it("approve, steer and the rest report the session's verdict: a refusal exits 1", async () => {
+    const steer = await troupe(["steer", "idle-1", "be brief", "--json"]);
+    expect(JSON.parse(steer.stdout)).toMatchObject({
+      ok: false,
+      status: "rejected",
+      code: "no_active_run",
+      sessionId: "idle-1",
+    });
+    expect(steer.code).toBe(1);
+    // The rejected steer is the session's only event: --until-idle stops there.
+    const tail = await troupe(["tail", "idle-1", "--from", "1", "--until-idle"], 20_000);
+    expect(tail.stdout).toContain("✗ run.steer rejected (no_active_run)");
+    expect(tail.code).toBe(0);
+  }, 60_000);
+
+  it("a host given a module without agents exits at once with the reason", async () => {
+    const folder = await mkdtemp(join(tmpdir(), `${testRunMarker()}agent-`));
+    try {
+      const module = join(folder, "no-agents.mjs");
+      await writeFile(module, "export const x = 1;\n");
+      const host = await troupe(["host", "--agent", module], 30_000);
+      expect(host.stderr).toContain(
+        `Agent module ${module}: exports neither "default" nor "agents" (found: x)`,
+      );
+      expect(host.code).toBe(1);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("names the URL and how to start a server when NATS or Redis does not answer", async () => {
     const nats = await troupe(["send", "demo-1", "hi", "--nats", "nats://127.0.0.1:1"]);
     expect(nats.code).toBe(1);
@@ -152,6 +186,27 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     const replay = await troupe(["replay", "session/demo-1"]);
     expect(replay.stdout).toContain("yes, the journal reproduces the stored snapshot");
     expect(replay.code).toBe(0);
+  }, 60_000);
+
+  it("Ctrl-C at the chat prompt leaves the chat cleanly", async () => {
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(troupeBin)} chat chat-pty-2`;
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      env: cliEnv(dev.home),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let screen = "";
+    child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    try {
+      await waitFor(() => screen.includes("you ›"), { timeoutMs: 30_000, description: "prompt" });
+      child.stdin.write("\x03");
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(stripVTControlCharacters(screen)).toContain(
+      "bye. Continue with: npx troupe chat chat-pty-2",
+    );
   }, 60_000);
 
   it("a conversation completes when the host running it is killed with SIGKILL", async () => {

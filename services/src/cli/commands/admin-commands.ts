@@ -91,7 +91,8 @@ export function adminCommands(): Command[] {
           address,
         );
         print(options, report, formatReplayReport(report));
-        if (!report.reproduces) process.exitCode = 1;
+        // No stored snapshot and no journal: nothing was compared, say so by the exit code.
+        if (!report.reproduces || report.storedGeneration === undefined) process.exitCode = 1;
       });
     });
   return [inspect, status, replay];

@@ -47,8 +47,14 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
     `${colors.bold(`troupe chat: session ${sessionId}`)}` +
       colors.dim("  (/exit or Ctrl-D leaves; Ctrl-C cancels an answer)\n"),
   );
+  // A pending question() never settles when the interface closes (Node 20), so
+  // each prompt gets a signal that Ctrl-C and Ctrl-D abort.
+  let prompt = new AbortController();
   let closed = false;
-  lines.once("close", () => (closed = true));
+  lines.once("close", () => {
+    closed = true;
+    prompt.abort();
+  });
   let running: AbortController | undefined;
   lines.on("SIGINT", () => {
     if (running === undefined) {
@@ -66,7 +72,8 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
   while (!closed) {
     let text: string;
     try {
-      text = (await lines.question(colors.cyan("you › "))).trim();
+      prompt = new AbortController();
+      text = (await lines.question(colors.cyan("you › "), { signal: prompt.signal })).trim();
     } catch {
       break; // closed (Ctrl-D or Ctrl-C at the prompt)
     }

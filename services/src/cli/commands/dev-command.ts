@@ -1,7 +1,8 @@
 import { Command, Option } from "commander";
 import { join } from "node:path";
 import pc from "picocolors";
-import { troupeHome } from "../../dev/dev-state.js";
+import { DevAlreadyRunningError } from "../../dev/dev-already-running-error.js";
+import { readDevState, troupeHome } from "../../dev/dev-state.js";
 import { startDevCluster, type DevCluster } from "../../dev/start-dev-cluster.js";
 import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
 
@@ -57,6 +58,8 @@ export function devCommand(): Command {
     .action(async (options: DevCommandOptions) => {
       const say = (line: string) => process.stdout.write(`${line}\n`);
       const step = (line: string) => say(`${pc.green("✔")} ${line}`);
+      const running = await readDevState();
+      if (running !== undefined) throw new DevAlreadyRunningError(running);
       say(pc.bold("troupe dev: starting a local cluster"));
       const cluster = await startDevCluster({
         hosts: options.hosts,
@@ -76,7 +79,9 @@ export function devCommand(): Command {
           say(
             pc.yellow(
               `✖ host ${number} (${host.hostId}, pid ${host.pid}) exited: ${exit}. ` +
-                "Its shards move to the other hosts once its leases lapse (about 2 s); restarting it.",
+                (options.hosts > 1
+                  ? "Its shards move to the other hosts once its leases lapse (about 2 s); restarting it."
+                  : "Its shards wait for the restarted host (about 2 s, once its leases lapse); restarting it."),
             ),
           ),
         onHostRestart: (number, host) =>
@@ -93,7 +98,7 @@ function printBanner(cluster: DevCluster, say: (line: string) => void): void {
   say("");
   say(
     pc.bold(
-      `Troupe is running: ${state.hosts.length} hosts, ${state.shardCount} shards, agents: ${agentList}`,
+      `Troupe is running: ${state.hosts.length} ${state.hosts.length === 1 ? "host" : "hosts"}, ${state.shardCount} shards, agents: ${agentList}`,
     ),
   );
   say(

@@ -1,8 +1,9 @@
-import { agentKinds } from "@troupe/actors";
+import { agentKinds, type ActorHost, type AgentDefinition } from "@troupe/actors";
 import { Command, Option } from "commander";
 import { Redis } from "ioredis";
 import { readDeployment } from "../../admin/read-deployment.js";
 import { demoAgents } from "../../demo/demo-agents.js";
+import { readDevState } from "../../dev/dev-state.js";
 import { checkNats } from "../../host/check-nats.js";
 import { checkRedis } from "../../host/check-redis.js";
 import { loadAgents, type AgentModuleContext } from "../../host/load-agents.js";
@@ -33,9 +34,10 @@ export function hostCommand(): Command {
   return connectionOptions(new Command("host"))
     .description("run an actor host serving an agent module (graceful on SIGTERM)")
     .addOption(
-      new Option("--agent <module>", "agent module (path or package); default: the demo agent").env(
-        "TROUPE_AGENT",
-      ),
+      new Option(
+        "--agent <module>",
+        "agent module (path or package); default: the running troupe dev's, else the demo agent",
+      ).env("TROUPE_AGENT"),
     )
     .addOption(
       new Option(
@@ -56,31 +58,43 @@ export function hostCommand(): Command {
       const connection = await resolveConnection(options);
       await checkNats(connection.natsUrl);
       await checkRedis(connection.redisUrl);
+      // Without --agent, join a running troupe dev with the agents it serves.
+      const agentModule =
+        options.agent ??
+        (connection.source === "troupe dev" ? (await readDevState())?.agentModule : undefined) ??
+        "demo";
       const toolRedis = new Redis(connection.redisUrl);
-      const context: AgentModuleContext = {
-        redis: toolRedis,
-        natsUrl: connection.natsUrl,
-        redisUrl: connection.redisUrl,
-        log: (line) => process.stderr.write(`${line}\n`),
-      };
-      const agents =
-        options.agent === undefined
-          ? demoAgents(context)
-          : await loadAgents(options.agent, context);
-      const shardCount =
-        options.shards ?? (await readDeployment(toolRedis, connection.prefix))?.shardCount ?? 64;
-      const host = await runHost({
-        nats: connection.natsUrl,
-        redis: connection.redisUrl,
-        kinds: agentKinds({ agents }),
-        settings: {
-          prefix: connection.prefix,
-          shardCount,
-          ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
-          ...(options.hostId === undefined ? {} : { hostId: options.hostId }),
-        },
-        onStopped: () => toolRedis.quit().then(() => undefined),
-      });
+      let host: ActorHost;
+      let agents: AgentDefinition[];
+      let shardCount: number;
+      try {
+        const context: AgentModuleContext = {
+          redis: toolRedis,
+          natsUrl: connection.natsUrl,
+          redisUrl: connection.redisUrl,
+          log: (line) => process.stderr.write(`${line}\n`),
+        };
+        agents =
+          agentModule === "demo" ? demoAgents(context) : await loadAgents(agentModule, context);
+        shardCount =
+          options.shards ?? (await readDeployment(toolRedis, connection.prefix))?.shardCount ?? 64;
+        host = await runHost({
+          nats: connection.natsUrl,
+          redis: connection.redisUrl,
+          kinds: agentKinds({ agents }),
+          settings: {
+            prefix: connection.prefix,
+            shardCount,
+            ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
+            ...(options.hostId === undefined ? {} : { hostId: options.hostId }),
+          },
+          onStopped: () => toolRedis.quit().then(() => undefined),
+        });
+      } catch (error) {
+        // The tools' Redis connection would keep the process alive after the error.
+        toolRedis.disconnect();
+        throw error;
+      }
       const names = agents.map((agent) => agent.name);
       process.stdout.write(
         options.json === true

@@ -1,5 +1,5 @@
 import { assertActorId } from "@troupe/protocol";
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import pc from "picocolors";
 import type { RunOutcome } from "../../client/run-outcome.js";
 import { connectionOptions } from "../connection-options.js";
@@ -47,6 +47,7 @@ export function sendCommand(): Command {
     .option("--json", "print the receipt (or, with --wait, the run outcome) as JSON")
     .action(async (sessionId: string, text: string, options: SendOptions) => {
       assertActorId(sessionId);
+      if (text.trim() === "") throw new InvalidArgumentError("the message text is empty");
       const message = {
         text,
         ...(options.agent === undefined ? {} : { agent: options.agent }),
@@ -64,6 +65,15 @@ export function sendCommand(): Command {
           return;
         }
         const renderer = new EventRenderer({ color: pc.isColorSupported, sessionId });
+        // Ctrl-C stops waiting, not the run: say how to follow or cancel it.
+        const onInterrupt = () => {
+          process.stderr.write(
+            `\n${pc.yellow("stopped waiting;")} the run goes on. ` +
+              `Follow it with \`troupe tail ${sessionId}\`, cancel it with \`troupe cancel ${sessionId}\`.\n`,
+          );
+          process.exit(130);
+        };
+        process.once("SIGINT", onInterrupt);
         const outcome = await client.sendAndWait(sessionId, message, {
           timeoutMs: options.timeout,
           onEvent: (event) => {
@@ -72,6 +82,7 @@ export function sendCommand(): Command {
             if (text !== "") process.stderr.write(text);
           },
         });
+        process.off("SIGINT", onInterrupt);
         printOutcome(outcome, options.json === true);
       });
     });

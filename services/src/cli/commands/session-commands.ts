@@ -3,25 +3,56 @@ import { Command } from "commander";
 import pc from "picocolors";
 import { connectionOptions } from "../connection-options.js";
 import type { ConnectionFlags } from "../connection-settings.js";
+import type { CommandReceipt } from "../../client/send-receipt.js";
+import type { TroupeClient } from "../../client/troupe-client.js";
+import { confirmCommand } from "../confirm-command.js";
 import { withClient } from "../with-client.js";
 
 interface JsonFlag extends ConnectionFlags {
   readonly json?: boolean;
 }
 
-/** Prints a confirmation line, or `{ ok: true, … }` with `--json`. */
-function confirm(options: JsonFlag, line: string, data: Record<string, unknown>): void {
-  process.stdout.write(
-    options.json === true
-      ? `${JSON.stringify({ ok: true, ...data })}\n`
-      : `${pc.green("✔")} ${line}\n`,
+/**
+ * Sends a command, waits for the session's verdict and reports it: a line (or
+ * `{ ok, status, … }` with `--json`); exit code 1 when the session rejected it.
+ */
+async function runCommand(
+  options: JsonFlag,
+  sessionId: string,
+  done: string,
+  data: Record<string, unknown>,
+  send: (client: TroupeClient) => Promise<CommandReceipt>,
+): Promise<void> {
+  const verdict = await withClient(options, (client) =>
+    confirmCommand(client, sessionId, () => send(client)),
   );
+  if (options.json === true) {
+    process.stdout.write(
+      `${JSON.stringify({ ok: verdict.status !== "rejected", ...verdict, sessionId, ...data })}\n`,
+    );
+  } else if (verdict.status === "accepted") {
+    process.stdout.write(`${pc.green("✔")} ${done}\n`);
+  } else if (verdict.status === "unanswered") {
+    process.stdout.write(
+      `${pc.yellow("…")} sent; no host answered within 5 s (is a host running? \`troupe status\`)\n`,
+    );
+  }
+  if (verdict.status === "rejected") {
+    if (options.json !== true) {
+      process.stderr.write(
+        `${pc.red("error:")} ${sessionId} refused it (${verdict.code}): ${verdict.reason}\n`,
+      );
+    }
+    process.exitCode = 1;
+  }
 }
 
 /**
  * `troupe approve|deny|answer|cancel|steer`: one message to a session's inbox
  * each (`tool.approve`, `tool.deny`, `question.answer`, `run.cancel`,
- * `run.steer`). The session id is checked before anything is published.
+ * `run.steer`). The session id is checked before anything is published; then
+ * each waits up to 5 s for the session's `message.accepted` or
+ * `message.rejected` and says which (exit code 1 when rejected).
  */
 export function sessionCommands(): Command[] {
   const approve = connectionOptions(new Command("approve"))
@@ -33,14 +64,18 @@ export function sessionCommands(): Command[] {
     .action(
       async (sessionId: string, toolCallId: string, options: JsonFlag & { note?: string }) => {
         assertActorId(sessionId);
-        await withClient(options, (client) =>
-          client.approve(
-            sessionId,
-            toolCallId,
-            options.note === undefined ? {} : { note: options.note },
-          ),
+        await runCommand(
+          options,
+          sessionId,
+          `${sessionId} accepted the approval of ${toolCallId}`,
+          { toolCallId },
+          (client) =>
+            client.approve(
+              sessionId,
+              toolCallId,
+              options.note === undefined ? {} : { note: options.note },
+            ),
         );
-        confirm(options, `approved ${toolCallId} in ${sessionId}`, { sessionId, toolCallId });
       },
     );
   const deny = connectionOptions(new Command("deny"))
@@ -52,14 +87,18 @@ export function sessionCommands(): Command[] {
     .action(
       async (sessionId: string, toolCallId: string, options: JsonFlag & { reason?: string }) => {
         assertActorId(sessionId);
-        await withClient(options, (client) =>
-          client.deny(
-            sessionId,
-            toolCallId,
-            options.reason === undefined ? {} : { reason: options.reason },
-          ),
+        await runCommand(
+          options,
+          sessionId,
+          `${sessionId} accepted the denial of ${toolCallId}`,
+          { toolCallId },
+          (client) =>
+            client.deny(
+              sessionId,
+              toolCallId,
+              options.reason === undefined ? {} : { reason: options.reason },
+            ),
         );
-        confirm(options, `denied ${toolCallId} in ${sessionId}`, { sessionId, toolCallId });
       },
     );
   const answer = connectionOptions(new Command("answer"))
@@ -70,8 +109,13 @@ export function sessionCommands(): Command[] {
     .option("--json", "print the result as JSON")
     .action(async (sessionId: string, questionId: string, text: string, options: JsonFlag) => {
       assertActorId(sessionId);
-      await withClient(options, (client) => client.answer(sessionId, questionId, text));
-      confirm(options, `answered ${questionId} in ${sessionId}`, { sessionId, questionId });
+      await runCommand(
+        options,
+        sessionId,
+        `${sessionId} accepted the answer to ${questionId}`,
+        { questionId },
+        (client) => client.answer(sessionId, questionId, text),
+      );
     });
   const cancel = connectionOptions(new Command("cancel"))
     .description("cancel the session's current run")
@@ -81,13 +125,12 @@ export function sessionCommands(): Command[] {
     .option("--json", "print the result as JSON")
     .action(async (sessionId: string, options: JsonFlag & { run?: string; reason?: string }) => {
       assertActorId(sessionId);
-      await withClient(options, (client) =>
+      await runCommand(options, sessionId, `${sessionId} accepted the cancellation`, {}, (client) =>
         client.cancel(sessionId, {
           ...(options.run === undefined ? {} : { runId: options.run }),
           ...(options.reason === undefined ? {} : { reason: options.reason }),
         }),
       );
-      confirm(options, `cancel requested for ${sessionId}`, { sessionId });
     });
   const steer = connectionOptions(new Command("steer"))
     .description("add guidance to the session's current run (seen at its next model call)")
@@ -96,8 +139,9 @@ export function sessionCommands(): Command[] {
     .option("--json", "print the result as JSON")
     .action(async (sessionId: string, text: string, options: JsonFlag) => {
       assertActorId(sessionId);
-      await withClient(options, (client) => client.steer(sessionId, text));
-      confirm(options, `steered ${sessionId}`, { sessionId });
+      await runCommand(options, sessionId, `${sessionId} accepted the guidance`, {}, (client) =>
+        client.steer(sessionId, text),
+      );
     });
   return [approve, deny, answer, cancel, steer];
 }

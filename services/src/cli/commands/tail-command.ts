@@ -19,8 +19,8 @@ interface TailOptions extends ConnectionFlags {
  * `troupe tail <sessionId> [--from <seq>] [--until-idle]`: prints a session's
  * events as they happen (answer text inline, tool calls, approvals, questions),
  * or with `--from` replays the stored ones first (`--from 1`: the whole
- * history). `--until-idle` exits once the session is idle with nothing after
- * it. `--json` prints one `{ sequence, subject, event }` object per line.
+ * history). `--until-idle` exits once it has caught up and no run is in
+ * progress (after `session.idle`, `session.closed` or a `message.rejected`). `--json` prints one `{ sequence, subject, event }` object per line.
  */
 export function tailCommand(): Command {
   return connectionOptions(new Command("tail"))
@@ -59,6 +59,9 @@ export function tailCommand(): Command {
           if (options.json !== true && options.from === undefined) {
             process.stderr.write(pc.dim(`following ${sessionId} (Ctrl-C stops)\n`));
           }
+          // --until-idle: a run is in progress from run.started until the session is
+          // idle again; once caught up (nothing pending) with no run in progress, stop.
+          let running = false;
           for await (const event of client.events(sessionId, {
             fromSequence,
             signal: abort.signal,
@@ -66,13 +69,15 @@ export function tailCommand(): Command {
             process.stdout.write(
               options.json === true ? `${JSON.stringify(event)}\n` : renderer.render(event),
             );
-            if (
-              options.untilIdle === true &&
-              event.event.type === "session.idle" &&
-              event.pending === 0
-            ) {
-              break;
+            const type = event.event.type;
+            const isSessionEvent = event.event.meta.actor === `session/${sessionId}`;
+            if (type === "run.started" && isSessionEvent) running = true;
+            if ((type === "session.idle" || type === "session.closed") && isSessionEvent) {
+              running = false;
             }
+            const settled =
+              type === "session.idle" || type === "session.closed" || type === "message.rejected";
+            if (options.untilIdle === true && settled && !running && event.pending === 0) break;
           }
         });
       } finally {
