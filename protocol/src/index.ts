@@ -92,6 +92,7 @@ export {
 export { inboxSubjectMapping, type SubjectMapping } from "./subjects/inbox-subject-mapping.js";
 export { INVALID_TOKEN_PLACEHOLDER, deadLetterSubject } from "./subjects/dead-letter-subject.js";
 export { transcriptSubject } from "./subjects/transcript-subject.js";
+export { streamNames, type StreamNames } from "./subjects/stream-names.js";
 export {
   DEAD_LETTER_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,

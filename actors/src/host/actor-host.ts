@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { encodeMessage, inboxSubject, parseAddress } from "@troupe/protocol";
+import {
+  encodeMessage,
+  inboxSubject,
+  parseAddress,
+  streamNames,
+  type StreamNames,
+} from "@troupe/protocol";
 import { Redis } from "ioredis";
 import pLimit from "p-limit";
 import { pino, type Logger } from "pino";
@@ -12,7 +18,6 @@ import { RedisLeaseStore } from "../stores/redis-lease-store.js";
 import { RedisMembershipStore } from "../stores/redis-membership-store.js";
 import { RedisSnapshotStore } from "../stores/redis-snapshot-store.js";
 import { ensureStreams } from "../streams/ensure-streams.js";
-import { streamNames, type StreamNames } from "../streams/stream-names.js";
 import { EffectRunner } from "./effect-runner.js";
 import { hostSettingsSchema, type HostSettings, type HostSettingsInput } from "./host-options.js";
 import type { HostRuntime } from "./host-runtime.js";

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { LeaseStore } from "../stores/lease-store.js";
 import type { SnapshotStore } from "../stores/snapshot-store.js";
-import type { StreamNames } from "../streams/stream-names.js";
+import type { StreamNames } from "@troupe/protocol";
 import type { EffectRunner } from "./effect-runner.js";
 import type { HostSettings } from "./host-options.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";

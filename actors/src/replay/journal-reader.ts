@@ -1,7 +1,7 @@
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
 import { type ActorAddress, shardInboxSubject, shardOf } from "@troupe/protocol";
 import type { InboxMessage } from "../step/process-message.js";
-import type { StreamNames } from "../streams/stream-names.js";
+import type { StreamNames } from "@troupe/protocol";
 
 /** Where an actor's journal lives. */
 export interface JournalSource {

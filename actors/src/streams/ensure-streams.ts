@@ -12,7 +12,7 @@ import {
   INBOX_STREAM_SUBJECTS,
   TRANSCRIPT_STREAM_SUBJECTS,
 } from "@troupe/protocol";
-import type { StreamNames } from "./stream-names.js";
+import type { StreamNames } from "@troupe/protocol";
 
 /** Retention of the streams, in ms. */
 export interface StreamRetention {

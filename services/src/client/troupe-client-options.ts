@@ -24,7 +24,7 @@ export interface TroupeClientOptions {
   readonly credentials?: TroupeClientCredentials;
   /**
    * Deployment prefix: stream names are `<PREFIX>_EVENTS`, `<PREFIX>_INBOX`
-   * (see `streamNames` of `@troupe/actors`); default `"troupe"`.
+   * (see `streamNames` of `@troupe/protocol`); default `"troupe"`.
    */
   readonly prefix?: string;
   /** Connection name shown in NATS monitoring; default `"troupe-client"`. */

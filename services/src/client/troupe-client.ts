@@ -6,8 +6,13 @@ import {
   type PubAck,
 } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { streamNames, type StreamNames } from "@troupe/actors";
-import { actorAddress, assertActorId, eventWildcard } from "@troupe/protocol";
+import {
+  actorAddress,
+  assertActorId,
+  eventWildcard,
+  streamNames,
+  type StreamNames,
+} from "@troupe/protocol";
 import { ClientClosedError } from "./client-closed-error.js";
 import { connectNats } from "./connect-nats.js";
 import { followSessionEvents } from "./follow-session-events.js";

@@ -1,28 +1,7 @@
-import { agentKinds, type ActorHost, type AgentDefinition } from "@troupe/actors";
 import { Command, Option } from "commander";
-import { Redis } from "ioredis";
-import { readDeployment } from "../../admin/read-deployment.js";
-import { demoAgents } from "../../demo/demo-agents.js";
-import { readDevState } from "../../dev/dev-state.js";
-import { checkNats } from "../../host/check-nats.js";
-import { checkRedis } from "../../host/check-redis.js";
-import { loadAgents, type AgentModuleContext } from "../../host/load-agents.js";
-import { runHost } from "../../host/run-host.js";
 import { connectionOptions } from "../connection-options.js";
-import { resolveConnection } from "../connection-settings.js";
 import { positiveInteger } from "../parse-number.js";
-
-/** Options of `troupe host`. */
-interface HostCommandOptions {
-  readonly nats?: string;
-  readonly redis?: string;
-  readonly prefix?: string;
-  readonly agent?: string;
-  readonly shards?: number;
-  readonly concurrency?: number;
-  readonly hostId?: string;
-  readonly json?: boolean;
-}
+import type { HostCommandOptions } from "./host-action.js";
 
 /**
  * `troupe host`: a production actor host serving an agent module (default: the
@@ -55,53 +34,7 @@ export function hostCommand(): Command {
     .addOption(new Option("--host-id <id>", "unique id of this host").env("TROUPE_HOST_ID"))
     .option("--json", "print the ready line as JSON")
     .action(async (options: HostCommandOptions) => {
-      const connection = await resolveConnection(options);
-      await checkNats(connection.natsUrl);
-      await checkRedis(connection.redisUrl);
-      // Without --agent, join a running troupe dev with the agents it serves.
-      const agentModule =
-        options.agent ??
-        (connection.source === "troupe dev" ? (await readDevState())?.agentModule : undefined) ??
-        "demo";
-      const toolRedis = new Redis(connection.redisUrl);
-      let host: ActorHost;
-      let agents: AgentDefinition[];
-      let shardCount: number;
-      try {
-        const context: AgentModuleContext = {
-          redis: toolRedis,
-          natsUrl: connection.natsUrl,
-          redisUrl: connection.redisUrl,
-          log: (line) => process.stderr.write(`${line}\n`),
-        };
-        agents =
-          agentModule === "demo" ? demoAgents(context) : await loadAgents(agentModule, context);
-        shardCount =
-          options.shards ?? (await readDeployment(toolRedis, connection.prefix))?.shardCount ?? 64;
-        host = await runHost({
-          nats: connection.natsUrl,
-          redis: connection.redisUrl,
-          kinds: agentKinds({ agents }),
-          settings: {
-            prefix: connection.prefix,
-            shardCount,
-            ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
-            ...(options.hostId === undefined ? {} : { hostId: options.hostId }),
-          },
-          onStopped: () => toolRedis.quit().then(() => undefined),
-        });
-      } catch (error) {
-        // The tools' Redis connection would keep the process alive after the error.
-        toolRedis.disconnect();
-        throw error;
-      }
-      const names = agents.map((agent) => agent.name);
-      process.stdout.write(
-        options.json === true
-          ? `${JSON.stringify({ ready: true, hostId: host.hostId, pid: process.pid, agents: names })}\n`
-          : `troupe host ${host.hostId} (pid ${process.pid}) serves ${names.join(", ")} ` +
-              `on ${connection.natsUrl} and ${connection.redisUrl}, ${shardCount} shards. ` +
-              "SIGTERM or Ctrl-C stops it gracefully.\n",
-      );
+      const { runHostCommand } = await import("./host-action.js");
+      await runHostCommand(options);
     });
 }
