@@ -46,6 +46,8 @@ export interface DevClusterOptions {
   readonly onHostRestart?: (hostNumber: number, host: DevHostProcess) => void;
   /** Delay before a host that exited is restarted, in ms; default 1 000 ms. */
   readonly restartDelayMs?: number;
+  /** Restarts of one host allowed within a minute; after that it stays down. Default 5. */
+  readonly maxRestartsPerMinute?: number;
 }
 
 /** A running `troupe dev` cluster: see {@link startDevCluster}. */
@@ -148,10 +150,23 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         env: { TROUPE_LOG_LEVEL: options.hostLogLevel ?? "warn" },
         onOutput: (line) => options.onHostOutput?.(number, line),
       });
+    // A host that keeps dying (a crash in the agent module, say) is restarted at
+    // most `maxRestartsPerMinute` times a minute, then left down.
+    const exitTimes = new Map<number, number[]>();
     const watch = (number: number, host: DevHostProcess) => {
       void host.exited.then(({ code, signal }) => {
         if (stopping) return;
         options.onHostExit?.(number, host, signal ?? `exit code ${code}`);
+        const now = Date.now();
+        const recent = [...(exitTimes.get(number) ?? []), now].filter((at) => now - at < 60_000);
+        exitTimes.set(number, recent);
+        if (recent.length > (options.maxRestartsPerMinute ?? 5)) {
+          options.onHostOutput?.(
+            number,
+            `exited ${recent.length} times within a minute; not restarting it (its output is above)`,
+          );
+          return;
+        }
         setTimeout(() => {
           if (stopping) return;
           startHost(number).then(
