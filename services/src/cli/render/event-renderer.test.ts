@@ -293,6 +293,30 @@ describe("EventRenderer", () => {
     ]);
   });
 
+  it("keeps a subagent's run r1 apart from its parent's run r1 (run ids restart per session)", () => {
+    const renderer = new EventRenderer({ color: false, sessionId: SESSION });
+    const delta = (text: string, actor: string, modelCallId: string) =>
+      event(
+        "run.delta",
+        { runId: "r1", modelCallId, attempt: 1, kind: "text", text, index: 0 },
+        actor,
+      );
+    const output = renderAll(renderer, [
+      event("run.started", { runId: "r1" }),
+      event("subagent.started", { subagent: "session/sub-x", runId: "r1", task: "Dig." }),
+      event("run.started", { runId: "r1" }, "session/sub-x"),
+      delta("sub answer", "run/sub-x", "r1.m1"),
+      event("run.completed", { runId: "r1", text: "sub answer", usage }, "run/sub-x"),
+      event("subagent.completed", { subagent: "session/sub-x", runId: "r1", text: "sub answer" }),
+      delta("PARENT ANSWER", `run/${SESSION}`, "r1.m2"),
+      event("run.completed", { runId: "r1", text: "PARENT ANSWER", usage }, `run/${SESSION}`),
+    ]).join("");
+    expect(output).toContain("  sub answer\n");
+    // The parent's answer streams once, unindented, after the subagent's.
+    expect(output.match(/PARENT ANSWER/g)).toHaveLength(1);
+    expect(output).toMatch(/\nPARENT ANSWER\n$/);
+  });
+
   it("renders unknown types and malformed payloads as a dim line and never throws", () => {
     const renderer = new EventRenderer({ color: false, sessionId: SESSION });
     expect(renderer.render(event("custom.thing", { a: 1 }))).toBe('custom.thing {"a":1}\n');

@@ -54,6 +54,8 @@ export class EventRenderer {
   readonly #streamedRuns = new Set<string>();
   /** Runs of subagents' sessions. */
   readonly #subagentRuns = new Set<string>();
+  /** Subagents' runs that have not ended yet (`<session>/<runId>`). */
+  readonly #activeSubagentRuns = new Set<string>();
   readonly #toolNames = new Map<string, string>();
   readonly #toolArguments = new Map<string, unknown>();
   readonly #subagentNames = new Map<string, string>();
@@ -78,19 +80,34 @@ export class EventRenderer {
     try {
       const event = knownEvent(item.event);
       if (event === undefined) return this.#lines(item, [this.#unknownLine(item)]);
-      this.#remember(event);
-      const indent = this.#isSubagentRun(event) ? "  " : "";
+      // Run ids restart at r1 in every session, and a subagent's session
+      // publishes on its parent's subjects: run state is kept per session.
+      const scope = sessionScope(event.meta.actor);
+      this.#remember(event, scope);
+      const indent = this.#isSubagentRun(event, scope) ? "  " : "";
       switch (event.type) {
         case "run.delta":
-          return this.#delta(item, event.payload, indent);
+          return this.#delta(item, event.payload, indent, scope ?? this.#sessionId);
         case "run.completed":
-          return this.#runEnded(item, event.payload.runId, event.payload.text, [], indent);
+          return this.#runEnded(
+            item,
+            runKey(scope ?? this.#sessionId, event.payload.runId),
+            event.payload.text,
+            [],
+            indent,
+          );
         case "run.cancelled": {
           const { runId, partialText, reason } = event.payload;
           const line = this.#colors.yellow(
             `⊘ run ${runId} cancelled${reason === undefined ? "" : `: ${reason}`}`,
           );
-          return this.#runEnded(item, runId, partialText ?? "", [line], indent);
+          return this.#runEnded(
+            item,
+            runKey(scope ?? this.#sessionId, runId),
+            partialText ?? "",
+            [line],
+            indent,
+          );
         }
         case "tool.failed":
           if (
@@ -107,11 +124,19 @@ export class EventRenderer {
     }
   }
 
-  #remember(event: KnownEvent): void {
+  #remember(event: KnownEvent, scope: string | undefined): void {
     switch (event.type) {
       case "run.started":
-        if (event.meta.actor !== `session/${this.#sessionId}`)
-          this.#subagentRuns.add(event.payload.runId);
+        if (scope !== undefined && scope !== this.#sessionId) {
+          this.#subagentRuns.add(runKey(scope, event.payload.runId));
+          this.#activeSubagentRuns.add(runKey(scope, event.payload.runId));
+        }
+        break;
+      case "run.completed":
+      case "run.failed":
+      case "run.cancelled":
+        if (scope !== undefined)
+          this.#activeSubagentRuns.delete(runKey(scope, event.payload.runId));
         break;
       case "tool.started":
       case "tool.approval_requested":
@@ -119,13 +144,13 @@ export class EventRenderer {
         if (event.type === "tool.approval_requested") {
           this.#toolArguments.set(event.payload.toolCallId, event.payload.arguments);
         }
-        this.#streamedRuns.delete(event.payload.runId);
+        this.#textEnded(scope, event.payload.runId);
         break;
       case "tool.approval_settled":
         if (event.payload.decision !== "approved") this.#deniedCalls.add(event.payload.toolCallId);
         break;
       case "question.asked":
-        this.#streamedRuns.delete(event.payload.runId);
+        this.#textEnded(scope, event.payload.runId);
         break;
       case "subagent.started":
         if (event.payload.agent !== undefined)
@@ -134,12 +159,37 @@ export class EventRenderer {
     }
   }
 
-  #isSubagentRun(event: KnownEvent): boolean {
-    const payload = event.payload as { runId?: unknown };
-    return typeof payload.runId === "string" && this.#subagentRuns.has(payload.runId);
+  /** After a tool call or a question, a run's next text is a new answer. */
+  #textEnded(scope: string | undefined, runId: string): void {
+    if (scope !== undefined) {
+      this.#streamedRuns.delete(runKey(scope, runId));
+      return;
+    }
+    // A tool call's actor does not name its session: end the text of every run with that id.
+    for (const key of this.#streamedRuns)
+      if (key.endsWith(`/${runId}`)) this.#streamedRuns.delete(key);
   }
 
-  #delta(item: RenderableEvent, delta: RunDelta, indent: string): string {
+  #isSubagentRun(event: KnownEvent, scope: string | undefined): boolean {
+    const payload = event.payload as { runId?: unknown; sessionId?: unknown };
+    if (typeof payload.runId !== "string") return false;
+    const session =
+      scope ?? (typeof payload.sessionId === "string" ? payload.sessionId : undefined);
+    if (session !== undefined) return this.#subagentRuns.has(runKey(session, payload.runId));
+    // A tool call's actor does not name its session: while a subagent's run with
+    // this id is active, the parent's run waits on it, so the call is the subagent's.
+    const runId = payload.runId;
+    return [...this.#activeSubagentRuns].some((key) => key.endsWith(`/${runId}`));
+  }
+
+  #delta(item: RenderableEvent, payload: RunDelta, indent: string, scope: string): string {
+    const delta: RunDelta = {
+      ...payload,
+      runId: runKey(scope, payload.runId),
+      ...(payload.modelCallId === undefined
+        ? {}
+        : { modelCallId: runKey(scope, payload.modelCallId) }),
+    };
     const decision = this.#deltas.accept(delta);
     if (decision === "skip" || delta.text === "") return "";
     const stream = `${delta.modelCallId ?? delta.runId}:${delta.kind}`;
@@ -207,4 +257,16 @@ export class EventRenderer {
       subagentName: (subagent: string) => this.#subagentNames.get(subagent),
     };
   }
+}
+
+/** The session an event's actor belongs to: the id of `session/<id>` and `run/<id>`. */
+function sessionScope(actor: string): string | undefined {
+  const slash = actor.indexOf("/");
+  const kind = actor.slice(0, slash);
+  return kind === "session" || kind === "run" ? actor.slice(slash + 1) : undefined;
+}
+
+/** A run's key: run ids restart at `r1` in every session. */
+function runKey(session: string, runId: string): string {
+  return `${session}/${runId}`;
 }
