@@ -29,7 +29,11 @@ export async function confirmCommand(
   try {
     for await (const { event } of client.events(sessionId, { fromSequence, signal })) {
       const payload = event.payload as { messageId?: unknown; code?: unknown; reason?: unknown };
-      if (payload.messageId !== receipt.messageId) continue;
+      // An undecodable message is named by its inbox sequence instead of its id.
+      const ours =
+        payload.messageId === receipt.messageId ||
+        payload.messageId === `session/${sessionId}:in:${receipt.streamSequence}`;
+      if (!ours) continue;
       if (event.type === "message.accepted") return { status: "accepted" };
       if (event.type === "message.rejected") {
         return { status: "rejected", code: String(payload.code), reason: String(payload.reason) };

@@ -30,6 +30,30 @@ describe("RunTracker", () => {
     });
   });
 
+  it("matches a rejection naming the message by its inbox sequence (a message the host could not decode)", () => {
+    const tracker = new RunTracker("s1", { clientMessageId: "c9", inboxSequence: 41 });
+    const other = testEvent(1, "message.rejected", {
+      reason: "bad",
+      code: "decode_failed",
+      messageId: "session/s1:in:40",
+    });
+    expect(tracker.observe(other).kind).toBe("pending");
+    const ours = testEvent(2, "message.rejected", {
+      reason: "agent: too short",
+      code: "decode_failed",
+      messageId: "session/s1:in:41",
+    });
+    expect(tracker.observe(ours)).toEqual({
+      kind: "rejected",
+      rejection: {
+        messageId: "session/s1:in:41",
+        code: "decode_failed",
+        reason: "agent: too short",
+        sequence: 2,
+      },
+    });
+  });
+
   it("for a queued message, takes the run from the run.started naming its message id", () => {
     const tracker = new RunTracker("s1", { clientMessageId: "c2" });
     tracker.observe(

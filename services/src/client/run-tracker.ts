@@ -9,7 +9,17 @@ import { userMessageEnvelopeId } from "./session-message.js";
  *
  * Shape: `{ clientMessageId: string } | { runId: string }`.
  */
-export type RunTarget = { readonly clientMessageId: string } | { readonly runId: string };
+export type RunTarget =
+  | {
+      readonly clientMessageId: string;
+      /**
+       * The message's inbox-stream sequence (`SendReceipt.streamSequence`): a host
+       * that cannot decode a message names it `session/<id>:in:<sequence>` in its
+       * `message.rejected`, so giving it lets the wait see that rejection too.
+       */
+      readonly inboxSequence?: number;
+    }
+  | { readonly runId: string };
 
 /** A `message.rejected` that named the tracked message. */
 export interface RunRejection {
@@ -72,6 +82,9 @@ export class RunTracker {
     } else {
       this.clientMessageId = target.clientMessageId;
       this.messageIds.add(userMessageEnvelopeId(target.clientMessageId));
+      if (target.inboxSequence !== undefined) {
+        this.messageIds.add(`session/${sessionId}:in:${target.inboxSequence}`);
+      }
     }
   }
 

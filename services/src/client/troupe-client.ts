@@ -293,7 +293,7 @@ export class TroupeClient implements AsyncDisposable {
     const receipt = await this.publishUserMessage(prepared);
     return this.waitForRun(
       sessionId,
-      { clientMessageId: receipt.clientMessageId },
+      { clientMessageId: receipt.clientMessageId, inboxSequence: receipt.streamSequence },
       { ...options, fromSequence: receipt.duplicate ? 1 : fromSequence },
     );
   }

@@ -128,6 +128,11 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     const unknown = await troupe(["send", "demo-x", "hello", "--agent", "nope", "--wait"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Unknown agent "nope". This host serves: demo.');
+    // A message the host cannot even decode (agent must not be empty) is named
+    // by its inbox sequence in the rejection; the wait still sees it.
+    const undecodable = await troupe(["send", "demo-y", "hello", "--agent", "", "--wait"], 30_000);
+    expect(undecodable.stderr).toMatch(/rejected message session\/demo-y:in:\d+ \(decode_failed\)/);
+    expect(undecodable.code).toBe(1);
   }, 60_000);
 
   it("approve, steer and the rest report the session's verdict: a refusal exits 1", async () => {
