@@ -145,7 +145,9 @@ export class TroupeClient implements AsyncDisposable {
    *
    * @param sessionId - the session id.
    * @param toolCallId - `toolCallId` of the `tool.approval_requested` event.
-   * @param options - `note`, kept with the approval.
+   * @param options - `note`, kept with the approval; `subagentSessionId`, when
+   *   the call belongs to a subagent (`sessionId` of the approval request): the
+   *   session forwards the approval to it.
    * @returns once JetStream stored the message: its envelope id (the session
    *   answers with `message.accepted` or `message.rejected` naming it).
    * @throws as {@link TroupeClient.send}.
@@ -153,11 +155,12 @@ export class TroupeClient implements AsyncDisposable {
   async approve(
     sessionId: string,
     toolCallId: string,
-    options: { note?: string } = {},
+    options: { note?: string; subagentSessionId?: string } = {},
   ): Promise<CommandReceipt> {
     return await this.command(sessionId, "tool.approve", {
       toolCallId,
       ...(options.note === undefined ? {} : { note: options.note }),
+      ...(options.subagentSessionId === undefined ? {} : { sessionId: options.subagentSessionId }),
     });
   }
 
@@ -166,7 +169,8 @@ export class TroupeClient implements AsyncDisposable {
    *
    * @param sessionId - the session id.
    * @param toolCallId - `toolCallId` of the `tool.approval_requested` event.
-   * @param options - `reason`, shown to the model.
+   * @param options - `reason`, shown to the model; `subagentSessionId` as for
+   *   {@link TroupeClient.approve}.
    * @returns once JetStream stored the message: its envelope id (the session
    *   answers with `message.accepted` or `message.rejected` naming it).
    * @throws as {@link TroupeClient.send}.
@@ -174,11 +178,12 @@ export class TroupeClient implements AsyncDisposable {
   async deny(
     sessionId: string,
     toolCallId: string,
-    options: { reason?: string } = {},
+    options: { reason?: string; subagentSessionId?: string } = {},
   ): Promise<CommandReceipt> {
     return await this.command(sessionId, "tool.deny", {
       toolCallId,
       ...(options.reason === undefined ? {} : { reason: options.reason }),
+      ...(options.subagentSessionId === undefined ? {} : { sessionId: options.subagentSessionId }),
     });
   }
 
@@ -188,12 +193,23 @@ export class TroupeClient implements AsyncDisposable {
    * @param sessionId - the session id.
    * @param questionId - `questionId` of the `question.asked` event.
    * @param text - the answer.
+   * @param options - `subagentSessionId`, when a subagent asked (`sessionId` of
+   *   `question.asked`): the session forwards the answer to it.
    * @returns once JetStream stored the message: its envelope id (the session
    *   answers with `message.accepted` or `message.rejected` naming it).
    * @throws as {@link TroupeClient.send}.
    */
-  async answer(sessionId: string, questionId: string, text: string): Promise<CommandReceipt> {
-    return await this.command(sessionId, "question.answer", { questionId, text });
+  async answer(
+    sessionId: string,
+    questionId: string,
+    text: string,
+    options: { subagentSessionId?: string } = {},
+  ): Promise<CommandReceipt> {
+    return await this.command(sessionId, "question.answer", {
+      questionId,
+      text,
+      ...(options.subagentSessionId === undefined ? {} : { sessionId: options.subagentSessionId }),
+    });
   }
 
   /**

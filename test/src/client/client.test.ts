@@ -353,6 +353,32 @@ describe("TroupeClient approvals and questions", () => {
     expect(outcome.text).toContain("not today");
   });
 
+  it("approve through the parent session settles a subagent's call (subagentSessionId)", async () => {
+    const task = '/tool charge {"key":"cs1"}';
+    const receipt = await client.send("cl-sub", {
+      text: `/tool cashier ${JSON.stringify({ task })}`,
+      agent: "delegator",
+    });
+    const events = await collectUntil(
+      client,
+      "cl-sub",
+      (event) => event.event.type === "tool.approval_requested",
+      { timeoutMs: 20_000 },
+    );
+    const request = payloadOf(events.at(-1)!);
+    const subagentSessionId = String(request["sessionId"]);
+    expect(subagentSessionId).toMatch(/^sub-/);
+    expect(await cluster.redis.hget("test:tool-executions", "charge:cs1")).toBeNull();
+    await client.approve("cl-sub", String(request["toolCallId"]), { subagentSessionId });
+    const outcome = await client.waitForRun(
+      "cl-sub",
+      { clientMessageId: receipt.clientMessageId },
+      { timeoutMs: 20_000 },
+    );
+    expect(outcome.status).toBe("completed");
+    expect(await cluster.redis.hget("test:tool-executions", "charge:cs1")).toBe("1");
+  });
+
   it("answer resumes a run waiting on ask_user", async () => {
     const receipt = await client.send("cl-ask", '/tool ask_user {"question":"Which city?"}');
     const asked = await collectUntil(

@@ -51,23 +51,42 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
   // each prompt gets a signal that Ctrl-C and Ctrl-D abort.
   let prompt = new AbortController();
   let closed = false;
+  // The current turn: its wait, and the approvals and questions asked in it.
+  let turn: { readonly wait: AbortController; readonly prompts: AbortController } | undefined;
+  let interrupts = 0;
   lines.once("close", () => {
     closed = true;
     prompt.abort();
+    turn?.prompts.abort();
+    turn?.wait.abort(new Error("the chat was closed"));
   });
-  let running: AbortController | undefined;
   lines.on("SIGINT", () => {
-    if (running === undefined) {
+    if (turn === undefined) {
       lines.close();
       return;
     }
-    write(colors.yellow("\ncancelling the run …\n"));
+    interrupts += 1;
+    if (interrupts > 1) {
+      // No host may be there to cancel: stop waiting.
+      turn.prompts.abort();
+      turn.wait.abort(new Error("stopped waiting; the run may still go on"));
+      return;
+    }
+    write(colors.yellow("\ncancelling the run … (Ctrl-C again stops waiting)\n"));
     void client.cancel(sessionId, { reason: "cancelled from troupe chat" }).catch(() => undefined);
   });
-  // Approvals and questions found while an answer streams, asked one at a time.
+  // Approvals and questions found while an answer streams, asked one at a time;
+  // a failed one is reported and does not block the next.
   let prompts: Promise<void> = Promise.resolve();
-  const askInline = (event: SessionEvent) => {
-    prompts = prompts.then(() => askAbout(event, client, sessionId, lines, colors));
+  const askInline = (event: SessionEvent, signal: AbortSignal) => {
+    prompts = prompts
+      .then(() => askAbout(event, client, sessionId, lines, colors, signal))
+      .catch((error: unknown) => {
+        if (signal.aborted) return;
+        write(
+          `${colors.red("error:")} ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+      });
   };
   while (!closed) {
     let text: string;
@@ -79,7 +98,9 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
     }
     if (text === "") continue;
     if (text === "/exit" || text === "/quit") break;
-    running = new AbortController();
+    const current = { wait: new AbortController(), prompts: new AbortController() };
+    turn = current;
+    interrupts = 0;
     // "agent ›" goes before the answer text; tool calls and approvals print between.
     let inAnswer = false;
     try {
@@ -87,7 +108,7 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
         sessionId,
         { text, ...(options.agent === undefined ? {} : { agent: options.agent }) },
         {
-          signal: running.signal,
+          signal: current.wait.signal,
           onEvent: (event) => {
             const type = event.event.type;
             if (quietEvents.has(type)) return;
@@ -100,18 +121,22 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
               inAnswer = false;
             }
             write(rendered);
-            if (type === "tool.approval_requested" || type === "question.asked") askInline(event);
+            if (type === "tool.approval_requested" || type === "question.asked") {
+              askInline(event, current.prompts.signal);
+            }
           },
         },
       );
-      await prompts;
       if (outcome.status === "completed") write("\n");
     } catch (error) {
       write(
         `\n${colors.red("error:")} ${error instanceof Error ? error.message : String(error)}\n`,
       );
     } finally {
-      running = undefined;
+      // The run ended (or the wait did): a question still on screen is moot.
+      current.prompts.abort();
+      await prompts;
+      turn = undefined;
     }
   }
   lines.close();
@@ -124,24 +149,33 @@ async function askAbout(
   sessionId: string,
   lines: Interface,
   colors: ReturnType<typeof pc.createColors>,
+  signal: AbortSignal,
 ): Promise<void> {
   const payload = event.event.payload as Record<string, unknown>;
   if (event.event.type === "tool.approval_requested") {
     const toolCallId = String(payload["toolCallId"]);
-    // A subagent's call waits in its own session (`sub-…`), named in the payload.
-    const owner = typeof payload["sessionId"] === "string" ? payload["sessionId"] : sessionId;
+    // A subagent's call waits in its own session (`sub-…`); the parent forwards.
+    const via = subagentOf(payload, sessionId);
     const answer = (
-      await lines.question(colors.yellow(`approve ${String(payload["tool"])}? [y/N] `))
+      await lines.question(colors.yellow(`approve ${String(payload["tool"])}? [y/N] `), { signal })
     ).trim();
     if (/^y(es)?$/i.test(answer)) {
-      await client.approve(owner, toolCallId);
+      await client.approve(sessionId, toolCallId, via);
     } else {
-      await client.deny(owner, toolCallId, { reason: "denied in troupe chat" });
+      await client.deny(sessionId, toolCallId, { reason: "denied in troupe chat", ...via });
     }
     return;
   }
   const questionId = String(payload["questionId"]);
-  const owner = typeof payload["sessionId"] === "string" ? payload["sessionId"] : sessionId;
-  const answer = await lines.question(colors.yellow("your answer › "));
-  await client.answer(owner, questionId, answer);
+  const answer = await lines.question(colors.yellow("your answer › "), { signal });
+  await client.answer(sessionId, questionId, answer, subagentOf(payload, sessionId));
+}
+
+/** `{ subagentSessionId }` when a subagent's session (not this chat's) asks. */
+function subagentOf(
+  payload: Record<string, unknown>,
+  sessionId: string,
+): { subagentSessionId?: string } {
+  const owner = payload["sessionId"];
+  return typeof owner === "string" && owner !== sessionId ? { subagentSessionId: owner } : {};
 }

@@ -60,9 +60,14 @@ export function sessionCommands(): Command[] {
     .argument("<sessionId>", "the session")
     .argument("<toolCallId>", "the tool call (shown by tail and chat)")
     .option("--note <text>", "a note recorded with the approval")
+    .option("--subagent <sessionId>", "the subagent session the call belongs to (shown by tail)")
     .option("--json", "print the result as JSON")
     .action(
-      async (sessionId: string, toolCallId: string, options: JsonFlag & { note?: string }) => {
+      async (
+        sessionId: string,
+        toolCallId: string,
+        options: JsonFlag & { note?: string; subagent?: string },
+      ) => {
         assertActorId(sessionId);
         await runCommand(
           options,
@@ -70,11 +75,10 @@ export function sessionCommands(): Command[] {
           `${sessionId} accepted the approval of ${toolCallId}`,
           { toolCallId },
           (client) =>
-            client.approve(
-              sessionId,
-              toolCallId,
-              options.note === undefined ? {} : { note: options.note },
-            ),
+            client.approve(sessionId, toolCallId, {
+              ...(options.note === undefined ? {} : { note: options.note }),
+              ...(options.subagent === undefined ? {} : { subagentSessionId: options.subagent }),
+            }),
         );
       },
     );
@@ -83,9 +87,14 @@ export function sessionCommands(): Command[] {
     .argument("<sessionId>", "the session")
     .argument("<toolCallId>", "the tool call (shown by tail and chat)")
     .option("--reason <text>", "why; the model sees it")
+    .option("--subagent <sessionId>", "the subagent session the call belongs to (shown by tail)")
     .option("--json", "print the result as JSON")
     .action(
-      async (sessionId: string, toolCallId: string, options: JsonFlag & { reason?: string }) => {
+      async (
+        sessionId: string,
+        toolCallId: string,
+        options: JsonFlag & { reason?: string; subagent?: string },
+      ) => {
         assertActorId(sessionId);
         await runCommand(
           options,
@@ -93,11 +102,10 @@ export function sessionCommands(): Command[] {
           `${sessionId} accepted the denial of ${toolCallId}`,
           { toolCallId },
           (client) =>
-            client.deny(
-              sessionId,
-              toolCallId,
-              options.reason === undefined ? {} : { reason: options.reason },
-            ),
+            client.deny(sessionId, toolCallId, {
+              ...(options.reason === undefined ? {} : { reason: options.reason }),
+              ...(options.subagent === undefined ? {} : { subagentSessionId: options.subagent }),
+            }),
         );
       },
     );
@@ -106,17 +114,31 @@ export function sessionCommands(): Command[] {
     .argument("<sessionId>", "the session")
     .argument("<questionId>", "the question (shown by tail and chat)")
     .argument("<text>", "your answer")
+    .option("--subagent <sessionId>", "the subagent session that asked (shown by tail)")
     .option("--json", "print the result as JSON")
-    .action(async (sessionId: string, questionId: string, text: string, options: JsonFlag) => {
-      assertActorId(sessionId);
-      await runCommand(
-        options,
-        sessionId,
-        `${sessionId} accepted the answer to ${questionId}`,
-        { questionId },
-        (client) => client.answer(sessionId, questionId, text),
-      );
-    });
+    .action(
+      async (
+        sessionId: string,
+        questionId: string,
+        text: string,
+        options: JsonFlag & { subagent?: string },
+      ) => {
+        assertActorId(sessionId);
+        await runCommand(
+          options,
+          sessionId,
+          `${sessionId} accepted the answer to ${questionId}`,
+          { questionId },
+          (client) =>
+            client.answer(
+              sessionId,
+              questionId,
+              text,
+              options.subagent === undefined ? {} : { subagentSessionId: options.subagent },
+            ),
+        );
+      },
+    );
   const cancel = connectionOptions(new Command("cancel"))
     .description("cancel the session's current run")
     .argument("<sessionId>", "the session")

@@ -105,13 +105,13 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
       ];
     case "tool.approval_requested": {
       const { tool, toolCallId, sessionId } = event.payload;
-      const owner = sessionId ?? context.sessionId;
+      const target = `${context.sessionId} ${toolCallId}${subagentFlag(sessionId, context.sessionId)}`;
       return [
         c.bold(
           c.yellow(`⏸ ${tool} ${formatValue(event.payload.arguments ?? {})} needs your approval`),
         ),
-        `  approve: ${c.bold(`troupe approve ${owner} ${toolCallId}`)}`,
-        `  deny:    ${c.bold(`troupe deny ${owner} ${toolCallId}`)}`,
+        `  approve: ${c.bold(`troupe approve ${target}`)}`,
+        `  deny:    ${c.bold(`troupe deny ${target}`)}`,
       ];
     }
     case "tool.approval_settled": {
@@ -126,13 +126,13 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
     }
     case "question.asked": {
       const { questionId, text, choices, sessionId } = event.payload;
-      const owner = sessionId ?? context.sessionId;
+      const flag = subagentFlag(sessionId, context.sessionId);
       return [
         c.bold(c.magenta(`? ${text}`)),
         ...(choices === undefined || choices.length === 0
           ? []
           : [`  choices: ${choices.join(" | ")}`]),
-        `  answer:  ${c.bold(`troupe answer ${owner} ${questionId} <text>`)}`,
+        `  answer:  ${c.bold(`troupe answer ${context.sessionId} ${questionId} <text>${flag}`)}`,
       ];
     }
     case "question.answered":
@@ -152,4 +152,9 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
 
 function suffix(before: string, value: string | undefined, after: string): string {
   return value === undefined || value === "" ? "" : `${before}${value}${after}`;
+}
+
+/** ` --subagent <id>` when a subagent's session (not the followed one) asks. */
+function subagentFlag(sessionId: string | undefined, followed: string): string {
+  return sessionId === undefined || sessionId === followed ? "" : ` --subagent ${sessionId}`;
 }

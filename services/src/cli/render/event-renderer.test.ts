@@ -249,7 +249,7 @@ describe("EventRenderer", () => {
     ]);
   });
 
-  it("names a subagent's session in the commands of its approvals", () => {
+  it("commands for a subagent's approval go to the followed session, naming the subagent's", () => {
     const renderer = new EventRenderer({ color: false, sessionId: SESSION });
     expect(
       renderer.render(
@@ -262,7 +262,8 @@ describe("EventRenderer", () => {
         }),
       ),
     ).toBe(
-      "⏸ charge {} needs your approval\n  approve: troupe approve sub-abc c9\n  deny:    troupe deny sub-abc c9\n",
+      `⏸ charge {} needs your approval\n  approve: troupe approve ${SESSION} c9 --subagent sub-abc\n` +
+        `  deny:    troupe deny ${SESSION} c9 --subagent sub-abc\n`,
     );
   });
 
