@@ -1,6 +1,8 @@
 /**
  * Entry of the `troupe` command (see `bin/troupe.mjs`): runs the program and
- * turns errors into one readable line and a non-zero exit code.
+ * turns errors into one readable line and exit code 1. With `--json`, stdout
+ * also gets `{"ok":false,"error":{"code","message"}}`, so a program reading it
+ * always finds one JSON document.
  */
 import { TroupeError } from "@troupe/protocol";
 import { CommanderError } from "commander";
@@ -17,14 +19,19 @@ try {
   await createProgram().parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode;
-  } else {
-    const message =
-      TroupeError.isInstance(error) || error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${pc.red("error:")} ${message}\n`);
-    if (process.env.TROUPE_DEBUG !== undefined && error instanceof Error) {
-      process.stderr.write(`${error.stack ?? ""}\n`);
-    }
-    process.exitCode = 1;
+    // Usage errors thrown by commander itself (it printed them).
+    process.exit(error.exitCode);
   }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${pc.red("error:")} ${message}\n`);
+  if (process.env.TROUPE_DEBUG !== undefined && error instanceof Error) {
+    process.stderr.write(`${error.stack ?? ""}\n`);
+  }
+  if (process.argv.includes("--json")) {
+    const code = TroupeError.isInstance(error) ? error.code : "internal";
+    process.stdout.write(`${JSON.stringify({ ok: false, error: { code, message } })}\n`);
+  }
+  // Exit now: a half-started host or client may hold connections that would
+  // keep the process alive after the error.
+  process.exit(1);
 }

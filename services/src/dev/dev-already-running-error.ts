@@ -3,13 +3,22 @@ import type { DevState } from "./dev-state.js";
 
 /** `troupe dev` was started while another `troupe dev` runs (one per Troupe home). */
 export class DevAlreadyRunningError extends TroupeError {
-  /** @param state - the running one's state file. */
-  constructor(readonly state: DevState) {
+  /**
+   * @param pid - process id of the running `troupe dev`.
+   * @param state - its state file, once it has written one (it is still starting otherwise).
+   */
+  constructor(
+    readonly pid: number,
+    readonly state?: DevState,
+  ) {
     super(
       "internal",
-      `troupe dev is already running (pid ${state.pid}, NATS ${state.natsUrl}, Redis ${state.redisUrl}). ` +
-        `Stop it with Ctrl-C in its terminal (or kill ${state.pid}), or set TROUPE_HOME to run another.`,
-      { retryable: false, details: { pid: state.pid } },
+      `troupe dev is already running (pid ${pid}` +
+        (state === undefined
+          ? ", still starting"
+          : `, NATS ${state.natsUrl}, Redis ${state.redisUrl}`) +
+        `). Stop it with Ctrl-C in its terminal (or kill ${pid}), or set TROUPE_HOME to run another.`,
+      { retryable: false, details: { pid } },
     );
     this.name = "DevAlreadyRunningError";
   }

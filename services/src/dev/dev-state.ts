@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -46,7 +46,10 @@ export function devStatePath(): string {
 export async function writeDevState(state: DevState): Promise<void> {
   const path = devStatePath();
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `${JSON.stringify(state, null, 2)}\n`);
+  // Written aside and renamed: a reader never sees half a file.
+  const partial = `${path}.${process.pid}.tmp`;
+  await writeFile(partial, `${JSON.stringify(state, null, 2)}\n`);
+  await rename(partial, path);
 }
 
 /**

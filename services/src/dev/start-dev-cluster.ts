@@ -6,9 +6,9 @@ import {
   type LocalNatsServer,
 } from "../local-servers/start-local-nats-server.js";
 import { startLocalRedisServer } from "../local-servers/start-local-redis-server.js";
-import { DevAlreadyRunningError } from "./dev-already-running-error.js";
+import { acquireDevLock } from "./dev-lock.js";
 import { startDevHostProcess, type DevHostProcess } from "./dev-host-process.js";
-import { readDevState, removeDevState, writeDevState, type DevState } from "./dev-state.js";
+import { removeDevState, writeDevState, type DevState } from "./dev-state.js";
 import { ensureServerBinaries } from "./ensure-server-binaries.js";
 import { isPortFree } from "./is-port-free.js";
 
@@ -74,8 +74,7 @@ export interface DevCluster {
  */
 export async function startDevCluster(options: DevClusterOptions): Promise<DevCluster> {
   const progress = options.onProgress ?? (() => undefined);
-  const existing = await readDevState();
-  if (existing !== undefined) throw new DevAlreadyRunningError(existing);
+  const releaseLock = await acquireDevLock();
   const prefix = options.prefix ?? "troupe";
   const shardCount = options.shardCount ?? 64;
   const hostCount = options.hosts ?? 2;
@@ -93,6 +92,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     await Promise.all(hosts.map((host) => host.stop(15_000)));
     for (const server of started.reverse()) await server.stop();
     await removeDevState(process.pid);
+    await releaseLock();
   };
   try {
     if (options.fresh === true) await rm(options.dataDir, { recursive: true, force: true });
@@ -153,39 +153,47 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     // A host that keeps dying (a crash in the agent module, say) is restarted at
     // most `maxRestartsPerMinute` times a minute, then left down.
     const exitTimes = new Map<number, number[]>();
+    // Restarts host `number` after it died (or a restart failed), within the limit.
+    const restart = (number: number) => {
+      const now = Date.now();
+      const recent = [...(exitTimes.get(number) ?? []), now].filter((at) => now - at < 60_000);
+      exitTimes.set(number, recent);
+      if (recent.length > (options.maxRestartsPerMinute ?? 5)) {
+        options.onHostOutput?.(
+          number,
+          `exited ${recent.length} times within a minute; not restarting it (its output is above)`,
+        );
+        return;
+      }
+      setTimeout(() => {
+        if (stopping) return;
+        startHost(number).then(
+          (restarted) => {
+            if (stopping) {
+              void restarted.stop(15_000);
+              return;
+            }
+            hosts[number - 1] = restarted;
+            if (state !== undefined) {
+              state = { ...state, hosts: hosts.map(({ hostId, pid }) => ({ hostId, pid })) };
+              void writeDevState(state);
+            }
+            options.onHostRestart?.(number, restarted);
+            watch(number, restarted);
+          },
+          (error: unknown) => {
+            if (stopping) return;
+            options.onHostOutput?.(number, `restart failed: ${String(error)}`);
+            restart(number);
+          },
+        );
+      }, options.restartDelayMs ?? 1_000);
+    };
     const watch = (number: number, host: DevHostProcess) => {
       void host.exited.then(({ code, signal }) => {
         if (stopping) return;
         options.onHostExit?.(number, host, signal ?? `exit code ${code}`);
-        const now = Date.now();
-        const recent = [...(exitTimes.get(number) ?? []), now].filter((at) => now - at < 60_000);
-        exitTimes.set(number, recent);
-        if (recent.length > (options.maxRestartsPerMinute ?? 5)) {
-          options.onHostOutput?.(
-            number,
-            `exited ${recent.length} times within a minute; not restarting it (its output is above)`,
-          );
-          return;
-        }
-        setTimeout(() => {
-          if (stopping) return;
-          startHost(number).then(
-            (restarted) => {
-              if (stopping) {
-                void restarted.stop(15_000);
-                return;
-              }
-              hosts[number - 1] = restarted;
-              if (state !== undefined) {
-                state = { ...state, hosts: hosts.map(({ hostId, pid }) => ({ hostId, pid })) };
-                void writeDevState(state);
-              }
-              options.onHostRestart?.(number, restarted);
-              watch(number, restarted);
-            },
-            (error: unknown) => options.onHostOutput?.(number, `restart failed: ${String(error)}`),
-          );
-        }, options.restartDelayMs ?? 1_000);
+        restart(number);
       });
     };
     for (let number = 1; number <= hostCount; number++) {

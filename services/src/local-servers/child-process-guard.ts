@@ -10,6 +10,9 @@ const watchdogGraceSeconds = 5;
  * included), then terminates the guarded process, and kills it if it lingers.
  */
 const watchdogScript = [
+  // A terminal's Ctrl-C or hang-up reaches the whole foreground group: the
+  // watchdog must outlive them to stop a detached child if the parent then dies.
+  "trap '' INT HUP",
   "read -r _ignored",
   'kill -TERM "$1" 2>/dev/null || exit 0',
   `sleep ${watchdogGraceSeconds}`,

@@ -59,9 +59,39 @@ export function devCommand(): Command {
       const say = (line: string) => process.stdout.write(`${line}\n`);
       const step = (line: string) => say(`${pc.green("✔")} ${line}`);
       const running = await readDevState();
-      if (running !== undefined) throw new DevAlreadyRunningError(running);
+      if (running !== undefined) throw new DevAlreadyRunningError(running.pid, running);
       say(pc.bold("troupe dev: starting a local cluster"));
-      const cluster = await startDevCluster({
+      // Signals are handled from the start: Ctrl-C while starting stops what has
+      // started once startup returns; SIGHUP (terminal closed) counts as a stop.
+      let cluster: DevCluster | undefined = undefined;
+      let stopRequested = false;
+      let stopped: () => void = () => undefined;
+      const done = new Promise<void>((resolve) => (stopped = resolve));
+      const stop = () => {
+        if (cluster === undefined) return;
+        cluster.stop().then(
+          () => {
+            say(`${pc.green("✔")} stopped`);
+            stopped();
+          },
+          (error: unknown) => {
+            say(pc.red(`stop failed: ${String(error)}`));
+            process.exitCode = 1;
+            stopped();
+          },
+        );
+      };
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopRequested) {
+          say(pc.red(`${signal} again: exiting now`));
+          process.exit(130);
+        }
+        stopRequested = true;
+        say(`\n${signal}: stopping the hosts (graceful drain), then the servers …`);
+        stop();
+      };
+      for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, onSignal);
+      cluster = await startDevCluster({
         hosts: options.hosts,
         agentModule: options.agent,
         natsUrl: process.env.TROUPE_NATS_URL,
@@ -87,8 +117,12 @@ export function devCommand(): Command {
         onHostRestart: (number, host) =>
           step(`host ${number} restarted: ${host.hostId}, pid ${host.pid}`),
       });
-      printBanner(cluster, say);
-      await waitForStopSignal(cluster, say);
+      if (stopRequested) {
+        stop();
+      } else {
+        printBanner(cluster, say);
+      }
+      await done;
     });
 }
 
@@ -128,31 +162,4 @@ function printBanner(cluster: DevCluster, say: (line: string) => void): void {
     ),
   );
   say(pc.dim("Ctrl-C stops the hosts, then the servers."));
-}
-
-async function waitForStopSignal(cluster: DevCluster, say: (line: string) => void): Promise<void> {
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        say(pc.red(`${signal} again: exiting now`));
-        process.exit(130);
-      }
-      stopping = true;
-      say(`\n${signal}: stopping the hosts (graceful drain), then the servers …`);
-      cluster.stop().then(
-        () => {
-          say(`${pc.green("✔")} stopped`);
-          resolve();
-        },
-        (error: unknown) => {
-          say(pc.red(`stop failed: ${String(error)}`));
-          process.exitCode = 1;
-          resolve();
-        },
-      );
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
 }

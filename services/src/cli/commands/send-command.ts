@@ -1,5 +1,5 @@
 import { assertActorId } from "@troupe/protocol";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import pc from "picocolors";
 import type { RunOutcome } from "../../client/run-outcome.js";
 import { connectionOptions } from "../connection-options.js";
@@ -47,7 +47,7 @@ export function sendCommand(): Command {
     .option("--json", "print the receipt (or, with --wait, the run outcome) as JSON")
     .action(async (sessionId: string, text: string, options: SendOptions) => {
       assertActorId(sessionId);
-      if (text.trim() === "") throw new InvalidArgumentError("the message text is empty");
+      if (text.trim() === "") throw new RangeError("the message text is empty");
       const message = {
         text,
         ...(options.agent === undefined ? {} : { agent: options.agent }),
