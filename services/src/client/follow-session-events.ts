@@ -1,4 +1,4 @@
-import type { ConsumerMessages, JetStreamClient } from "@nats-io/jetstream";
+import type { Consumer, ConsumerMessages, JetStreamClient } from "@nats-io/jetstream";
 import { actorAddress, decodeEvent, eventWildcard } from "@troupe/protocol";
 import { setTimeout as sleep } from "node:timers/promises";
 import { EventDeduplicator } from "./event-deduplicator.js";
@@ -66,8 +66,9 @@ export async function* followSessionEvents(
   let consumed = false;
   while (!stopped()) {
     let messages: ConsumerMessages;
+    let consumer: Consumer;
     try {
-      const consumer = await js.consumers.get(stream, {
+      consumer = await js.consumers.get(stream, {
         filter_subjects: filter,
         opt_start_seq: deduplicator.nextSequence,
       });
@@ -112,6 +113,9 @@ export async function* followSessionEvents(
     } finally {
       signal?.removeEventListener("abort", stop);
       await messages.close().catch(() => undefined);
+      // Ordered consumers would otherwise stay on the server for their 5 min
+      // inactivity threshold: one per follow, wait and chat turn.
+      void consumer.delete().catch(() => undefined);
     }
     if (!stopped()) await pause(attempt++, signal);
   }

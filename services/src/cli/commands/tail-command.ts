@@ -48,7 +48,10 @@ export function tailCommand(): Command {
             sessionId,
             showSequence: options.sequence === true,
           });
-          const fromSequence = options.from ?? (await client.lastSequence()) + 1;
+          const printFrom = options.from ?? (await client.lastSequence()) + 1;
+          // --until-idle needs to know whether a run is in progress, which only the
+          // history says: read it from the start, print from printFrom.
+          const fromSequence = options.untilIdle === true ? 1 : printFrom;
           if (options.untilIdle === true && (await client.storedEventCount(sessionId)) === 0) {
             process.stderr.write(
               pc.dim(
@@ -59,16 +62,18 @@ export function tailCommand(): Command {
           if (options.json !== true && options.from === undefined) {
             process.stderr.write(pc.dim(`following ${sessionId} (Ctrl-C stops)\n`));
           }
-          // --until-idle: a run is in progress from run.started until the session is
-          // idle again; once caught up (nothing pending) with no run in progress, stop.
+          // A run is in progress from run.started until the session is idle again;
+          // --until-idle stops once caught up (nothing pending) with none in progress.
           let running = false;
           for await (const event of client.events(sessionId, {
             fromSequence,
             signal: abort.signal,
           })) {
-            process.stdout.write(
-              options.json === true ? `${JSON.stringify(event)}\n` : renderer.render(event),
-            );
+            if (event.sequence >= printFrom) {
+              process.stdout.write(
+                options.json === true ? `${JSON.stringify(event)}\n` : renderer.render(event),
+              );
+            }
             const type = event.event.type;
             const isSessionEvent = event.event.meta.actor === `session/${sessionId}`;
             if (type === "run.started" && isSessionEvent) running = true;
