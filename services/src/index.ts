@@ -158,6 +158,7 @@ export type { WaitForRunOptions } from "./client/wait-for-run-outcome.js";
 export { DEFAULT_REMEMBERED_EVENT_IDS, EventDeduplicator } from "./client/event-deduplicator.js";
 export { userMessageEnvelopeId } from "./client/session-message.js";
 export { NatsUnreachableError } from "./client/nats-unreachable-error.js";
+export { InboxMappingMissingError } from "./client/inbox-mapping-missing-error.js";
 export { StreamsMissingError } from "./client/streams-missing-error.js";
 export { RunTimeoutError } from "./client/run-timeout-error.js";
 export { MessageRejectedError } from "./client/message-rejected-error.js";

@@ -3,6 +3,7 @@ import { headers } from "@nats-io/transport-node";
 import { CONTENT_TYPE_HEADER, encodeMessage } from "@troupe/protocol";
 import { isStreamNotFound } from "./is-stream-not-found.js";
 import type { SessionMessage } from "./session-message.js";
+import { InboxMappingMissingError } from "./inbox-mapping-missing-error.js";
 import { StreamsMissingError } from "./streams-missing-error.js";
 
 /**
@@ -31,6 +32,8 @@ export class SessionPublisher {
    * @throws `PayloadTooLargeError` above 1 MiB encoded (nothing is published).
    * @throws {@link StreamsMissingError} when the inbox stream does not exist
    *   (JetStream itself only answers "jetstream is not enabled" then).
+   * @throws {@link InboxMappingMissingError} when it exists but the server
+   *   does not map the public inbox subject into it.
    * @throws nats.js errors otherwise (e.g. a timeout waiting for the ack).
    */
   async publish(message: SessionMessage): Promise<PubAck> {
@@ -43,17 +46,24 @@ export class SessionPublisher {
         msgID: message.msgID,
       });
     } catch (error) {
-      throw await this.explain(error);
+      throw await this.explain(error, message.subject);
     }
   }
 
-  private async explain(error: unknown): Promise<unknown> {
+  private async explain(error: unknown, subject: string): Promise<unknown> {
     try {
       await this.jsm.streams.info(this.inboxStream);
     } catch (infoError) {
       if (isStreamNotFound(infoError)) {
         return new StreamsMissingError(this.inboxStream, this.prefix, error);
       }
+      return error;
+    }
+    // The streams exist, yet JetStream says no stream takes the subject: the
+    // server does not map the public inbox subject into the inbox stream.
+    const text = error instanceof Error ? error.message : String(error);
+    if (/jetstream is not enabled|no responders|no stream/i.test(text)) {
+      return new InboxMappingMissingError(subject, error);
     }
     return error;
   }

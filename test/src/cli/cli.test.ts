@@ -148,6 +148,21 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     const tail = await troupe(["tail", "idle-1", "--from", "1", "--until-idle"], 20_000);
     expect(tail.stdout).toContain("✗ run.steer rejected (no_active_run)");
     expect(tail.code).toBe(0);
+    // A session that never ran refuses an approval; one that ran accepts it, but
+    // nothing follows when no call of that id waits for approval.
+    const noRun = await troupe(["approve", "idle-1", "call-bogus"]);
+    expect(noRun.stderr).toContain("idle-1 refused it (no_run)");
+    expect(noRun.code).toBe(1);
+    const unknownCall = await troupe(["approve", "demo-1", "call-bogus"]);
+    expect(unknownCall.stderr).toContain("no tool call call-bogus was waiting for approval");
+    expect(unknownCall.code).toBe(1);
+    // An accepted command is the session's last event: --until-idle still stops.
+    const after = await troupe(["tail", "demo-1", "--until-idle"], 20_000);
+    expect(after.code).toBe(0);
+    // Nothing to cancel is not an error.
+    const cancel = await troupe(["cancel", "idle-1"]);
+    expect(cancel.stdout).toContain("no run of idle-1 was cancelled within 5 s");
+    expect(cancel.code).toBe(0);
   }, 60_000);
 
   it("a host given a module without agents exits at once with the reason", async () => {

@@ -11,6 +11,8 @@ import {
 import {
   ClientClosedError,
   findFreePort,
+  findServerBinary,
+  InboxMappingMissingError,
   MessageRejectedError,
   NatsUnreachableError,
   RunTimeoutError,
@@ -20,6 +22,7 @@ import {
   type LocalNatsServer,
   type SessionEvent,
 } from "@troupe/services";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -446,6 +449,43 @@ describe("TroupeClient connection failures and a NATS server restart", () => {
       for await (const _ of client.events("s1", { fromSequence: 1 })) break;
     })().catch((caught: unknown) => caught);
     expect(StreamsMissingError.isInstance(iterating)).toBe(true);
+  });
+
+  it("a server with the streams but without the inbox subject mapping gives InboxMappingMissingError", async () => {
+    // A bare `nats-server -js` (no infra/nats-server.conf): streams can be made,
+    // but nothing routes troupe.session.<id>.in into the inbox stream.
+    const store = await mkdtemp(join(tmpdir(), testDataDirPrefix("nats")));
+    const port = await findFreePort("127.0.0.1");
+    const bare = spawn(
+      findServerBinary("nats-server")!,
+      ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", store],
+      { stdio: "ignore" },
+    );
+    try {
+      const url = `nats://127.0.0.1:${port}`;
+      await waitFor(() => connect({ servers: url }).then((nc) => nc.close().then(() => true)), {
+        timeoutMs: 10_000,
+        description: "the bare nats-server",
+      });
+      const admin = await connect({ servers: url });
+      const { jetstreamManager } = await import("@nats-io/jetstream");
+      await ensureStreams(await jetstreamManager(admin), streams, {
+        journalRetentionMs: 3_600_000,
+        eventRetentionMs: 3_600_000,
+        transcriptRetentionMs: 0,
+        duplicateWindowMs: 120_000,
+      });
+      await admin.close();
+      await using client = await TroupeClient.connect({ natsUrl: url, prefix });
+      const error = await client.send("s1", "hello").catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InboxMappingMissingError);
+      expect((error as Error).message).toContain("lacks Troupe's inbox subject mapping");
+      expect((error as InboxMappingMissingError).subject).toBe("troupe.session.s1.in");
+    } finally {
+      bare.kill("SIGKILL");
+      await new Promise((resolve) => bare.once("exit", resolve));
+      await rm(store, { recursive: true, force: true });
+    }
   });
 
   it("events() follows across a server restart with no gap and no duplicate, dropping a re-published event", async () => {

@@ -93,8 +93,10 @@ export async function replayAction(
       },
       address,
     );
-    print(options, report, formatReplayReport(report));
+    // `compared: false`: no stored snapshot and no journal, so `reproduces` says nothing.
+    const compared = report.storedGeneration !== undefined || report.messagesReplayed > 0;
+    print(options, { ...report, compared }, formatReplayReport(report));
     // No stored snapshot and no journal: nothing was compared, say so by the exit code.
-    if (!report.reproduces || report.storedGeneration === undefined) process.exitCode = 1;
+    if (!report.reproduces || !compared) process.exitCode = 1;
   });
 }

@@ -1,4 +1,4 @@
-import { assertActorId } from "@troupe/protocol";
+import { assertActorId, type EventEnvelope } from "@troupe/protocol";
 import { Command } from "commander";
 import pc from "picocolors";
 import { connectionOptions } from "../connection-options.js";
@@ -12,47 +12,103 @@ interface JsonFlag extends ConnectionFlags {
   readonly json?: boolean;
 }
 
+/** What a command expects, and how its outcome is said. */
+interface CommandSpec {
+  /** Recognises the event showing the command took effect, if one is expected. */
+  readonly effect?: (event: EventEnvelope) => boolean;
+  /** The line once done (given the effect event) or accepted. */
+  readonly done: (event?: EventEnvelope) => string;
+  /** Said when the session accepted it but the effect did not follow. */
+  readonly noEffect?: string;
+  /** Said when nothing came back; default: no host answered. */
+  readonly unanswered?: string;
+  /** Whether a missing effect (or answer) is still success (exit code 0). */
+  readonly missingEffectIsFine?: boolean;
+}
+
 /**
- * Sends a command, waits for the session's verdict and reports it: a line (or
- * `{ ok, status, … }` with `--json`); exit code 1 when the session rejected it.
+ * Sends a command, follows the session's verdict (and the command's effect)
+ * for up to 5 s and reports it: a line, or `{ ok, status, … }` with `--json`.
+ * Exit code 1 when the session refused it or the expected effect did not follow.
  */
 async function runCommand(
   options: JsonFlag,
   sessionId: string,
-  done: string,
+  spec: CommandSpec,
   data: Record<string, unknown>,
   send: (client: TroupeClient) => Promise<CommandReceipt>,
 ): Promise<void> {
   const verdict = await withClient(options, (client) =>
-    confirmCommand(client, sessionId, () => send(client)),
+    confirmCommand(client, sessionId, () => send(client), spec.effect),
   );
+  const ok =
+    verdict.status === "done" ||
+    verdict.status === "accepted" ||
+    (verdict.status !== "rejected" && spec.missingEffectIsFine === true);
+  if (!ok) process.exitCode = 1;
   if (options.json === true) {
+    const { status } = verdict;
+    const event = verdict.status === "done" ? { event: verdict.event } : {};
+    const refusal =
+      verdict.status === "rejected" ? { code: verdict.code, reason: verdict.reason } : {};
     process.stdout.write(
-      `${JSON.stringify({ ok: verdict.status !== "rejected", ...verdict, sessionId, ...data })}\n`,
+      `${JSON.stringify({ ok, status, sessionId, ...data, ...refusal, ...event })}\n`,
     );
-  } else if (verdict.status === "accepted") {
-    process.stdout.write(`${pc.green("✔")} ${done}\n`);
-  } else if (verdict.status === "unanswered") {
-    process.stdout.write(
-      `${pc.yellow("…")} sent; no host answered within 5 s (is a host running? \`troupe status\`)\n`,
-    );
+    return;
   }
-  if (verdict.status === "rejected") {
-    if (options.json !== true) {
+  switch (verdict.status) {
+    case "done":
+      process.stdout.write(`${pc.green("✔")} ${spec.done(verdict.event)}\n`);
+      return;
+    case "accepted":
+      process.stdout.write(`${pc.green("✔")} ${spec.done()}\n`);
+      return;
+    case "rejected":
       process.stderr.write(
         `${pc.red("error:")} ${sessionId} refused it (${verdict.code}): ${verdict.reason}\n`,
       );
-    }
-    process.exitCode = 1;
+      return;
+    case "no_effect":
+      (ok ? process.stdout : process.stderr).write(
+        `${ok ? pc.yellow("…") : pc.red("error:")} ${spec.noEffect ?? "it had no effect"}\n`,
+      );
+      return;
+    case "unanswered":
+      (ok ? process.stdout : process.stderr).write(
+        `${ok ? pc.yellow("…") : pc.red("error:")} ${
+          spec.unanswered ??
+          "sent; no host answered within 5 s (is a host running? `troupe status`)"
+        }\n`,
+      );
+      return;
   }
+}
+
+/** The effect of an approval or denial: the call's `tool.approval_settled`. */
+function settles(toolCallId: string): CommandSpec {
+  return {
+    effect: (event) =>
+      event.type === "tool.approval_settled" &&
+      (event.payload as { toolCallId?: unknown }).toolCallId === toolCallId,
+    done: (event) => {
+      const payload = (event?.payload ?? {}) as { decision?: string; alreadySettled?: boolean };
+      const decision = (payload.decision ?? "settled").replace("_", " ");
+      return payload.alreadySettled === true
+        ? `${toolCallId} was already ${decision}`
+        : `${toolCallId} ${decision}`;
+    },
+    noEffect: `the session accepted it, but no tool call ${toolCallId} was waiting for approval (unknown id?)`,
+  };
 }
 
 /**
  * `troupe approve|deny|answer|cancel|steer`: one message to a session's inbox
  * each (`tool.approve`, `tool.deny`, `question.answer`, `run.cancel`,
  * `run.steer`). The session id is checked before anything is published; then
- * each waits up to 5 s for the session's `message.accepted` or
- * `message.rejected` and says which (exit code 1 when rejected).
+ * each follows the session for up to 5 s and says what happened: refused
+ * (exit code 1), done (the call's `tool.approval_settled`, the
+ * `question.answered`, the `run.cancelled`), or accepted without effect (an
+ * unknown tool call or question id: exit code 1; nothing to cancel: 0).
  */
 export function sessionCommands(): Command[] {
   const approve = connectionOptions(new Command("approve"))
@@ -69,16 +125,11 @@ export function sessionCommands(): Command[] {
         options: JsonFlag & { note?: string; subagent?: string },
       ) => {
         assertActorId(sessionId);
-        await runCommand(
-          options,
-          sessionId,
-          `${sessionId} accepted the approval of ${toolCallId}`,
-          { toolCallId },
-          (client) =>
-            client.approve(sessionId, toolCallId, {
-              ...(options.note === undefined ? {} : { note: options.note }),
-              ...(options.subagent === undefined ? {} : { subagentSessionId: options.subagent }),
-            }),
+        await runCommand(options, sessionId, settles(toolCallId), { toolCallId }, (client) =>
+          client.approve(sessionId, toolCallId, {
+            ...(options.note === undefined ? {} : { note: options.note }),
+            ...(options.subagent === undefined ? {} : { subagentSessionId: options.subagent }),
+          }),
         );
       },
     );
@@ -96,16 +147,11 @@ export function sessionCommands(): Command[] {
         options: JsonFlag & { reason?: string; subagent?: string },
       ) => {
         assertActorId(sessionId);
-        await runCommand(
-          options,
-          sessionId,
-          `${sessionId} accepted the denial of ${toolCallId}`,
-          { toolCallId },
-          (client) =>
-            client.deny(sessionId, toolCallId, {
-              ...(options.reason === undefined ? {} : { reason: options.reason }),
-              ...(options.subagent === undefined ? {} : { subagentSessionId: options.subagent }),
-            }),
+        await runCommand(options, sessionId, settles(toolCallId), { toolCallId }, (client) =>
+          client.deny(sessionId, toolCallId, {
+            ...(options.reason === undefined ? {} : { reason: options.reason }),
+            ...(options.subagent === undefined ? {} : { subagentSessionId: options.subagent }),
+          }),
         );
       },
     );
@@ -127,7 +173,13 @@ export function sessionCommands(): Command[] {
         await runCommand(
           options,
           sessionId,
-          `${sessionId} accepted the answer to ${questionId}`,
+          {
+            effect: (event) =>
+              event.type === "question.answered" &&
+              (event.payload as { questionId?: unknown }).questionId === questionId,
+            done: () => `${questionId} answered`,
+            noEffect: `the session accepted it, but no question ${questionId} was waiting (unknown id, or answered already?)`,
+          },
           { questionId },
           (client) =>
             client.answer(
@@ -147,11 +199,23 @@ export function sessionCommands(): Command[] {
     .option("--json", "print the result as JSON")
     .action(async (sessionId: string, options: JsonFlag & { run?: string; reason?: string }) => {
       assertActorId(sessionId);
-      await runCommand(options, sessionId, `${sessionId} accepted the cancellation`, {}, (client) =>
-        client.cancel(sessionId, {
-          ...(options.run === undefined ? {} : { runId: options.run }),
-          ...(options.reason === undefined ? {} : { reason: options.reason }),
-        }),
+      await runCommand(
+        options,
+        sessionId,
+        {
+          effect: (event) => event.type === "run.cancelled",
+          done: (event) =>
+            `run ${String((event?.payload as { runId?: unknown } | undefined)?.runId)} cancelled`,
+          noEffect: `no run of ${sessionId} was cancelled within 5 s (none was running?)`,
+          unanswered: `no run of ${sessionId} was cancelled within 5 s (none was running, or no host is)`,
+          missingEffectIsFine: true,
+        },
+        {},
+        (client) =>
+          client.cancel(sessionId, {
+            ...(options.run === undefined ? {} : { runId: options.run }),
+            ...(options.reason === undefined ? {} : { reason: options.reason }),
+          }),
       );
     });
   const steer = connectionOptions(new Command("steer"))
@@ -161,8 +225,12 @@ export function sessionCommands(): Command[] {
     .option("--json", "print the result as JSON")
     .action(async (sessionId: string, text: string, options: JsonFlag) => {
       assertActorId(sessionId);
-      await runCommand(options, sessionId, `${sessionId} accepted the guidance`, {}, (client) =>
-        client.steer(sessionId, text),
+      await runCommand(
+        options,
+        sessionId,
+        { done: () => `${sessionId} accepted the guidance` },
+        {},
+        (client) => client.steer(sessionId, text),
       );
     });
   return [approve, deny, answer, cancel, steer];

@@ -20,7 +20,8 @@ interface TailOptions extends ConnectionFlags {
  * events as they happen (answer text inline, tool calls, approvals, questions),
  * or with `--from` replays the stored ones first (`--from 1`: the whole
  * history). `--until-idle` exits once it has caught up and no run is in
- * progress (after `session.idle`, `session.closed` or a `message.rejected`). `--json` prints one `{ sequence, subject, event }` object per line.
+ * progress (after `session.idle`, `session.closed`, a rejected or duplicate
+ * message, or an accepted command such as `tool.approve`). `--json` prints one `{ sequence, subject, event }` object per line.
  */
 export function tailCommand(): Command {
   return connectionOptions(new Command("tail"))
@@ -80,8 +81,15 @@ export function tailCommand(): Command {
             if ((type === "session.idle" || type === "session.closed") && isSessionEvent) {
               running = false;
             }
+            // Events after which nothing more is coming unless someone sends again: a
+            // user.message that was accepted is followed by its run.started.
             const settled =
-              type === "session.idle" || type === "session.closed" || type === "message.rejected";
+              type === "session.idle" ||
+              type === "session.closed" ||
+              type === "message.rejected" ||
+              type === "message.duplicate" ||
+              (type === "message.accepted" &&
+                (event.event.payload as { type?: unknown }).type !== "user.message");
             if (options.untilIdle === true && settled && !running && event.pending === 0) break;
           }
         });
