@@ -165,6 +165,34 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     expect(cancel.code).toBe(0);
   }, 60_000);
 
+  it("approve settles a waiting call and says so; a second approve says it already was", async () => {
+    const state = await dev.state();
+    const client = await TroupeClient.connect({ natsUrl: state.natsUrl });
+    try {
+      const from = (await client.lastSequence()) + 1;
+      const sent = await troupe(["send", "appr-1", "email carol@example.com the CLI approves"]);
+      expect(sent.code).toBe(0);
+      let toolCallId = "";
+      for await (const { event } of client.events("appr-1", { fromSequence: from })) {
+        if (event.type === "tool.approval_requested") {
+          toolCallId = String((event.payload as { toolCallId: unknown }).toolCallId);
+          break;
+        }
+      }
+      const first = await troupe(["approve", "appr-1", toolCallId]);
+      expect(first.stdout).toBe(`✔ ${toolCallId} approved\n`);
+      expect(first.code).toBe(0);
+      const again = await troupe(["approve", "appr-1", toolCallId, "--json"]);
+      expect(JSON.parse(again.stdout)).toMatchObject({
+        ok: true,
+        status: "done",
+        event: { payload: { toolCallId, decision: "approved", alreadySettled: true } },
+      });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it("a host given a module without agents exits at once with the reason", async () => {
     const folder = await mkdtemp(join(tmpdir(), `${testRunMarker()}agent-`));
     try {

@@ -111,50 +111,8 @@ function settles(toolCallId: string): CommandSpec {
  * unknown tool call or question id: exit code 1; nothing to cancel: 0).
  */
 export function sessionCommands(): Command[] {
-  const approve = connectionOptions(new Command("approve"))
-    .description("approve a tool call that waits for approval")
-    .argument("<sessionId>", "the session")
-    .argument("<toolCallId>", "the tool call (shown by tail and chat)")
-    .option("--note <text>", "a note recorded with the approval")
-    .option("--subagent <sessionId>", "the subagent session the call belongs to (shown by tail)")
-    .option("--json", "print the result as JSON")
-    .action(
-      async (
-        sessionId: string,
-        toolCallId: string,
-        options: JsonFlag & { note?: string; subagent?: string },
-      ) => {
-        assertActorId(sessionId);
-        await runCommand(options, sessionId, settles(toolCallId), { toolCallId }, (client) =>
-          client.approve(sessionId, toolCallId, {
-            ...(options.note === undefined ? {} : { note: options.note }),
-            ...(options.subagent === undefined ? {} : { subagentSessionId: options.subagent }),
-          }),
-        );
-      },
-    );
-  const deny = connectionOptions(new Command("deny"))
-    .description("deny a tool call that waits for approval")
-    .argument("<sessionId>", "the session")
-    .argument("<toolCallId>", "the tool call (shown by tail and chat)")
-    .option("--reason <text>", "why; the model sees it")
-    .option("--subagent <sessionId>", "the subagent session the call belongs to (shown by tail)")
-    .option("--json", "print the result as JSON")
-    .action(
-      async (
-        sessionId: string,
-        toolCallId: string,
-        options: JsonFlag & { reason?: string; subagent?: string },
-      ) => {
-        assertActorId(sessionId);
-        await runCommand(options, sessionId, settles(toolCallId), { toolCallId }, (client) =>
-          client.deny(sessionId, toolCallId, {
-            ...(options.reason === undefined ? {} : { reason: options.reason }),
-            ...(options.subagent === undefined ? {} : { subagentSessionId: options.subagent }),
-          }),
-        );
-      },
-    );
+  const approve = decisionCommand("approve", "--note <text>", "a note recorded with the approval");
+  const deny = decisionCommand("deny", "--reason <text>", "why; the model sees it");
   const answer = connectionOptions(new Command("answer"))
     .description("answer a question the agent asked (ask_user)")
     .argument("<sessionId>", "the session")
@@ -234,4 +192,39 @@ export function sessionCommands(): Command[] {
       );
     });
   return [approve, deny, answer, cancel, steer];
+}
+
+/**
+ * `troupe approve` / `troupe deny`: the two differ in the verb and in the text
+ * they carry (`--note` on an approval, `--reason` on a denial).
+ */
+function decisionCommand(verb: "approve" | "deny", textFlag: string, textHelp: string): Command {
+  return connectionOptions(new Command(verb))
+    .description(`${verb} a tool call that waits for approval`)
+    .argument("<sessionId>", "the session")
+    .argument("<toolCallId>", "the tool call (shown by tail and chat)")
+    .option(textFlag, textHelp)
+    .option("--subagent <sessionId>", "the subagent session the call belongs to (shown by tail)")
+    .option("--json", "print the result as JSON")
+    .action(
+      async (
+        sessionId: string,
+        toolCallId: string,
+        options: JsonFlag & { note?: string; reason?: string; subagent?: string },
+      ) => {
+        assertActorId(sessionId);
+        const via = options.subagent === undefined ? {} : { subagentSessionId: options.subagent };
+        await runCommand(options, sessionId, settles(toolCallId), { toolCallId }, (client) =>
+          verb === "approve"
+            ? client.approve(sessionId, toolCallId, {
+                ...(options.note === undefined ? {} : { note: options.note }),
+                ...via,
+              })
+            : client.deny(sessionId, toolCallId, {
+                ...(options.reason === undefined ? {} : { reason: options.reason }),
+                ...via,
+              }),
+        );
+      },
+    );
 }
