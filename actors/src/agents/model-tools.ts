@@ -124,7 +124,8 @@ export function modelToolSettings(
  * tool (`unclassified` for a name the agent does not have; `read` for
  * `ask_user`) and the tool policy's decision: the agent's `toolPolicy` made
  * safer by the session's `overrides` (see `decideToolCall`); `ask_user` is
- * always allowed. A call that asks carries the agent's `approvalTimeoutMs`.
+ * always allowed, and so is a tool the agent does not have (it fails at once
+ * with the list of tools, without running anything). A call that asks carries the agent's `approvalTimeoutMs`.
  *
  * @param calls - the calls as they streamed.
  * @param agent - the agent answering.
@@ -141,12 +142,18 @@ export function withPolicyDecisions(
     const subagent = Object.hasOwn(agent.subagents, call.toolName)
       ? { subagent: subagentAgentName(agent.name, call.toolName) }
       : {};
-    const decision = decideToolCall({
-      policy: agent.toolPolicy,
-      overrides,
-      toolName: call.toolName,
-      effectClass,
-    });
+    // A name the agent does not have runs nothing: the tool.execute handler
+    // answers at once with the tools there are. Asking a human first would
+    // only make them approve an error.
+    const known = Object.hasOwn(agent.tools, call.toolName) || subagent.subagent !== undefined;
+    const decision = known
+      ? decideToolCall({
+          policy: agent.toolPolicy,
+          overrides,
+          toolName: call.toolName,
+          effectClass,
+        })
+      : "allow";
     return {
       ...call,
       effectClass,
