@@ -149,20 +149,28 @@ export const deniedByUserContent = (reason: string | undefined) =>
 export const APPROVAL_TIMED_OUT_CONTENT =
   "Denied: nobody approved the call before its approval request timed out. It did not run.";
 
+/**
+ * A `tool.start` that ends the call at once, with the outcome `outcomeOf` gives
+ * for it: `tool.failed` and `tool.finished`, nothing run.
+ */
+function finishAtStart(outcomeOf: (call: ToolCallRequest) => Outcome): ToolCallStep {
+  return (context, event) => {
+    const call = callOf(event);
+    if (event.type !== "tool.start" || call === undefined) return {};
+    const outcome = outcomeOf(call);
+    return {
+      context: { sessionId: event.sessionId, call, status: outcome.status },
+      actions: finishActions(context, event.sessionId, call, outcome),
+    };
+  };
+}
+
 /** `tool.start` with decision `deny`: the call never runs; `tool.failed` (`denied`) and `tool.finished` `failed`. */
-export const denyByPolicy: ToolCallStep = (context, event) => {
-  const call = callOf(event);
-  if (event.type !== "tool.start" || call === undefined) return {};
-  const outcome: Outcome = {
-    status: "failed",
-    content: deniedByPolicyContent(call.toolName),
-    errorCode: DENIED_CODE,
-  };
-  return {
-    context: { sessionId: event.sessionId, call, status: "failed" },
-    actions: finishActions(context, event.sessionId, call, outcome),
-  };
-};
+export const denyByPolicy: ToolCallStep = finishAtStart((call) => ({
+  status: "failed",
+  content: deniedByPolicyContent(call.toolName),
+  errorCode: DENIED_CODE,
+}));
 
 /**
  * The arguments of a call as `tool.approval_requested` shows them: the parsed
@@ -283,19 +291,11 @@ export const INVALID_QUESTION_CONTENT =
   'Invalid arguments: ask_user takes { "question": string } with a non-empty question.';
 
 /** `tool.start` of `ask_user` without a question: `tool.failed` (`invalid_arguments`), `tool.finished`. */
-export const rejectQuestion: ToolCallStep = (context, event) => {
-  const call = callOf(event);
-  if (event.type !== "tool.start" || call === undefined) return {};
-  const outcome: Outcome = {
-    status: "invalid_arguments",
-    content: INVALID_QUESTION_CONTENT,
-    errorCode: INVALID_ARGUMENTS_CODE,
-  };
-  return {
-    context: { sessionId: event.sessionId, call, status: "invalid_arguments" },
-    actions: finishActions(context, event.sessionId, call, outcome),
-  };
-};
+export const rejectQuestion: ToolCallStep = finishAtStart(() => ({
+  status: "invalid_arguments",
+  content: INVALID_QUESTION_CONTENT,
+  errorCode: INVALID_ARGUMENTS_CODE,
+}));
 
 /** `question.answer` for the call: `question.answered`, `tool.completed` and `tool.finished` with the answer. */
 export const answerQuestion: ToolCallStep = (context, event) => {
