@@ -1,4 +1,4 @@
-import { TroupeError, idempotencyKeyOf, type ToolExecutionStatus } from "@troupe/protocol";
+import { TroupeError, idempotencyKeyOf } from "@troupe/protocol";
 import { z } from "zod";
 import { type ToolEffectClass, toolEffectClassSchema } from "./define-tool.js";
 
@@ -24,8 +24,12 @@ export const toolExecuteInputSchema = z.object({
   idempotencyKey: z.string().min(1).nullish(),
 });
 
-/** A validated `tool.execute` input; see {@link toolExecuteInputSchema}. */
-export interface ToolExecuteInput {
+/**
+ * A `tool.execute` input as the handler reads it: the machine's request
+ * (`ToolExecuteInput` of @troupe/machines) validated, with defaults filled in;
+ * see {@link toolExecuteInputSchema}.
+ */
+export interface ParsedToolExecuteInput {
   readonly sessionId: string;
   readonly runId: string;
   readonly toolCallId: string;
@@ -40,28 +44,9 @@ export interface ToolExecuteInput {
   readonly idempotencyKey: string;
 }
 
-/**
- * How a tool call ended, as the model is told: the protocol's
- * `ToolExecutionStatus` — `succeeded`, `failed` (threw, timed out, cancelled),
- * `invalid_arguments` (did not run), `outcome_unknown` (may have run, never again).
- */
-export type ToolExecuteStatus = ToolExecutionStatus;
-
-/**
- * Output of the `tool.execute` effect (`effect.completed.output`), plain data.
- *
- * Shape: `{ status, content, truncated?, resultRef? }`. `content` is what the
- * model sees (the result as text, JSON for objects, or a readable error); when
- * the result was longer than the tool's `maxResultBytes`, `content` holds its
- * beginning and a note, `truncated` is true and `resultRef` names the full
- * result (read it with `readToolResult` or a `ToolResultStore`).
- */
-export interface ToolExecuteOutput {
-  readonly status: ToolExecuteStatus;
-  readonly content: string;
-  readonly truncated?: true;
-  readonly resultRef?: string;
-}
+// The output (`ToolExecuteOutput`, `readToolExecuteOutput`) is the machine's:
+// @troupe/machines owns the effect's contract with the tool call actor.
+export type { ToolExecuteOutput } from "@troupe/machines";
 
 /**
  * Validates the input of a `tool.execute` effect.
@@ -70,7 +55,7 @@ export interface ToolExecuteOutput {
  * @returns the input with defaults filled in.
  * @throws TroupeError `internal` (not retryable) when it does not match {@link toolExecuteInputSchema}.
  */
-export function parseToolExecuteInput(input: unknown): ToolExecuteInput {
+export function parseToolExecuteInput(input: unknown): ParsedToolExecuteInput {
   const parsed = toolExecuteInputSchema.safeParse(input);
   if (!parsed.success) {
     throw new TroupeError(
@@ -95,22 +80,4 @@ export function parseToolExecuteInput(input: unknown): ToolExecuteInput {
     idempotencyKey:
       data.idempotencyKey ?? idempotencyKeyOf(data.sessionId, data.runId, data.toolCallId),
   };
-}
-
-const outputSchema = z.object({
-  status: z.enum(["succeeded", "failed", "invalid_arguments", "outcome_unknown"]),
-  content: z.string(),
-  truncated: z.literal(true).optional(),
-  resultRef: z.string().optional(),
-});
-
-/**
- * Reads a recorded value (a fence's result) as a {@link ToolExecuteOutput}.
- *
- * @param value - plain data, e.g. `FenceDecision.result`.
- * @returns the output, or undefined when the value does not have its shape.
- */
-export function readToolExecuteOutput(value: unknown): ToolExecuteOutput | undefined {
-  const parsed = outputSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
 }

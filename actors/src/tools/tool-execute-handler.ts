@@ -1,5 +1,6 @@
 import pRetry from "p-retry";
 import { setTimeout as sleep } from "node:timers/promises";
+import { readToolExecuteOutput } from "@troupe/machines";
 import { TroupeError } from "@troupe/protocol";
 import type { Logger } from "pino";
 import type { AgentRegistry } from "../agents/agent-registry.js";
@@ -10,10 +11,9 @@ import type { FenceStore } from "./fence-store.js";
 import { runToolAttempt } from "./run-tool-attempt.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
-  type ToolExecuteInput,
+  type ParsedToolExecuteInput,
   type ToolExecuteOutput,
   parseToolExecuteInput,
-  readToolExecuteOutput,
 } from "./tool-execute-effect.js";
 import {
   cancelledOutput,
@@ -139,7 +139,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
 
   /** Keeps a long content by reference, records the output in the fence, returns the recorded one. */
   async function record(
-    input: ToolExecuteInput,
+    input: ParsedToolExecuteInput,
     tool: ToolDefinition,
     output: ToolExecuteOutput,
   ): Promise<ToolExecuteOutput> {

@@ -41,6 +41,8 @@ export interface ToolExecuteOutput {
   readonly status: ToolExecutionStatus;
   readonly content: string;
   readonly truncated?: boolean;
+  /** Where the full result is kept when `content` was truncated (the host's result store). */
+  readonly resultRef?: string;
 }
 
 const STATUSES: readonly string[] = [
@@ -59,13 +61,15 @@ const STATUSES: readonly string[] = [
  */
 export function readToolExecuteOutput(output: unknown): ToolExecuteOutput | undefined {
   if (typeof output !== "object" || output === null) return undefined;
-  const { status, content, truncated } = output as Record<string, unknown>;
+  const { status, content, truncated, resultRef } = output as Record<string, unknown>;
   if (typeof status !== "string" || !STATUSES.includes(status)) return undefined;
   if (typeof content !== "string") return undefined;
   if (truncated !== undefined && typeof truncated !== "boolean") return undefined;
+  if (resultRef !== undefined && typeof resultRef !== "string") return undefined;
   return {
     status: status as ToolExecutionStatus,
     content,
     ...(truncated === undefined ? {} : { truncated }),
+    ...(resultRef === undefined ? {} : { resultRef }),
   };
 }
