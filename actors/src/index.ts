@@ -32,6 +32,7 @@ export * from "./stores/redis-membership-store.js";
 export * from "./stores/redis-snapshot-store.js";
 export * from "./stores/snapshot-store.js";
 export * from "./streams/ensure-streams.js";
+export * from "./streams/shard-consumer-name.js";
 // Stream names are part of the wire contract; kept here for existing imports.
 export { streamNames, type StreamNames } from "@troupe/protocol";
 export * from "./replay/first-difference.js";

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { shardConsumerName } from "../streams/shard-consumer-name.js";
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import {
@@ -69,7 +70,7 @@ export class ShardWorker {
     const watermark = (await snapshots.watermark(this.shard)) ?? 0;
     this.#savedWatermark = watermark;
     this.#highestDelivered = Math.max(0, watermark - 1);
-    const name = `${settings.prefix}-shard-${this.shard}`;
+    const name = shardConsumerName(settings.prefix, this.shard);
     await jsm.consumers.delete(streams.inbox, name).catch(() => false);
     await jsm.consumers.add(streams.inbox, {
       durable_name: name,

@@ -61,7 +61,17 @@ redis.call('SET', KEYS[2], ARGV[2])
 return 1
 `);
 
-function timerMember(address: string, timer: Pick<PendingTimer, "timerId" | "deadlineMs">): string {
+/**
+ * Member of a durable timer in its shard's timer set (scored by the deadline):
+ * `<deadlineMs>|<actor address>|<timerId>`.
+ *
+ * @param address - the actor, `kind/id`.
+ * @param timer - its timer id and deadline (Unix ms).
+ */
+export function timerMember(
+  address: string,
+  timer: Pick<PendingTimer, "timerId" | "deadlineMs">,
+): string {
   return `${timer.deadlineMs}|${address}|${timer.timerId}`;
 }
 

@@ -1,11 +1,8 @@
-import {
-  JetStreamApiCodes,
-  JetStreamApiError,
-  type ConsumerInfo,
-  type JetStreamManager,
-} from "@nats-io/jetstream";
-import { RedisKeys, streamNames } from "@troupe/actors";
-import { shardInboxFilter, shardOf } from "@troupe/protocol";
+import { type ConsumerInfo, type JetStreamManager } from "@nats-io/jetstream";
+import { RedisKeys, shardConsumerName, streamNames } from "@troupe/actors";
+import { assertShardCount, shardInboxFilter } from "@troupe/protocol";
+import { countStoredMessages } from "../client/count-stored-messages.js";
+import { isStreamNotFound } from "../client/is-stream-not-found.js";
 import type { Redis } from "ioredis";
 import { DEFAULT_DEPLOYMENT_PREFIX, type AdminDeps } from "./admin-deps.js";
 import {
@@ -35,7 +32,7 @@ export interface ClusterStatusOptions {
  * @param deps - Redis, JetStream manager, prefix (default `"troupe"`), shard
  *   count, and optionally the hosts' `membershipTtlMs` (default 2000 ms).
  * @returns the status, with totals.
- * @throws RangeError when `deps.shardCount` is not a whole number from 1 to 4096.
+ * @throws RangeError when `deps.shardCount` is not a whole number ≥ 1.
  * @example
  * const deployment = await readDeployment(redis);
  * console.log(formatClusterStatus(await clusterStatus({ redis, jsm, shardCount: deployment!.shardCount })));
@@ -43,7 +40,7 @@ export interface ClusterStatusOptions {
 export async function clusterStatus(
   deps: AdminDeps & ClusterStatusOptions,
 ): Promise<ClusterStatus> {
-  shardOf({ kind: "a", id: "b" }, deps.shardCount); // validates the shard count
+  assertShardCount(deps.shardCount);
   const prefix = deps.prefix ?? DEFAULT_DEPLOYMENT_PREFIX;
   const keys = new RedisKeys(prefix);
   const names = streamNames(prefix);
@@ -60,7 +57,7 @@ export async function clusterStatus(
     ]);
   const shards: ShardStatus[] = await Promise.all(
     redisShards.map(async (shard) => {
-      const consumer = consumers.get(`${prefix}-shard-${shard.shard}`);
+      const consumer = consumers.get(shardConsumerName(prefix, shard.shard));
       let inboxLag: number | undefined;
       if (consumer !== undefined) inboxLag = consumer.num_pending + consumer.num_ack_pending;
       else if (shard.watermark === undefined && inbox.messages !== undefined)
@@ -145,7 +142,7 @@ async function readShardConsumers(
   try {
     for await (const info of jsm.consumers.list(stream)) consumers.set(info.name, info);
   } catch (error) {
-    if (!isNotFound(error)) throw error;
+    if (!isStreamNotFound(error)) throw error;
   }
   return consumers;
 }
@@ -155,7 +152,7 @@ async function streamStatus(jsm: JetStreamManager, name: string): Promise<Stream
     const info = await jsm.streams.info(name);
     return { name, messages: info.state.messages };
   } catch (error) {
-    if (isNotFound(error)) return { name, messages: undefined };
+    if (isStreamNotFound(error)) return { name, messages: undefined };
     throw error;
   }
 }
@@ -167,18 +164,9 @@ async function retainedShardMessages(
   shard: number,
 ): Promise<number | undefined> {
   try {
-    const info = await jsm.streams.info(stream, { subjects_filter: shardInboxFilter(shard) });
-    return Object.values(info.state.subjects ?? {}).reduce((total, count) => total + count, 0);
+    return await countStoredMessages(jsm, stream, shardInboxFilter(shard));
   } catch (error) {
-    if (isNotFound(error)) return undefined;
+    if (isStreamNotFound(error)) return undefined;
     throw error;
   }
-}
-
-function isNotFound(error: unknown): boolean {
-  return (
-    error instanceof JetStreamApiError &&
-    (error.code === JetStreamApiCodes.StreamNotFound ||
-      error.code === JetStreamApiCodes.ConsumerNotFound)
-  );
 }

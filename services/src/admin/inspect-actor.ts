@@ -1,4 +1,4 @@
-import { RedisKeys, RedisSnapshotStore } from "@troupe/actors";
+import { RedisKeys, RedisSnapshotStore, timerMember } from "@troupe/actors";
 import { formatAddress, parseAddress, shardOf } from "@troupe/protocol";
 import { DEFAULT_DEPLOYMENT_PREFIX, type AdminDeps } from "./admin-deps.js";
 import { redisTimeMs } from "./redis-time-ms.js";
@@ -86,10 +86,7 @@ export async function inspectActor(deps: AdminDeps, address: string): Promise<Ac
   const scheduled = await Promise.all(
     latestTimers.map(
       async (timer) =>
-        (await deps.redis.zscore(
-          keys.timers(shard),
-          `${timer.deadlineMs}|${actor}|${timer.timerId}`,
-        )) !== null,
+        (await deps.redis.zscore(keys.timers(shard), timerMember(actor, timer))) !== null,
     ),
   );
   const notes = inspectionNotes({

@@ -15,6 +15,7 @@ import {
 } from "@troupe/protocol";
 import { ClientClosedError } from "./client-closed-error.js";
 import { connectNats } from "./connect-nats.js";
+import { countStoredMessages } from "./count-stored-messages.js";
 import { followSessionEvents } from "./follow-session-events.js";
 import { isStreamNotFound } from "./is-stream-not-found.js";
 import type { RunOutcome } from "./run-outcome.js";
@@ -347,10 +348,11 @@ export class TroupeClient implements AsyncDisposable {
     this.assertOpen("storedEventCount");
     assertActorId(sessionId);
     try {
-      const info = await this.jsm.streams.info(this.streams.events, {
-        subjects_filter: eventWildcard({ kind: "session", id: sessionId }),
-      });
-      return Object.values(info.state.subjects ?? {}).reduce((sum, count) => sum + count, 0);
+      return await countStoredMessages(
+        this.jsm,
+        this.streams.events,
+        eventWildcard({ kind: "session", id: sessionId }),
+      );
     } catch (error) {
       if (isStreamNotFound(error)) {
         throw new StreamsMissingError(this.streams.events, this.prefix, error);
