@@ -1,10 +1,9 @@
 import type { JsMsg } from "@nats-io/jetstream";
-import { type ActorAddress, formatAddress } from "@troupe/protocol";
+import { type ActorAddress, CONTENT_TYPE_HEADER, formatAddress } from "@troupe/protocol";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { ActorRecord } from "../step/actor-record.js";
 import { processMessage, type InboxMessage, type LiveState } from "../step/process-message.js";
 import type { ShardWorker } from "./shard-worker.js";
-import { CONTENT_TYPE_HEADER } from "./outbox-publisher.js";
 
 /** Pause before retrying a message after a transient failure, in ms (doubles up to 2 s). */
 const RETRY_BASE_MS = 50;

@@ -37,7 +37,6 @@ export class EffectRunner {
   /** Whether an effect of `address` is running on this host. */
   hasRunning(address: string): boolean {
     return (this.#runningPerActor.get(address) ?? 0) > 0;
-    return false;
   }
 
   /**

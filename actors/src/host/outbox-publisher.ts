@@ -1,9 +1,7 @@
+import { CONTENT_TYPE_HEADER } from "@troupe/protocol";
 import { headers } from "@nats-io/transport-node";
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { OutboxItem } from "../step/actor-record.js";
-
-/** Header carrying the codec of a message body (`application/msgpack` or `application/json`). */
-export const CONTENT_TYPE_HEADER = "Content-Type";
 
 /**
  * Publishes outbox items to JetStream with their deterministic `Nats-Msg-Id`, so a

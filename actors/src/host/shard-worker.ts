@@ -12,6 +12,7 @@ import {
   parseShardInboxSubject,
   shardInboxFilter,
   shardOf,
+  CONTENT_TYPE_HEADER,
 } from "@troupe/protocol";
 import { LeaseLostError } from "../errors/lease-lost-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
@@ -20,7 +21,6 @@ import { deadLetterItem } from "../step/dead-letter-items.js";
 import type { CommitOutcome } from "../stores/snapshot-store.js";
 import { ActorCell } from "./actor-cell.js";
 import type { HostRuntime } from "./host-runtime.js";
-import { CONTENT_TYPE_HEADER } from "./outbox-publisher.js";
 
 /**
  * Everything one host does for one shard it leases: a JetStream consumer on the

@@ -1,5 +1,10 @@
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
-import { type ActorAddress, shardInboxSubject, shardOf } from "@troupe/protocol";
+import {
+  type ActorAddress,
+  CONTENT_TYPE_HEADER,
+  shardInboxSubject,
+  shardOf,
+} from "@troupe/protocol";
 import type { InboxMessage } from "../step/process-message.js";
 import type { StreamNames } from "@troupe/protocol";
 
@@ -48,7 +53,7 @@ export async function* readJournal(
         seq: message.seq,
         subject: message.subject,
         data: message.data,
-        contentType: message.headers?.get("Content-Type") || undefined,
+        contentType: message.headers?.get(CONTENT_TYPE_HEADER) || undefined,
         timestampMs: Math.floor(Number(message.info.timestampNanos) / 1_000_000),
       };
       if (message.seq >= lastSeq) break;

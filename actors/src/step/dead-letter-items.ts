@@ -6,6 +6,7 @@ import {
   encodeEvent,
   eventSubject,
   formatAddress,
+  JSON_CONTENT_TYPE,
 } from "@troupe/protocol";
 import type { OutboxItem } from "./actor-record.js";
 
@@ -16,7 +17,7 @@ import type { OutboxItem } from "./actor-record.js";
 export const DEAD_LETTER_MAX_DATA_BYTES = 1024 * 1024;
 
 /** Content type of dead-letter records (readable with a plain `nats sub`). */
-export const DEAD_LETTER_CONTENT_TYPE = "application/json";
+export const DEAD_LETTER_CONTENT_TYPE = JSON_CONTENT_TYPE;
 
 /** The rejected inbox message, as the host read it. */
 export interface RejectedMessage {

@@ -7,13 +7,13 @@ import {
   TroupeError,
   decodeMessage,
   formatAddress,
+  hostMessageSchemas,
 } from "@troupe/protocol";
 import { createActor, initialTransition, transition, type EventObject } from "xstate";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { ActorRecord, OutboxItem, PendingEffect, PendingTimer } from "./actor-record.js";
 import { deadLetterItems } from "./dead-letter-items.js";
 import { interpretActions, type MachineAction } from "./interpret-actions.js";
-import { hostMessageSchemas } from "./host-message-schemas.js";
 
 /** One message read from the inbox stream. */
 export interface InboxMessage {

@@ -1,8 +1,12 @@
 import { Packr } from "msgpackr";
-import { transcriptEntrySchema, type TranscriptEntry } from "@troupe/protocol";
+import {
+  MSGPACK_CONTENT_TYPE,
+  transcriptEntrySchema,
+  type TranscriptEntry,
+} from "@troupe/protocol";
 
 /** Content type of transcript entries in the transcript stream. */
-export const TRANSCRIPT_CONTENT_TYPE = "application/msgpack";
+export const TRANSCRIPT_CONTENT_TYPE = MSGPACK_CONTENT_TYPE;
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 

@@ -1,5 +1,5 @@
 import { headers, type NatsConnection } from "@nats-io/transport-node";
-import { encodeEvent, eventSubject } from "@troupe/protocol";
+import { CONTENT_TYPE_HEADER, encodeEvent, eventSubject } from "@troupe/protocol";
 import type { ModelCallDelta } from "../agents/model-call-effect.js";
 
 /**
@@ -40,7 +40,7 @@ export function createDeltaPublisher(nats: NatsConnection): (delta: RunDelta) =>
       meta: { actor, seq: 0, transient: true, timestampMs: Date.now() },
     });
     const messageHeaders = headers();
-    messageHeaders.set("Content-Type", encoded.contentType);
+    messageHeaders.set(CONTENT_TYPE_HEADER, encoded.contentType);
     nats.publish(
       eventSubject({ kind: "session", id: delta.parentSessionId ?? delta.sessionId }, "run.delta"),
       encoded.bytes,
