@@ -26,7 +26,13 @@ export interface ReplayReport {
  * Re-runs an actor's journal through the pure step and reports whether it
  * reproduces the stored snapshot (DESIGN.md, "Replay machine state in tests").
  *
- * @param source - journal location plus the snapshot store and the actor's kind.
+ * The step sees only the journal and the kind: replay with the settings the
+ * hosts ran (`maxPayloadBytes`) and the same kind definitions. For agents this
+ * includes the agent registry, whose defaults (policy, model-call limit) a
+ * session's `user.message` adopts and which the journal does not record.
+ *
+ * @param source - journal location plus the snapshot store, the actor's kind
+ *   and the hosts' `maxPayloadBytes`.
  * @param address - the actor.
  * @returns the report; `reproduces` is false with a `divergence` when they differ
  *   (also when the journal no longer holds early messages, past retention).
@@ -35,6 +41,11 @@ export async function replayActor(
   source: JournalSource & {
     readonly snapshots: SnapshotStore;
     readonly definition: ActorKindDefinition;
+    /**
+     * The hosts' `maxPayloadBytes` setting (default: the protocol's 1 MiB): the
+     * same limit must refuse the same messages on replay as it did live.
+     */
+    readonly maxPayloadBytes?: number;
   },
   address: ActorAddress,
 ): Promise<ReplayReport> {
@@ -52,7 +63,11 @@ export async function replayActor(
   let divergence: ReplayReport["divergence"];
   for await (const message of readJournal(source, address, stored?.record.inboxSeq ?? 0)) {
     messagesRead += 1;
-    const result = processMessage(record, message, { definition: source.definition, address });
+    const result = processMessage(record, message, {
+      definition: source.definition,
+      address,
+      ...(source.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: source.maxPayloadBytes }),
+    });
     if (result.outcome !== "committed") continue;
     record = result.record;
     const expected = kept.get(record.generation);
