@@ -53,6 +53,7 @@ describe("resolveConnection", () => {
       redisUrl: "redis://127.0.0.1:16379",
       prefix: "devprefix",
       source: "troupe dev",
+      dev: devState(process.pid),
     });
   });
 
@@ -81,6 +82,8 @@ describe("resolveConnection", () => {
       redisUrl: "redis://flag:2",
       prefix: "p",
       source: "flag",
+      // The running troupe dev is still reported (for its agent module).
+      dev: devState(process.pid),
     });
   });
 });

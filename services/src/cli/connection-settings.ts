@@ -1,5 +1,5 @@
 import { DEFAULT_NATS_URL } from "../client/troupe-client-options.js";
-import { devStatePath, readDevState, readDevStateFile } from "../dev/dev-state.js";
+import { devStatePath, isAlive, readDevStateFile, type DevState } from "../dev/dev-state.js";
 /** Default Redis URL when nothing else is given. */
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -16,6 +16,8 @@ export interface ConnectionSettings {
   readonly source: SettingSource;
   /** Something the user should know about the choice (printed on stderr by the CLI). */
   readonly note?: string;
+  /** The running `troupe dev`, when there is one (whatever the URLs came from). */
+  readonly dev?: DevState;
 }
 
 /** Connection flags every command accepts. */
@@ -34,7 +36,9 @@ export interface ConnectionFlags {
  * @returns URLs, prefix and where the NATS URL came from.
  */
 export async function resolveConnection(flags: ConnectionFlags): Promise<ConnectionSettings> {
-  const dev = await readDevState();
+  const file = await readDevStateFile();
+  const dev = file !== undefined && isAlive(file.pid) ? file : undefined;
+  const withDev = dev === undefined ? {} : { dev };
   const prefix = flags.prefix ?? process.env.TROUPE_PREFIX ?? dev?.prefix ?? "troupe";
   if (flags.nats !== undefined || flags.redis !== undefined) {
     return {
@@ -42,6 +46,7 @@ export async function resolveConnection(flags: ConnectionFlags): Promise<Connect
       redisUrl: flags.redis ?? process.env.TROUPE_REDIS_URL ?? dev?.redisUrl ?? DEFAULT_REDIS_URL,
       prefix,
       source: "flag",
+      ...withDev,
     };
   }
   if (process.env.TROUPE_NATS_URL !== undefined) {
@@ -50,12 +55,13 @@ export async function resolveConnection(flags: ConnectionFlags): Promise<Connect
       redisUrl: process.env.TROUPE_REDIS_URL ?? dev?.redisUrl ?? DEFAULT_REDIS_URL,
       prefix,
       source: "environment",
+      ...withDev,
     };
   }
   if (dev !== undefined) {
-    return { natsUrl: dev.natsUrl, redisUrl: dev.redisUrl, prefix, source: "troupe dev" };
+    return { natsUrl: dev.natsUrl, redisUrl: dev.redisUrl, prefix, source: "troupe dev", dev };
   }
-  const stale = await readDevStateFile();
+  const stale = file;
   return {
     natsUrl: DEFAULT_NATS_URL,
     redisUrl: process.env.TROUPE_REDIS_URL ?? DEFAULT_REDIS_URL,

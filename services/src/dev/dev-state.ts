@@ -59,21 +59,8 @@ export async function writeDevState(state: DevState): Promise<void> {
  *   or the process that wrote it is gone.
  */
 export async function readDevState(): Promise<DevState | undefined> {
-  let text: string;
-  try {
-    text = await readFile(devStatePath(), "utf8");
-  } catch {
-    return undefined;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const state = devStateSchema.safeParse(parsed);
-  if (!state.success || !isAlive(state.data.pid)) return undefined;
-  return state.data;
+  const state = await readDevStateFile();
+  return state !== undefined && isAlive(state.pid) ? state : undefined;
 }
 
 /** Removes the state file if `pid` wrote it. */

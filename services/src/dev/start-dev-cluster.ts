@@ -6,6 +6,7 @@ import {
   type LocalNatsServer,
 } from "../local-servers/start-local-nats-server.js";
 import { startLocalRedisServer } from "../local-servers/start-local-redis-server.js";
+import { DEMO_AGENT_MODULE } from "../host/load-agents.js";
 import { acquireDevLock } from "./dev-lock.js";
 import { startDevHostProcess, type DevHostProcess } from "./dev-host-process.js";
 import { removeDevState, writeDevState, type DevState } from "./dev-state.js";
@@ -210,7 +211,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       ...(natsMonitorUrl === undefined ? {} : { natsMonitorUrl }),
       prefix,
       shardCount,
-      agentModule: agentModule ?? "demo",
+      agentModule: agentModule ?? DEMO_AGENT_MODULE,
       agents: [...(hosts[0]?.agents ?? [])],
       hosts: hosts.map((host) => ({ hostId: host.hostId, pid: host.pid })),
       ...(started.length === 0 ? {} : { dataDir: options.dataDir }),

@@ -2,6 +2,7 @@ import type { AgentDefinition } from "@troupe/actors";
 import type { Redis } from "ioredis";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { demoAgents } from "../demo/demo-agents.js";
 import { AgentModuleError } from "./agent-module-error.js";
 
 /** What an agent module's factory receives. */
@@ -82,4 +83,23 @@ function isAgent(value: unknown): value is AgentDefinition {
     typeof candidate.instructions === "string" &&
     typeof candidate.tools === "object"
   );
+}
+
+/** The name that stands for the built-in demo agent where a module is expected. */
+export const DEMO_AGENT_MODULE = "demo";
+
+/**
+ * The agents of `troupe host --agent`, `troupe dev --agent` and `troupe replay
+ * --agent`: {@link DEMO_AGENT_MODULE} is the built-in demo agent, anything else
+ * a module for {@link loadAgents}.
+ *
+ * @throws AgentModuleError as {@link loadAgents}.
+ */
+export async function loadAgentModule(
+  specifier: string,
+  context: AgentModuleContext,
+): Promise<AgentDefinition[]> {
+  return specifier === DEMO_AGENT_MODULE
+    ? demoAgents(context)
+    : await loadAgents(specifier, context);
 }

@@ -5,9 +5,11 @@ import { formatClusterStatus } from "../../admin/format-cluster-status.js";
 import { formatReplayReport } from "../../admin/format-replay-report.js";
 import { inspectActor } from "../../admin/inspect-actor.js";
 import { replayActorCommand } from "../../admin/replay-actor-command.js";
-import { demoAgents } from "../../demo/demo-agents.js";
-import { readDevState } from "../../dev/dev-state.js";
-import { loadAgents, type AgentModuleContext } from "../../host/load-agents.js";
+import {
+  DEMO_AGENT_MODULE,
+  loadAgentModule,
+  type AgentModuleContext,
+} from "../../host/load-agents.js";
 import type { ConnectionFlags } from "../connection-settings.js";
 import { withAdmin } from "../with-admin.js";
 
@@ -72,16 +74,15 @@ export async function replayAction(
   address: string,
   options: JsonOptions & { agent?: string },
 ): Promise<void> {
-  const agentModule = options.agent ?? (await readDevState())?.agentModule ?? "demo";
   await withAdmin(options, async (admin) => {
+    const agentModule = options.agent ?? admin.settings.dev?.agentModule ?? DEMO_AGENT_MODULE;
     const context: AgentModuleContext = {
       redis: admin.redis,
       natsUrl: admin.settings.natsUrl,
       redisUrl: admin.settings.redisUrl,
       log: () => undefined,
     };
-    const agents =
-      agentModule === "demo" ? demoAgents(context) : await loadAgents(agentModule, context);
+    const agents = await loadAgentModule(agentModule, context);
     const report = await replayActorCommand(
       {
         redis: admin.redis,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import pc from "picocolors";
 import { DevAlreadyRunningError } from "../../dev/dev-already-running-error.js";
 import { readDevState, troupeHome } from "../../dev/dev-state.js";
+import { DEMO_AGENT_MODULE } from "../../host/load-agents.js";
 import { startDevCluster, type DevCluster } from "../../dev/start-dev-cluster.js";
 import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
 
@@ -144,7 +145,7 @@ function printBanner(cluster: DevCluster, say: (line: string) => void): void {
   say("");
   say(pc.bold("Talk to it (in another terminal, from this folder):"));
   say(`  npx troupe chat demo-1`);
-  if (state.agentModule === "demo") {
+  if (state.agentModule === DEMO_AGENT_MODULE) {
     say(`  npx troupe send demo-1 "what time is it in Tokyo?" --wait`);
   } else {
     say(`  npx troupe send demo-1 "hello" --wait`);

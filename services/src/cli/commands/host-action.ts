@@ -1,11 +1,13 @@
 import { agentKinds, type ActorHost, type AgentDefinition } from "@troupe/actors";
 import { Redis } from "ioredis";
 import { readDeployment } from "../../admin/read-deployment.js";
-import { demoAgents } from "../../demo/demo-agents.js";
-import { readDevState } from "../../dev/dev-state.js";
 import { checkNats } from "../../host/check-nats.js";
 import { checkRedis } from "../../host/check-redis.js";
-import { loadAgents, type AgentModuleContext } from "../../host/load-agents.js";
+import {
+  DEMO_AGENT_MODULE,
+  loadAgentModule,
+  type AgentModuleContext,
+} from "../../host/load-agents.js";
 import { runHost } from "../../host/run-host.js";
 import { resolveConnection } from "../connection-settings.js";
 
@@ -36,8 +38,8 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
   // Without --agent, join a running troupe dev with the agents it serves.
   const agentModule =
     options.agent ??
-    (connection.source === "troupe dev" ? (await readDevState())?.agentModule : undefined) ??
-    "demo";
+    (connection.source === "troupe dev" ? connection.dev?.agentModule : undefined) ??
+    DEMO_AGENT_MODULE;
   const toolRedis = new Redis(connection.redisUrl);
   let host: ActorHost;
   let agents: AgentDefinition[];
@@ -49,7 +51,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
       redisUrl: connection.redisUrl,
       log: (line) => process.stderr.write(`${line}\n`),
     };
-    agents = agentModule === "demo" ? demoAgents(context) : await loadAgents(agentModule, context);
+    agents = await loadAgentModule(agentModule, context);
     shardCount =
       options.shards ?? (await readDeployment(toolRedis, connection.prefix))?.shardCount ?? 64;
     host = await runHost({
