@@ -190,6 +190,7 @@ export {
   type DevState,
 } from "./dev/dev-state.js";
 export { DevAlreadyRunningError } from "./dev/dev-already-running-error.js";
+export { troupeBinPath } from "./dev/dev-host-process.js";
 export { createProgram } from "./cli/program.js";
 export {
   resolveConnection,

@@ -47,7 +47,7 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
     `host: ${quote(options.host)}`,
     `port: ${options.port ?? -1}`,
     `http: ${quote(`${options.host}:${options.monitorPort ?? -1}`)}`,
-    "max_payload: 4MB",
+    `max_payload: ${natsServerMaxPayloadBytes}`,
     ...(options.portsFileDir === undefined
       ? []
       : [`ports_file_dir: ${quote(options.portsFileDir)}`]),

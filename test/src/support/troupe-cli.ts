@@ -3,14 +3,12 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { devStateSchema, type DevState } from "@troupe/services";
+import { devStateSchema, troupeBinPath, type DevState } from "@troupe/services";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "./wait-for.js";
 
 /** The `troupe` executable of this repository. */
-export const troupeBin = fileURLToPath(
-  new URL("../../../services/bin/troupe.mjs", import.meta.url),
-);
+export const troupeBin = troupeBinPath;
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** How a `troupe` command ended. */
