@@ -191,6 +191,7 @@ export {
 } from "./dev/dev-state.js";
 export { DevAlreadyRunningError } from "./dev/dev-already-running-error.js";
 export { troupeBinPath } from "./dev/dev-host-process.js";
+export { formatReadyLine, parseReadyLine, type ReadyLine } from "./host/ready-line.js";
 export { createProgram } from "./cli/program.js";
 export {
   resolveConnection,

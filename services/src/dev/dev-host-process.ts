@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { parseReadyLine, type ReadyLine } from "../host/ready-line.js";
 import { guardChildProcess } from "../local-servers/child-process-guard.js";
 
 /** Path of the `troupe` executable script (runs the TypeScript sources through tsx). */
@@ -108,21 +109,4 @@ export async function startDevHostProcess(options: DevHostProcessOptions): Promi
       clearTimeout(killTimer);
     },
   };
-}
-
-interface ReadyLine {
-  readonly hostId: string;
-  readonly agents: readonly string[];
-}
-
-function parseReadyLine(line: string): ReadyLine | undefined {
-  if (!line.startsWith("{")) return undefined;
-  try {
-    const parsed = JSON.parse(line) as { ready?: unknown; hostId?: unknown; agents?: unknown };
-    if (parsed.ready !== true || typeof parsed.hostId !== "string") return undefined;
-    const agents = Array.isArray(parsed.agents) ? parsed.agents.map(String) : [];
-    return { hostId: parsed.hostId, agents };
-  } catch {
-    return undefined;
-  }
 }

@@ -5,7 +5,7 @@
  * `{"ready":true,"hostId":…}` once started.
  */
 import { agentKinds } from "@troupe/actors";
-import { demoAgents, runHost } from "@troupe/services";
+import { demoAgents, formatReadyLine, runHost } from "@troupe/services";
 import { Redis } from "ioredis";
 
 const natsUrl = process.env.TROUPE_NATS_URL;
@@ -23,4 +23,4 @@ const host = await runHost({
   settings,
   onStopped: () => toolRedis.quit().then(() => undefined),
 });
-process.stdout.write(`${JSON.stringify({ ready: true, hostId: host.hostId })}\n`);
+process.stdout.write(formatReadyLine({ hostId: host.hostId, agents: [] }));

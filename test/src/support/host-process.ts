@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
+import { parseReadyLine } from "@troupe/services";
 import { HostProcessExitedError } from "./host-process-exited-error.js";
 
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -81,12 +82,8 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
   });
   const ready = new Promise<string>((resolve, reject) => {
     lines.on("line", (line) => {
-      try {
-        const parsed = JSON.parse(line) as { ready?: boolean; hostId?: string };
-        if (parsed.ready === true && typeof parsed.hostId === "string") resolve(parsed.hostId);
-      } catch {
-        // not our line
-      }
+      const ready = parseReadyLine(line);
+      if (ready !== undefined) resolve(ready.hostId);
     });
     // "close" comes after "exit" once stdout and stderr are read to the end, so the
     // error carries everything the process wrote.

@@ -8,6 +8,7 @@ import {
   loadAgentModule,
   type AgentModuleContext,
 } from "../../host/load-agents.js";
+import { formatReadyLine } from "../../host/ready-line.js";
 import { runHost } from "../../host/run-host.js";
 import { resolveConnection } from "../connection-settings.js";
 
@@ -74,7 +75,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
   const names = agents.map((agent) => agent.name);
   process.stdout.write(
     options.json === true
-      ? `${JSON.stringify({ ready: true, hostId: host.hostId, pid: process.pid, agents: names })}\n`
+      ? formatReadyLine({ hostId: host.hostId, pid: process.pid, agents: names })
       : `troupe host ${host.hostId} (pid ${process.pid}) serves ${names.join(", ")} ` +
           `on ${connection.natsUrl} and ${connection.redisUrl}, ${shardCount} shards. ` +
           "SIGTERM or Ctrl-C stops it gracefully.\n",

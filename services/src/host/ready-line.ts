@@ -1,0 +1,47 @@
+/**
+ * The line a host process prints on stdout once it serves (`troupe host --json`,
+ * the test fixtures), which `troupe dev` and the test harness wait for:
+ * `{"ready":true,"hostId":…,"pid":…,"agents":[…]}`.
+ */
+export interface ReadyLine {
+  readonly hostId: string;
+  /** Process id; present when the host reports it. */
+  readonly pid?: number;
+  /** Names of the agents served; empty when the host serves no agents. */
+  readonly agents: readonly string[];
+}
+
+/**
+ * Formats the ready line, newline included.
+ *
+ * @param ready - what the host reports.
+ */
+export function formatReadyLine(ready: ReadyLine): string {
+  return `${JSON.stringify({ ready: true, ...ready })}\n`;
+}
+
+/**
+ * Reads a ready line.
+ *
+ * @param line - one line of a host's stdout (its log lines are JSON too).
+ * @returns the ready line, or `undefined` for any other line.
+ */
+export function parseReadyLine(line: string): ReadyLine | undefined {
+  if (!line.startsWith("{")) return undefined;
+  try {
+    const parsed = JSON.parse(line) as {
+      ready?: unknown;
+      hostId?: unknown;
+      pid?: unknown;
+      agents?: unknown;
+    };
+    if (parsed.ready !== true || typeof parsed.hostId !== "string") return undefined;
+    return {
+      hostId: parsed.hostId,
+      ...(typeof parsed.pid === "number" ? { pid: parsed.pid } : {}),
+      agents: Array.isArray(parsed.agents) ? parsed.agents.map(String) : [],
+    };
+  } catch {
+    return undefined;
+  }
+}
