@@ -93,6 +93,7 @@ export { inboxSubjectMapping, type SubjectMapping } from "./subjects/inbox-subje
 export { INVALID_TOKEN_PLACEHOLDER, deadLetterSubject } from "./subjects/dead-letter-subject.js";
 export { transcriptSubject } from "./subjects/transcript-subject.js";
 export { streamNames, type StreamNames } from "./subjects/stream-names.js";
+export { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "./subjects/deployment-defaults.js";
 export {
   DEAD_LETTER_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,

@@ -1,3 +1,4 @@
+import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { z } from "zod";
 
 /**
@@ -17,9 +18,9 @@ export const hostSettingsSchema = z.object({
   prefix: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,32}$/)
-    .default("troupe"),
+    .default(DEFAULT_DEPLOYMENT_PREFIX),
   /** Shards per deployment; recorded on first start, refused if different later. */
-  shardCount: z.number().int().min(1).max(4096).default(64),
+  shardCount: z.number().int().min(1).max(4096).default(DEFAULT_SHARD_COUNT),
   /** Lease time to live. */
   leaseTtlMs: z.number().int().min(200).default(2000),
   /** Lease renewal period; well inside the TTL. */

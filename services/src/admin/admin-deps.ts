@@ -2,7 +2,7 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import type { Redis } from "ioredis";
 
 /** Deployment prefix used when {@link AdminDeps.prefix} is not given. */
-export const DEFAULT_DEPLOYMENT_PREFIX = "troupe";
+export { DEFAULT_DEPLOYMENT_PREFIX } from "@troupe/protocol";
 
 /**
  * What the admin read functions need: read access to the deployment's Redis and

@@ -1,3 +1,4 @@
+import { DEFAULT_DEPLOYMENT_PREFIX } from "@troupe/protocol";
 import { DEFAULT_NATS_URL } from "../client/troupe-client-options.js";
 import { devStatePath, isAlive, readDevStateFile, type DevState } from "../dev/dev-state.js";
 /** Default Redis URL when nothing else is given. */
@@ -39,7 +40,8 @@ export async function resolveConnection(flags: ConnectionFlags): Promise<Connect
   const file = await readDevStateFile();
   const dev = file !== undefined && isAlive(file.pid) ? file : undefined;
   const withDev = dev === undefined ? {} : { dev };
-  const prefix = flags.prefix ?? process.env.TROUPE_PREFIX ?? dev?.prefix ?? "troupe";
+  const prefix =
+    flags.prefix ?? process.env.TROUPE_PREFIX ?? dev?.prefix ?? DEFAULT_DEPLOYMENT_PREFIX;
   if (flags.nats !== undefined || flags.redis !== undefined) {
     return {
       natsUrl: flags.nats ?? process.env.TROUPE_NATS_URL ?? dev?.natsUrl ?? DEFAULT_NATS_URL,

@@ -1,3 +1,4 @@
+import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Redis } from "ioredis";
@@ -37,7 +38,8 @@ export async function withAdmin<T>(
   const redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
   try {
     const jsm = await jetstreamManager(nats);
-    const shardCount = (await readDeployment(redis, settings.prefix))?.shardCount ?? 64;
+    const shardCount =
+      (await readDeployment(redis, settings.prefix))?.shardCount ?? DEFAULT_SHARD_COUNT;
     return await body({ settings, nats, jsm, redis, shardCount });
   } finally {
     redis.disconnect();

@@ -9,6 +9,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import {
   actorAddress,
   assertActorId,
+  DEFAULT_DEPLOYMENT_PREFIX,
   eventWildcard,
   streamNames,
   type StreamNames,
@@ -97,7 +98,12 @@ export class TroupeClient implements AsyncDisposable {
     const nats = await connectNats(options);
     try {
       const jsm = await jetstreamManager(nats, { checkAPI: false });
-      return new TroupeClient(nats, jetstream(nats), jsm, options.prefix ?? "troupe");
+      return new TroupeClient(
+        nats,
+        jetstream(nats),
+        jsm,
+        options.prefix ?? DEFAULT_DEPLOYMENT_PREFIX,
+      );
     } catch (error) {
       await nats.close().catch(() => undefined);
       throw error;

@@ -1,3 +1,4 @@
+import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { LocalServer } from "../local-servers/local-server.js";
@@ -76,8 +77,8 @@ export interface DevCluster {
 export async function startDevCluster(options: DevClusterOptions): Promise<DevCluster> {
   const progress = options.onProgress ?? (() => undefined);
   const releaseLock = await acquireDevLock();
-  const prefix = options.prefix ?? "troupe";
-  const shardCount = options.shardCount ?? 64;
+  const prefix = options.prefix ?? DEFAULT_DEPLOYMENT_PREFIX;
+  const shardCount = options.shardCount ?? DEFAULT_SHARD_COUNT;
   const hostCount = options.hosts ?? 2;
   // Absolute, so hosts and other commands resolve it from any folder.
   const agentModule =

@@ -1,3 +1,4 @@
+import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,7 +72,7 @@ export async function startLocalNatsServer(
       host: options.host ?? "127.0.0.1",
       port: options.port,
       storeDir: options.storeDir ?? join(dataDir, "store"),
-      shardCount: options.shardCount ?? 64,
+      shardCount: options.shardCount ?? DEFAULT_SHARD_COUNT,
       portsFileDir: dataDir,
     }),
   );

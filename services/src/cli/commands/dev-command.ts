@@ -1,3 +1,4 @@
+import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { Command, Option } from "commander";
 import { join } from "node:path";
 import pc from "picocolors";
@@ -33,10 +34,12 @@ export function devCommand(): Command {
     .option("--agent <module>", "agent module to serve (default: the demo agent)")
     .addOption(
       new Option("--shards <count>", "shards of the deployment")
-        .default(64)
+        .default(DEFAULT_SHARD_COUNT)
         .argParser(positiveInteger),
     )
-    .addOption(new Option("--prefix <name>", "deployment prefix").default("troupe"))
+    .addOption(
+      new Option("--prefix <name>", "deployment prefix").default(DEFAULT_DEPLOYMENT_PREFIX),
+    )
     .addOption(
       new Option(
         "--nats-port <port>",

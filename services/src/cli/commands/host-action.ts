@@ -1,3 +1,4 @@
+import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { agentKinds, type ActorHost, type AgentDefinition } from "@troupe/actors";
 import { Redis } from "ioredis";
 import { readDeployment } from "../../admin/read-deployment.js";
@@ -54,7 +55,9 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
     };
     agents = await loadAgentModule(agentModule, context);
     shardCount =
-      options.shards ?? (await readDeployment(toolRedis, connection.prefix))?.shardCount ?? 64;
+      options.shards ??
+      (await readDeployment(toolRedis, connection.prefix))?.shardCount ??
+      DEFAULT_SHARD_COUNT;
     host = await runHost({
       nats: connection.natsUrl,
       redis: connection.redisUrl,
