@@ -11,7 +11,7 @@ import {
 } from "@troupe/protocol";
 import { createActor, initialTransition, transition, type EventObject } from "xstate";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
-import type { ActorRecord, OutboxItem, PendingEffect, PendingTimer } from "./actor-record.js";
+import type { ActorRecord, OutboxItem, PendingEffect } from "./actor-record.js";
 import { deadLetterItems } from "./dead-letter-items.js";
 import { interpretActions, type MachineAction } from "./interpret-actions.js";
 
@@ -39,8 +39,6 @@ export type StepResult =
       readonly record: ActorRecord;
       /** Effects to start once the write is committed. */
       readonly effectsStarted: readonly PendingEffect[];
-      readonly timersArmed: readonly PendingTimer[];
-      readonly timersCancelled: readonly string[];
       /** Running effects to abort (still pending until their result arrives). */
       readonly effectsCancelled: readonly string[];
       /** Set when the message was rejected (dead-lettered; machine state untouched). */
@@ -261,15 +259,12 @@ function transitionMachine(
     timers: nextTimers,
     outbox: interpreted.outbox,
   };
-  const liveIds = new Set(nextTimers.map((t) => t.timerId));
+  // Timers armed and cancelled are not listed here: the snapshot store diffs
+  // `record.timers` against the previous generation when it commits.
   return {
     outcome: "committed",
     record: nextRecord,
     effectsStarted: interpreted.effects,
-    timersArmed: nextTimers.filter((t) => armedIds.has(t.timerId)),
-    timersCancelled: (record?.timers ?? [])
-      .map((t) => t.timerId)
-      .filter((id) => !liveIds.has(id) || armedIds.has(id)),
     effectsCancelled: interpreted.effectsCancelled,
     rejection: undefined,
     live: { generation: nextRecord.generation, snapshot: next },
@@ -319,8 +314,6 @@ function reject(
     outcome: "committed",
     record: { ...base, generation: base.generation + 1, inboxSeq: message.seq, eventSeq, outbox },
     effectsStarted: [],
-    timersArmed: [],
-    timersCancelled: [],
     effectsCancelled: [],
     rejection: error,
     live: undefined,
