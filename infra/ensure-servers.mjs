@@ -16,7 +16,7 @@
 // TROUPE_TEST_SERVERS=containers accepts only step 2.
 //
 // Plain JavaScript on purpose: infra/ holds no TypeScript and this must run
-// before anything is built. services/src/local-servers/ holds the TypeScript
+// before anything is built. services/cli/src/local-servers/ holds the TypeScript
 // twin of the binary search and install hint used by the tests.
 
 import { execFileSync, spawnSync } from "node:child_process";

@@ -17,9 +17,6 @@
  *
  * @packageDocumentation
  */
-export * from "./host-actions/host-actions.js";
-export * from "./host-actions/host-action-creators.js";
-export * from "./host-actions/inbox-event.js";
 export * from "./host-actions/machine-step.js";
 export * from "./session/session-context.js";
 export * from "./session/session-events.js";

@@ -165,9 +165,16 @@ export type { DecodeBodyOptions } from "./codec/decode-body.js";
 export type { EncodeOptions, EncodedEnvelope } from "./codec/encode-body.js";
 export { encodeMessage } from "./codec/encode-message.js";
 export { encodeEvent } from "./codec/encode-event.js";
+export * from "./codec/transcript-codec.js";
 export {
   decodeMessage,
   type DecodeMessageOptions,
   type MessageDefaults,
 } from "./codec/decode-message.js";
 export { decodeEvent, type DecodeEventOptions } from "./codec/decode-event.js";
+
+// Host actions: how a pure machine asks the actor host for IO (effects, sends,
+// events, log appends, effect cancellation), and the event it gets from an inbox message.
+export * from "./host-actions/host-actions.js";
+export * from "./host-actions/host-action-creators.js";
+export * from "./host-actions/inbox-event.js";

@@ -5,7 +5,7 @@ import type {
   emitEvent,
   requestEffect,
   sendMessage,
-} from "./host-action-creators.js";
+} from "@troupe/protocol";
 
 /** Any action object made by this folder's creators (`troupe.*`). */
 export type HostAction =

@@ -1,5 +1,5 @@
 import type { ToolPolicyOverrides, Usage } from "@troupe/protocol";
-import type { ActorInput } from "../host-actions/inbox-event.js";
+import type { ActorInput } from "@troupe/protocol";
 import type { ToolPhase } from "./tool-phase.js";
 
 /** Attempts of one model call when its errors are retryable (the first included). */

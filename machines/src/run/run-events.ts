@@ -9,8 +9,8 @@ import {
   runSteerSchema,
   toolFinishedSchema,
 } from "@troupe/protocol";
-import type { EffectCompletedEvent, EffectFailedEvent } from "../host-actions/host-actions.js";
-import type { InboxEvent } from "../host-actions/inbox-event.js";
+import type { EffectCompletedEvent, EffectFailedEvent } from "@troupe/protocol";
+import type { InboxEvent } from "@troupe/protocol";
 
 /**
  * Events of {@link runMachine}: messages from the session (`run.start`,

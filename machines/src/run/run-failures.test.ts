@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  appendEntry,
-  cancelEffect,
-  emitEvent,
-  requestEffect,
-  sendMessage,
-} from "../host-actions/host-action-creators.js";
+import { appendEntry, cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import { inboxEvent, timerArmed, timerCancelled } from "../testing/inbox.js";
 import {
   modelCallCompleted,

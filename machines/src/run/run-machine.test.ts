@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  appendEntry,
-  emitEvent,
-  requestEffect,
-  sendMessage,
-} from "../host-actions/host-action-creators.js";
+import { appendEntry, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
 import {
   modelCallCompleted,

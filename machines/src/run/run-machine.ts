@@ -1,6 +1,6 @@
 import { not, setup } from "xstate";
-import { hostActionImplementations } from "../host-actions/host-actions.js";
-import type { ActorInput } from "../host-actions/inbox-event.js";
+import { hostActionImplementations } from "@troupe/protocol";
+import type { ActorInput } from "@troupe/protocol";
 import { stepAction } from "../host-actions/machine-step.js";
 import { readModelCallOutput } from "./model-call.js";
 import {

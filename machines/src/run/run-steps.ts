@@ -1,11 +1,5 @@
 import { formatAddress, type RunOutcome, type TranscriptEntry, type Usage } from "@troupe/protocol";
-import {
-  appendEntry,
-  cancelEffect,
-  emitEvent,
-  requestEffect,
-  sendMessage,
-} from "../host-actions/host-action-creators.js";
+import { appendEntry, cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import type { HostAction, MachineStep } from "../host-actions/machine-step.js";
 import {
   MODEL_CALL_EFFECT,

@@ -5,7 +5,7 @@ import {
   type ToolStart,
   type TranscriptEntry,
 } from "@troupe/protocol";
-import { emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
+import { emitEvent, sendMessage } from "@troupe/protocol";
 import { readModelCallOutput } from "./model-call.js";
 import type { ActiveRun, RunContext } from "./run-context.js";
 import type { RunEvent } from "./run-events.js";

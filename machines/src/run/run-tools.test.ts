@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendEntry, emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
+import { appendEntry, emitEvent, sendMessage } from "@troupe/protocol";
 import {
   modelCallCompleted,
   modelOutput,

@@ -1,4 +1,4 @@
-import { emitEvent } from "../host-actions/host-action-creators.js";
+import { emitEvent } from "@troupe/protocol";
 import {
   ADMITTED_CLIENT_MESSAGE_IDS_LIMIT,
   insertIntoQueue,

@@ -1,5 +1,5 @@
 import type { SessionPolicy, ToolPolicyOverrides } from "@troupe/protocol";
-import type { ActorInput } from "../host-actions/inbox-event.js";
+import type { ActorInput } from "@troupe/protocol";
 
 /** Policy of a new session for a message that arrives during a run. */
 export const DEFAULT_SESSION_POLICY: SessionPolicy = "enqueue";

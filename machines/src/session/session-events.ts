@@ -19,7 +19,7 @@ import {
   sessionConfigureSchema,
   userMessageSchema,
 } from "@troupe/protocol";
-import type { InboxEvent } from "../host-actions/inbox-event.js";
+import type { InboxEvent } from "@troupe/protocol";
 
 /**
  * Settings of the agent a session runs, added by the host to each `user.message`

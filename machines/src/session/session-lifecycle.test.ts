@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
+import { emitEvent, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
 import {
   newSession,

@@ -1,6 +1,6 @@
 import type { SessionPolicy } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
-import { appendEntry, emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
+import { appendEntry, emitEvent, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
 import { emittedTypes } from "../testing/pure-driver.js";
 import {

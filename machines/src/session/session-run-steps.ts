@@ -5,7 +5,7 @@ import {
   type RunStart,
   type SubagentFinished,
 } from "@troupe/protocol";
-import { appendEntry, emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
+import { appendEntry, emitEvent, sendMessage } from "@troupe/protocol";
 import { insertIntoQueue, type QueuedMessage, type SessionContext } from "./session-context.js";
 import { SESSION_REJECTION_CODES, type SessionEvent } from "./session-events.js";
 import { runIdAt, textOf, type SessionStep } from "./session-step.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toolActorId } from "@troupe/protocol";
-import { emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
+import { emitEvent, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
 import {
   modelCallCompleted,

@@ -4,7 +4,7 @@ import type {
   EffectRequestParams,
   EmitEventParams,
   SendMessageParams,
-} from "../host-actions/host-actions.js";
+} from "@troupe/protocol";
 import type { RunEvent } from "../run/run-events.js";
 import type { SessionEvent } from "../session/session-events.js";
 import type { ToolCallEvent } from "../tool/tool-call-events.js";

@@ -1,4 +1,4 @@
-import type { InboxEvent } from "../host-actions/inbox-event.js";
+import type { InboxEvent } from "@troupe/protocol";
 
 /** Stream time used by tests when none is given: 2025-01-01T00:00:00Z, Unix ms. */
 export const TEST_TIME_MS = 1_735_689_600_000;

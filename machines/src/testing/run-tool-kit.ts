@@ -4,7 +4,7 @@ import {
   type ToolFinished,
   type ToolStart,
 } from "@troupe/protocol";
-import { appendEntry, requestEffect, sendMessage } from "../host-actions/host-action-creators.js";
+import { appendEntry, requestEffect, sendMessage } from "@troupe/protocol";
 import type { ClassifiedToolCall, ModelToolCall } from "../run/model-call.js";
 import {
   modelCallCompleted,

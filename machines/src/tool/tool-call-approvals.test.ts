@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emitEvent, requestEffect, sendMessage } from "../host-actions/host-action-creators.js";
+import { emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import { inboxEvent, timerArmed, timerCancelled } from "../testing/inbox.js";
 import {
   newToolCallActor,

@@ -1,5 +1,5 @@
 import type { ToolExecutionStatus, ToolStart } from "@troupe/protocol";
-import type { ActorInput } from "../host-actions/inbox-event.js";
+import type { ActorInput } from "@troupe/protocol";
 
 /** The call a tool call actor runs, as `tool.start` described it (without the session id). */
 export type ToolCallRequest = Omit<ToolStart, "sessionId">;

@@ -1,5 +1,5 @@
 import { formatAddress, toolActorId, type SubagentFinished } from "@troupe/protocol";
-import { emitEvent, sendMessage } from "../host-actions/host-action-creators.js";
+import { emitEvent, sendMessage } from "@troupe/protocol";
 import type { MachineStep } from "../host-actions/machine-step.js";
 import type { ToolCallContext, ToolCallRequest } from "./tool-call-context.js";
 import {

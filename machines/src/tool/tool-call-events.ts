@@ -13,8 +13,8 @@ import {
   toolDenySchema,
   toolStartSchema,
 } from "@troupe/protocol";
-import type { EffectCompletedEvent, EffectFailedEvent } from "../host-actions/host-actions.js";
-import type { InboxEvent } from "../host-actions/inbox-event.js";
+import type { EffectCompletedEvent, EffectFailedEvent } from "@troupe/protocol";
+import type { InboxEvent } from "@troupe/protocol";
 
 /**
  * Events of {@link toolCallMachine}: messages from the run actor

@@ -1,11 +1,6 @@
 import { toolActorId } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
-import {
-  cancelEffect,
-  emitEvent,
-  requestEffect,
-  sendMessage,
-} from "../host-actions/host-action-creators.js";
+import { cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
 import {
   newToolCallActor,

@@ -1,7 +1,7 @@
 import { toolActorId, type ToolPolicyDecision } from "@troupe/protocol";
 import { and, not, setup } from "xstate";
-import { hostActionImplementations } from "../host-actions/host-actions.js";
-import type { ActorInput } from "../host-actions/inbox-event.js";
+import { hostActionImplementations } from "@troupe/protocol";
+import type { ActorInput } from "@troupe/protocol";
 import { stepAction } from "../host-actions/machine-step.js";
 import { initialToolCallContext, type ToolCallContext } from "./tool-call-context.js";
 import {

@@ -4,12 +4,7 @@ import {
   type ToolFinished,
   type WireError,
 } from "@troupe/protocol";
-import {
-  cancelEffect,
-  emitEvent,
-  requestEffect,
-  sendMessage,
-} from "../host-actions/host-action-creators.js";
+import { cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import type { MachineStep } from "../host-actions/machine-step.js";
 import { runAddressOf } from "../session/session-run-steps.js";
 import type { ApprovalDecision, ToolCallContext, ToolCallRequest } from "./tool-call-context.js";

@@ -104,7 +104,7 @@ describe("effects", () => {
     expect(effect?.effect).toBe("slow_double");
     expect(effect?.input).toEqual({ count: 5, delayMs: 2000 });
     // The runner counts a run in Redis right before it calls the handler.
-    // Key written by actors/src/host/effect-runner.ts.
+    // Key written by actors/runtime/src/host/effect-runner.ts.
     const attemptKey = `troupe:effect-attempt:${actor}:${effect!.effectId}`;
     await waitFor(async () => (await cluster.redis.get(attemptKey)) === "1", {
       timeoutMs: 5_000,

@@ -1,4 +1,5 @@
-import { ActorHost, RedisKeys } from "@troupe/actors";
+import { ActorHost } from "@troupe/runtime";
+import { RedisKeys } from "@troupe/protocol/internal";
 import { describe, expect, it } from "vitest";
 import { decodeEvent } from "@troupe/protocol";
 import { counterEventSchemas, counterKind } from "../fixtures/counter-machine.js";

@@ -1,4 +1,4 @@
-import { ActorHost, type HostSettingsInput } from "@troupe/actors";
+import { ActorHost, type HostSettingsInput } from "@troupe/runtime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { counterKind, type CounterContext } from "../fixtures/counter-machine.js";
 import { startCluster, type Cluster } from "../support/cluster.js";

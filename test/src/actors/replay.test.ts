@@ -1,4 +1,6 @@
-import { RedisKeys, encodeActorRecord, type ActorRecord } from "@troupe/actors";
+import { RedisKeys } from "@troupe/protocol/internal";
+import { encodeActorRecord } from "@troupe/runtime/internal";
+import { type ActorRecord } from "@troupe/runtime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { counterKind, type CounterContext } from "../fixtures/counter-machine.js";
 import { startCluster, type Cluster } from "../support/cluster.js";

@@ -1,4 +1,4 @@
-import { agentKinds, defineAgent } from "@troupe/actors";
+import { agentKinds, defineAgent } from "@troupe/agents";
 import { InvalidAddressError, parseAddress, shardOf } from "@troupe/protocol";
 import {
   clusterStatus,
@@ -10,7 +10,7 @@ import {
   replayActorCommand,
   type AdminDeps,
   type ClusterStatus,
-} from "@troupe/services";
+} from "@troupe/cli/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import type { HostProcess } from "../support/host-process.js";

@@ -1,4 +1,4 @@
-import { JetStreamTranscriptReader } from "@troupe/actors";
+import { JetStreamTranscriptReader } from "@troupe/agents/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { followSession } from "../support/session-events.js";

@@ -12,7 +12,8 @@
 import { writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { RedisKeys, hostSettingsSchema } from "@troupe/actors";
+import { RedisKeys } from "@troupe/protocol/internal";
+import { hostSettingsSchema } from "@troupe/runtime";
 import {
   findLeftoverTestServers,
   removeLeftoverTestServers,
@@ -20,7 +21,8 @@ import {
 import { ensureTestRunId, testRunMarker } from "../harness/test-run-marker.js";
 import { testServersVariable } from "../harness/test-servers-provider.js";
 import { BenchResources } from "./bench-resources.js";
-import { renderBenchReport, type BenchResults, type ThroughputResult } from "./bench-report.js";
+import { renderBenchReport } from "./bench-report.js";
+import type { BenchResults, ThroughputResult } from "./bench-results.js";
 import { counterRecordSizes } from "./counter-record-sizes.js";
 import { collectMachineFacts, type MachineFacts } from "./machine-facts.js";
 import { measureActivation, type ActivationResult } from "./measure-activation.js";

@@ -1,4 +1,4 @@
-import { encodeActorRecord, processMessage } from "@troupe/actors";
+import { encodeActorRecord, processMessage } from "@troupe/runtime/internal";
 import { encodeMessage, inboxSubject, parseAddress } from "@troupe/protocol";
 import { counterKind } from "../fixtures/counter-machine.js";
 

@@ -1,4 +1,5 @@
-import type { RedisKeys, RedisSnapshotStore } from "@troupe/actors";
+import type { RedisKeys } from "@troupe/protocol/internal";
+import type { RedisSnapshotStore } from "@troupe/runtime/internal";
 import type { Redis } from "ioredis";
 import { createActor } from "xstate";
 import { counterKind } from "../fixtures/counter-machine.js";

@@ -1,4 +1,5 @@
-import { ActorHost, ensureStreams, hostSettingsSchema } from "@troupe/actors";
+import { ActorHost, hostSettingsSchema } from "@troupe/runtime";
+import { ensureStreams } from "@troupe/runtime/internal";
 import { counterKind } from "../fixtures/counter-machine.js";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import type { BenchResources } from "./bench-resources.js";

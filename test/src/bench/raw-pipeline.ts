@@ -8,7 +8,8 @@ import {
   type JsMsg,
 } from "@nats-io/jetstream";
 import { connect, headers, nanos } from "@nats-io/transport-node";
-import { hostSettingsSchema, type StreamNames } from "@troupe/actors";
+import { hostSettingsSchema } from "@troupe/runtime";
+import { type StreamNames } from "@troupe/protocol";
 import { eventSubject, parseShardInboxSubject, shardInboxFilter } from "@troupe/protocol";
 import { Redis } from "ioredis";
 import { createConcurrencyLimit } from "./concurrency-limit.js";

@@ -1,4 +1,4 @@
-import type { BenchResults } from "./bench-report.js";
+import type { BenchResults } from "./bench-results.js";
 import { count, ms, rate } from "./format-numbers.js";
 import type { DrainRate } from "./measure-drain-rate.js";
 

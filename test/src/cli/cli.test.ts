@@ -1,4 +1,5 @@
-import { inspectActor, TroupeClient } from "@troupe/services";
+import { inspectActor } from "@troupe/cli/internal";
+import { TroupeClient } from "@troupe/client";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { Redis } from "ioredis";

@@ -1,4 +1,4 @@
-import { startDevCluster } from "@troupe/services";
+import { startDevCluster } from "@troupe/cli";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,6 +1,7 @@
 import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
-import { ensureStreams, streamNames } from "@troupe/actors";
+import { ensureStreams } from "@troupe/runtime/internal";
+import { streamNames } from "@troupe/protocol";
 import {
   decodeEvent,
   encodeEvent,
@@ -10,18 +11,16 @@ import {
 } from "@troupe/protocol";
 import {
   ClientClosedError,
-  findFreePort,
-  findServerBinary,
   InboxMappingMissingError,
   MessageRejectedError,
   NatsUnreachableError,
   RunTimeoutError,
-  startLocalNatsServer,
   StreamsMissingError,
   TroupeClient,
-  type LocalNatsServer,
   type SessionEvent,
-} from "@troupe/services";
+} from "@troupe/client";
+import { findFreePort, findServerBinary } from "@troupe/cli/internal";
+import { startLocalNatsServer, type LocalNatsServer } from "@troupe/cli";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

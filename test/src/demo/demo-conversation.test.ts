@@ -1,4 +1,4 @@
-import { DEMO_NOTES_KEY, DEMO_OUTBOX_KEY, EventRenderer } from "@troupe/services";
+import { DEMO_NOTES_KEY, DEMO_OUTBOX_KEY, EventRenderer } from "@troupe/cli/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { followSession, type SessionEventLog } from "../support/session-events.js";

@@ -4,8 +4,9 @@
  * names another). Configured like fixtures/tools-host.ts; prints
  * `{"ready":true,"hostId":…}` once started.
  */
-import { agentKinds } from "@troupe/actors";
-import { demoAgents, formatReadyLine, runHost } from "@troupe/services";
+import { agentKinds } from "@troupe/agents";
+import { demoAgents, runHost } from "@troupe/cli";
+import { formatReadyLine } from "@troupe/cli/internal";
 import { Redis } from "ioredis";
 
 const natsUrl = process.env.TROUPE_NATS_URL;

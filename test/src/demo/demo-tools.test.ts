@@ -1,10 +1,6 @@
 import { randomUUID } from "node:crypto";
-import {
-  DEMO_NOTES_KEY,
-  DEMO_OUTBOX_KEY,
-  type DemoOutboxRecord,
-  demoAgents,
-} from "@troupe/services";
+import { DEMO_NOTES_KEY, DEMO_OUTBOX_KEY, type DemoOutboxRecord } from "@troupe/cli/internal";
+import { demoAgents } from "@troupe/cli";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServers, type TestServers } from "../harness/start-test-servers.js";

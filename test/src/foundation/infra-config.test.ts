@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { inboxSubjectMapping } from "@troupe/protocol";
-import { renderNatsServerConfig } from "@troupe/services";
+import { renderNatsServerConfig } from "@troupe/cli/internal";
 import { describe, expect, test } from "vitest";
 
 const infraFolder = fileURLToPath(new URL("../../../infra/", import.meta.url));

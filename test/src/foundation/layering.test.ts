@@ -1,3 +1,4 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { ESLint } from "eslint";
 import tseslint from "typescript-eslint";
@@ -7,24 +8,26 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 
 /**
  * Lints `code` with the repository's ESLint config as if it lived at `path`
- * (relative to the repository root). Type-aware rules are switched off: the probe
- * file does not exist on disk, and only the layering rules are under test.
+ * (relative to the repository root) and returns the messages of `rules`.
+ * Type-aware rules are switched off: the probe file does not exist on disk,
+ * and only the layering rules are under test.
  */
-async function ruleViolations(path: string, code: string): Promise<string[]> {
+async function ruleViolations(
+  path: string,
+  code: string,
+  rules: readonly string[] = ["no-restricted-imports", "no-restricted-syntax"],
+): Promise<string[]> {
   const eslint = new ESLint({ cwd: root, overrideConfig: tseslint.configs.disableTypeChecked });
   const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
   return (result?.messages ?? [])
-    .filter(
-      (message) =>
-        message.ruleId === "no-restricted-imports" || message.ruleId === "no-restricted-syntax",
-    )
+    .filter((message) => message.ruleId !== null && rules.includes(message.ruleId))
     .map((message) => message.message);
 }
 
-describe("layering: protocol ← machines ← actors ← services", () => {
+describe("layering between packages: protocol ← machines ← runtime ← agents ← cli, protocol ← client ← cli", () => {
   it("refuses IO, clocks and randomness in machines/", async () => {
     const violations = await ruleViolations(
-      "machines/src/host-actions/layering-probe.ts",
+      "machines/src/session/layering-probe.ts",
       [
         'import { connect } from "@nats-io/transport-node";',
         'import { Redis } from "ioredis";',
@@ -39,39 +42,128 @@ describe("layering: protocol ← machines ← actors ← services", () => {
     expect(violations.join("\n")).toMatch(/Math\.random/);
   });
 
-  it("refuses imports against the dependency direction", async () => {
-    expect(
-      await ruleViolations(
-        "protocol/src/address/layering-probe.ts",
-        'export * from "@troupe/machines";',
-      ),
-    ).toHaveLength(1);
-    expect(
-      await ruleViolations(
-        "machines/src/host-actions/layering-probe.ts",
-        'export * from "@troupe/actors";',
-      ),
-    ).toHaveLength(1);
-    expect(
-      await ruleViolations(
-        "actors/src/host/layering-probe.ts",
-        'export * from "@troupe/services";',
-      ),
-    ).toHaveLength(1);
+  it.each([
+    ["protocol/src/address/layering-probe.ts", "@troupe/machines"],
+    ["machines/src/run/layering-probe.ts", "@troupe/runtime"],
+    // The runtime hosts any xstate machine: it knows neither the agent machines nor agents.
+    ["actors/runtime/src/host/layering-probe.ts", "@troupe/machines"],
+    ["actors/runtime/src/host/layering-probe.ts", "@troupe/agents/internal"],
+    // The client is light: protocol and NATS only.
+    ["services/client/src/layering-probe.ts", "@troupe/runtime"],
+    ["services/client/src/layering-probe.ts", "@troupe/cli"],
+    ["actors/agents/src/agents/layering-probe.ts", "@troupe/cli/internal"],
+    ["actors/agents/src/agents/layering-probe.ts", "@troupe/client"],
+    ["services/cli/src/host/layering-probe.ts", "@troupe/test"],
+  ])("refuses %s importing %s", async (path, target) => {
+    const violations = await ruleViolations(path, `export * from "${target}";`);
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toMatch(/may not import @troupe\//);
   });
 
-  it("allows imports along the dependency direction", async () => {
+  it.each([
+    ["machines/src/run/layering-probe.ts", ["@troupe/protocol"]],
+    [
+      "actors/runtime/src/host/layering-probe.ts",
+      ["@troupe/protocol", "@troupe/protocol/internal"],
+    ],
+    [
+      "actors/agents/src/agents/layering-probe.ts",
+      ["@troupe/protocol", "@troupe/machines", "@troupe/runtime", "@troupe/runtime/internal"],
+    ],
+    ["services/client/src/layering-probe.ts", ["@troupe/protocol"]],
+    [
+      "services/cli/src/host/layering-probe.ts",
+      ["@troupe/agents", "@troupe/client/internal", "@troupe/runtime"],
+    ],
+  ])("allows %s to import %j", async (path, targets) => {
+    const code = targets.map((target) => `export * from "${target}";`).join("\n");
+    expect(await ruleViolations(path, code)).toEqual([]);
+  });
+});
+
+describe("layering inside a package: folders import lower layers only", () => {
+  it.each([
+    [
+      "actors/runtime/src/stores/layering-probe.ts",
+      "../host/actor-host.js",
+      /stores\/ may not import host\//,
+    ],
+    [
+      "actors/runtime/src/step/layering-probe.ts",
+      "../replay/replay-actor.js",
+      /step\/ may not import replay\//,
+    ],
+    // Peers in one layer do not import each other either.
+    [
+      "actors/runtime/src/replay/layering-probe.ts",
+      "../host/actor-host.js",
+      /replay\/ may not import host\//,
+    ],
+    [
+      "actors/agents/src/tools/layering-probe.ts",
+      "../agents/agent-registry.js",
+      /tools\/ may not import agents\//,
+    ],
+    ["services/cli/src/host/layering-probe.ts", "../cli/program.js", /host\/ may not import cli\//],
+    ["services/cli/src/cli/render/layering-probe.ts", "../../host/load-agents.js", null],
+    [
+      "protocol/src/v1/layering-probe.ts",
+      "../codec/decode-message.js",
+      /v1\/ may not import codec\//,
+    ],
+    [
+      "machines/src/session/layering-probe.ts",
+      "../run/run-machine.js",
+      /session\/ may not import run\//,
+    ],
+  ])("%s importing %s", async (path, target, refused) => {
+    const violations = await ruleViolations(path, `export * from "${target}";`);
+    if (refused === null) expect(violations).toEqual([]);
+    else expect(violations).toEqual([expect.stringMatching(refused)]);
+  });
+
+  it("allows imports of lower folders and within a folder", async () => {
+    const code = [
+      'export * from "../stores/snapshot-store.js";',
+      'export * from "../step/process-message.js";',
+      'export * from "./shard-worker.js";',
+    ].join("\n");
+    expect(await ruleViolations("actors/runtime/src/host/layering-probe.ts", code)).toEqual([]);
+  });
+
+  it("lets a unit test exercise its folder with the layers above it", async () => {
     expect(
       await ruleViolations(
-        "actors/src/host/layering-probe.ts",
-        'export * from "@troupe/protocol";\nexport * from "@troupe/machines";',
+        "actors/agents/src/tools/layering-probe.test.ts",
+        'export * from "../agents/define-agent.js";',
       ),
     ).toEqual([]);
-    expect(
-      await ruleViolations(
-        "services/src/host/layering-probe.ts",
-        'export * from "@troupe/actors";',
-      ),
-    ).toEqual([]);
+  });
+});
+
+describe("import cycles", () => {
+  it("refuses two modules of a package that import each other", async () => {
+    // import-x/no-cycle follows imports on disk, so the probe is two real files.
+    const folder = `actors/runtime/src/step/cycle-probe-${process.pid}`;
+    await mkdir(`${root}${folder}`, { recursive: true });
+    try {
+      await writeFile(
+        `${root}${folder}/a.ts`,
+        'import { b } from "./b.js";\nexport const a = () => b;\n',
+      );
+      await writeFile(
+        `${root}${folder}/b.ts`,
+        'import { a } from "./a.js";\nexport const b = () => a;\n',
+      );
+      const eslint = new ESLint({ cwd: root, overrideConfig: tseslint.configs.disableTypeChecked });
+      const results = await eslint.lintFiles([`${folder}/a.ts`, `${folder}/b.ts`]);
+      const cycles = results.map(
+        (result) =>
+          result.messages.filter((message) => message.ruleId === "import-x/no-cycle").length,
+      );
+      expect(cycles).toEqual([1, 1]);
+    } finally {
+      await rm(`${root}${folder}`, { recursive: true, force: true });
+    }
   });
 });

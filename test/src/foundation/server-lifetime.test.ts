@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { findServerBinary } from "@troupe/services";
+import { findServerBinary } from "@troupe/cli/internal";
 import { describe, expect, test } from "vitest";
 import { testDataDirPrefix } from "../harness/test-run-marker.js";
 

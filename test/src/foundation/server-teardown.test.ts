@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { connect as connectTcp } from "node:net";
-import { findServerBinary, startLocalNatsServer, startLocalRedisServer } from "@troupe/services";
+import { findServerBinary } from "@troupe/cli/internal";
+import { startLocalNatsServer, startLocalRedisServer } from "@troupe/cli";
 import { describe, expect, test } from "vitest";
 import { startTestServers } from "../harness/start-test-servers.js";
 import { testDataDirPrefix } from "../harness/test-run-marker.js";

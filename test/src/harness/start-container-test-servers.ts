@@ -1,4 +1,4 @@
-import { renderNatsServerConfig } from "@troupe/services";
+import { renderNatsServerConfig } from "@troupe/cli/internal";
 import type { StartedTestContainer } from "testcontainers";
 import { testRunIdVariable } from "./test-run-marker.js";
 

@@ -3,7 +3,7 @@ import {
   startLocalRedisServer,
   type LocalNatsServer,
   type LocalServer,
-} from "@troupe/services";
+} from "@troupe/cli";
 import { testDataDirPrefix } from "./test-run-marker.js";
 
 /** Options of {@link startLocalTestServers}. */
@@ -30,7 +30,7 @@ export interface LocalTestServers {
  *
  * @param options - See {@link LocalTestServersOptions}.
  * @returns Both servers.
- * @throws `ServerBinaryMissingError` or `LocalServerStartError` from `@troupe/services`.
+ * @throws `ServerBinaryMissingError` or `LocalServerStartError` from `@troupe/cli`.
  */
 export async function startLocalTestServers(
   options: LocalTestServersOptions,

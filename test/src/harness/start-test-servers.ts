@@ -1,4 +1,4 @@
-import type { LocalNatsServer, LocalServer } from "@troupe/services";
+import type { LocalNatsServer, LocalServer } from "@troupe/cli";
 import { startContainerTestServers } from "./start-container-test-servers.js";
 import { startLocalTestServers } from "./start-local-test-servers.js";
 import { resolveTestServersProvider, type TestServersProvider } from "./test-servers-provider.js";
@@ -45,7 +45,7 @@ export interface TestServers extends AsyncDisposable {
  *
  * @param options - See {@link TestServersOptions}.
  * @returns The running servers.
- * @throws `ServerBinaryMissingError` (from `@troupe/services`) when neither a
+ * @throws `ServerBinaryMissingError` (from `@troupe/cli`) when neither a
  *   container runtime nor the binaries are available, `LocalServerStartError` or
  *   a testcontainers error when a server does not start.
  *

@@ -5,16 +5,9 @@ import {
   type JetStreamManager,
 } from "@nats-io/jetstream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
-import {
-  RedisKeys,
-  RedisLeaseStore,
-  RedisSnapshotStore,
-  type ActorKindDefinition,
-  type ReplayReport,
-  replayActor,
-  streamNames,
-  type StreamNames,
-} from "@troupe/actors";
+import { RedisKeys, streamNames, type StreamNames } from "@troupe/protocol/internal";
+import { RedisLeaseStore, RedisSnapshotStore } from "@troupe/runtime/internal";
+import { type ActorKindDefinition, type ReplayReport, replayActor } from "@troupe/runtime";
 import { encodeMessage, inboxSubject, parseAddress } from "@troupe/protocol";
 import { Redis } from "ioredis";
 import { startTestServers, type TestServers } from "../harness/start-test-servers.js";

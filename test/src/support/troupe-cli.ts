@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { devStateSchema, troupeBinPath, type DevState } from "@troupe/services";
+import { devStateSchema, troupeBinPath, type DevState } from "@troupe/cli/internal";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "./wait-for.js";
 

@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
 import {
   RedisFenceStore,
-  RedisKeys,
   RedisToolResultStore,
   fenceStoreContractCases,
-  readToolResult,
-  toolFenceKey,
-  toolResultKey,
-} from "@troupe/actors";
+} from "@troupe/agents/internal";
+import { RedisKeys } from "@troupe/protocol/internal";
+import { readToolResult } from "@troupe/agents";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
@@ -44,7 +42,7 @@ describe("RedisFenceStore on a real Redis", () => {
     const store = new RedisFenceStore(client(), keys, { ttlMs: 60_000 });
     const key = `s-${randomUUID()}/r1/c1`;
     await store.begin(key, "idempotent_write");
-    const redisKey = toolFenceKey(keys, key);
+    const redisKey = keys.idempotencyRecord(key);
     expect(redisKey).toBe(`${keys.prefix}:fence:tool:${key}`);
     expect(await client().hgetall(redisKey)).toMatchObject({
       state: "started",
@@ -83,7 +81,7 @@ describe("RedisToolResultStore on a real Redis", () => {
     await store.put(ref, full);
     expect(await readToolResult(client(), keys, ref)).toBe(full);
     expect(await store.get(ref)).toBe(full);
-    const ttl = await client().pttl(toolResultKey(keys, ref));
+    const ttl = await client().pttl(keys.toolResult(ref));
     expect(ttl).toBeGreaterThan(25_000);
     expect(await readToolResult(client(), keys, `${ref}-unknown`)).toBeUndefined();
   });

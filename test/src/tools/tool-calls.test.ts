@@ -1,4 +1,4 @@
-import { JetStreamTranscriptReader } from "@troupe/actors";
+import { JetStreamTranscriptReader } from "@troupe/agents/internal";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TOOL_EXECUTIONS_KEY, TOOL_LOG_KEY, type ToolLogEntry } from "../fixtures/tools-agent.js";
 import { startCluster, type Cluster } from "../support/cluster.js";

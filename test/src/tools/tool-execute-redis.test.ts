@@ -1,17 +1,14 @@
 import { randomUUID } from "node:crypto";
 import {
   AgentRegistry,
-  type EffectContext,
   RedisFenceStore,
-  RedisKeys,
   RedisToolResultStore,
-  type ToolEffectClass,
   type ToolExecuteOutput,
   createToolExecuteHandler,
-  defineAgent,
-  defineTool,
-  readToolResult,
-} from "@troupe/actors";
+} from "@troupe/agents/internal";
+import { type EffectContext } from "@troupe/runtime";
+import { RedisKeys } from "@troupe/protocol/internal";
+import { type ToolEffectClass, defineAgent, defineTool, readToolResult } from "@troupe/agents";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -53,10 +50,11 @@ function host(effectClass: ToolEffectClass, executions: { count: number }, hang:
       return "x".repeat(20);
     },
   });
+  const agents = new AgentRegistry([
+    defineAgent({ name: "assistant", instructions: "x", tools: [act] }),
+  ]);
   const handler = createToolExecuteHandler({
-    agents: new AgentRegistry([
-      defineAgent({ name: "assistant", instructions: "x", tools: [act] }),
-    ]),
+    toolsOf: (name) => agents.get(name).tools,
     fences: new RedisFenceStore(redis, keys),
     results: new RedisToolResultStore(redis, keys),
     retryBackoffMs: 1,

@@ -1,0 +1,88 @@
+import type { SessionPolicy, ToolPolicy } from "@troupe/protocol";
+import type { ModelSpec } from "../models/resolve-model.js";
+import type { ToolDefinition } from "../tools/define-tool.js";
+import type { ToolsOption } from "../tools/tool-record.js";
+
+// The shapes of an agent definition. They refer to each other (an agent has
+// subagents, a subagent runs an agent), so they live in one file; the
+// functions that build them (`defineAgent`, `subagents.ts`) import from here.
+
+/** Agent, tool and subagent names: 1 to 64 characters from `A-Z a-z 0-9 _ -` (safe in subjects and for providers). */
+export const AGENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** What `defineAgent` takes; see {@link defineAgent}. */
+export interface AgentOptions {
+  /** Unique name among the agents of a host; sessions name their agent with it. */
+  readonly name: string;
+  /** The system instructions of every model call. */
+  readonly instructions: string;
+  /** Model spec string or AI SDK model; default: the session's model, then `TROUPE_MODEL`, then the scripted demo. */
+  readonly model?: ModelSpec;
+  /** Tools made with `defineTool`: a list, or a record keyed by each tool's name (issue #5). */
+  readonly tools?: ToolsOption;
+  /**
+   * Agents this agent may delegate to, by name: the model calls each as a tool
+   * `{ task }` whose result is the subagent's answer. The subagent runs its
+   * `agent` with that agent's tools filtered by `tools` (deny, then allow) and
+   * cannot delegate further. A subagent call is policy-checked like a `read`
+   * tool (allowed unless `toolPolicy` names it).
+   */
+  readonly subagents?: Readonly<Record<string, SubagentOptions>>;
+  /** `maxModelCalls`: model calls per run before a final call without tools (whole, ≥ 1, default 50). */
+  readonly limits?: { readonly maxModelCalls?: number };
+  /** `policy` for a message that arrives during a run (default `enqueue`). */
+  readonly settings?: { readonly policy?: SessionPolicy };
+  /**
+   * Which tool calls run, wait for approval or are refused: tool-name patterns
+   * (`*` = any characters). `deny` > `ask` > `allow`; a tool no pattern names
+   * is allowed when its effect class is `read` or `idempotent_write` and asks
+   * otherwise. A session may make it safer (`session.configure`), never looser.
+   * The built-in `ask_user` is always allowed.
+   */
+  readonly toolPolicy?: ToolPolicy;
+  /** How long a call that asks waits for `tool.approve` / `tool.deny` before it counts as denied (ms, default 24 h). */
+  readonly approvalTimeoutMs?: number;
+}
+
+/** A validated agent, with every default filled in. Frozen. */
+export interface AgentDefinition {
+  readonly name: string;
+  readonly instructions: string;
+  /** Undefined = the session's model, then `TROUPE_MODEL`, then the scripted demo. */
+  readonly model: ModelSpec | undefined;
+  /** The agent's tools keyed by name (frozen; empty when none). */
+  readonly tools: Readonly<Record<string, ToolDefinition>>;
+  readonly subagents: Readonly<Record<string, SubagentDefinition>>;
+  readonly limits: { readonly maxModelCalls: number };
+  readonly settings: { readonly policy: SessionPolicy };
+  readonly toolPolicy: {
+    readonly allow: readonly string[];
+    readonly ask: readonly string[];
+    readonly deny: readonly string[];
+  };
+  readonly approvalTimeoutMs: number;
+}
+
+/** A subagent as `defineAgent` takes it (see `AgentOptions.subagents`). */
+export interface SubagentOptions {
+  /** What the parent's model reads about the subagent (the description of its tool). */
+  readonly description: string;
+  /** The subagent's own agent definition (made with `defineAgent`). */
+  readonly agent: AgentDefinition;
+  /**
+   * Filters the agent's tools for the subagent: tool-name patterns (`*` = any
+   * characters); a tool `deny` names is removed, then, when `allow` is given,
+   * only the tools it names are kept.
+   */
+  readonly tools?: { readonly deny?: readonly string[]; readonly allow?: readonly string[] };
+}
+
+/** A validated subagent of an agent definition. */
+export interface SubagentDefinition {
+  readonly description: string;
+  readonly agent: AgentDefinition;
+  readonly tools: {
+    readonly deny: readonly string[];
+    readonly allow: readonly string[] | undefined;
+  };
+}

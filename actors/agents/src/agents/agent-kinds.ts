@@ -1,0 +1,150 @@
+import {
+  MODEL_CALL_EFFECT,
+  TOOL_EXECUTE_EFFECT,
+  runMachine,
+  runMessageSchemas,
+  sessionMachine,
+  sessionMessageSchemas,
+  toolCallMachine,
+  toolMessageSchemas,
+  type RunContext,
+  type SessionContext,
+  type ToolCallContext,
+} from "@troupe/machines";
+import { RedisFenceStore } from "../tools/redis-fence-store.js";
+import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
+import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
+import type { ActorKindDefinition, EffectHandler } from "@troupe/runtime";
+import type { HostServices } from "@troupe/runtime";
+import { createDeltaPublisher } from "../transcript/delta-publisher.js";
+import { JetStreamTranscriptReader } from "../transcript/jetstream-transcript-reader.js";
+import { AgentRegistry } from "./agent-registry.js";
+import type { AgentDefinition } from "./agent-definition.js";
+import { createModelCallHandler } from "./model-call-handler.js";
+import type { Environment } from "../models/resolve-model.js";
+
+/** Version of the session and run machines recorded in their snapshots. */
+export const AGENT_MACHINES_VERSION = "1";
+
+/** Options of {@link agentKinds}. */
+export interface AgentKindsOptions {
+  /** The agents this host serves (at least one). */
+  readonly agents: readonly AgentDefinition[];
+  /** Agent for sessions that name none; default: the first. */
+  readonly defaultAgent?: string;
+  /** Environment for API keys and `TROUPE_MODEL`; default `process.env`. */
+  readonly env?: Environment;
+}
+
+/**
+ * The actor kinds that run agents: `session/<sessionId>` (admission, policies,
+ * one run at a time), `run/<sessionId>` (the agent loop of that session's runs,
+ * one after another) and `tool/<toolActorId>` (one tool call, fenced by its
+ * idempotency key), with the `model.call` effect wired to the AI SDK and the
+ * `tool.execute` effect to the agents' tools.
+ * Run events are published on the session's subjects
+ * (`troupe.session.<id>.events.<type>`), deltas as transient `run.delta` events.
+ *
+ * @param options - agents and the default agent.
+ * @returns a kind factory for `ActorHost.start({ kinds })`.
+ * @throws InvalidAgentError (from the factory) for duplicate names or an unknown default.
+ * @example
+ * const host = await ActorHost.start({ nats, redis, kinds: agentKinds({ agents: [support] }) });
+ */
+export function agentKinds(
+  options: AgentKindsOptions,
+): (services: HostServices) => ActorKindDefinition[] {
+  return (services) => {
+    const agents = new AgentRegistry(options.agents, {
+      ...(options.defaultAgent === undefined ? {} : { defaultAgent: options.defaultAgent }),
+    });
+    const publishDelta = createDeltaPublisher(services.nats);
+    const modelCall = createModelCallHandler({
+      agents,
+      transcript: new JetStreamTranscriptReader(services.js, services.streams.transcript),
+      publishDelta: (delta) => publishDelta(delta),
+      onPublishError: (error) =>
+        services.logger.debug({ err: error }, "a run.delta could not be published"),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+    // Deltas carry an attempt number that grows across machine retries and host
+    // re-runs of the same model call, so a client can drop superseded text.
+    const countedModelCall: EffectHandler = async (input, context) => {
+      const { sessionId, runId, modelCallIndex } = input as {
+        sessionId: string;
+        runId: string;
+        modelCallIndex: number;
+      };
+      const key = services.keys.modelStreamAttempt(sessionId, `${runId}.m${modelCallIndex}`);
+      const attempt = await services.redis.incr(key);
+      void services.redis.pexpire(key, 7 * 24 * 3600 * 1000).catch(() => undefined);
+      return modelCall(input, { ...context, attempt });
+    };
+    // A subagent's session, its run and its tool calls publish on the
+    // delegating session's subjects (meta.actor still names each actor).
+    const session: ActorKindDefinition = {
+      kind: "session",
+      machine: sessionMachine,
+      eventAddress: (address, context) => {
+        const parent = (context as SessionContext | undefined)?.parent;
+        return parent === undefined ? address : { kind: "session", id: parent.sessionId };
+      },
+      version: AGENT_MACHINES_VERSION,
+      messageSchemas: sessionMessageSchemas,
+      // A user.message carries the settings of its agent (policy, model-call limit);
+      // the session's first message adopts them. An unknown agent name rejects the
+      // message (UnknownAgentError lists the agents served).
+      toEvent: (message) => {
+        const event = {
+          ...(message.payload as Record<string, unknown>),
+          type: message.type,
+          messageId: message.id,
+          timestampMs: message.meta.timestampMs,
+        };
+        if (message.type !== "user.message") return event;
+        const agent = agents.get((message.payload as { agent?: string }).agent);
+        return {
+          ...event,
+          agentDefaults: {
+            policy: agent.settings.policy,
+            maxModelCalls: agent.limits.maxModelCalls,
+          },
+        };
+      },
+    };
+    const run: ActorKindDefinition = {
+      kind: "run",
+      machine: runMachine,
+      version: AGENT_MACHINES_VERSION,
+      messageSchemas: runMessageSchemas,
+      eventAddress: (address, context) => ({
+        kind: "session",
+        id: (context as RunContext | undefined)?.parentSessionId ?? address.id,
+      }),
+      effects: { [MODEL_CALL_EFFECT]: countedModelCall },
+    };
+    // One actor per tool call; its events appear under the session's subjects.
+    const tool: ActorKindDefinition = {
+      kind: "tool",
+      machine: toolCallMachine,
+      version: AGENT_MACHINES_VERSION,
+      messageSchemas: toolMessageSchemas,
+      eventAddress: (address, context) => {
+        const { sessionId, call } = context as ToolCallContext;
+        if (call?.parentSessionId !== undefined) {
+          return { kind: "session", id: call.parentSessionId };
+        }
+        return sessionId === undefined ? address : { kind: "session", id: sessionId };
+      },
+      effects: {
+        [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({
+          toolsOf: (name) => agents.get(name).tools,
+          fences: new RedisFenceStore(services.redis, services.keys),
+          results: new RedisToolResultStore(services.redis, services.keys),
+          logger: services.logger,
+        }),
+      },
+    };
+    return [session, run, tool];
+  };
+}

@@ -1,0 +1,93 @@
+import type { ModelMessage, ToolResultPart } from "ai";
+import type { AgentDefinition } from "./agent-definition.js";
+import { missingToolResultPart, toolCallPart, toolResultPart } from "./tool-messages.js";
+import type { TranscriptEntry, TranscriptToolCall } from "./transcript-entry.js";
+
+/** What `streamText` gets as the prompt: `instructions` and `messages`. */
+export interface ModelPrompt {
+  /** The agent's instructions (the AI SDK sends them as the system message). */
+  readonly instructions: string;
+  /** The transcript as user, assistant and tool messages, in order. */
+  readonly messages: ModelMessage[];
+}
+
+/**
+ * Builds the prompt of a model call from the agent and the transcript: the
+ * agent's instructions, then the entries in transcript order —
+ *
+ * - `user` → a user message;
+ * - `assistant` → an assistant message with a text part (when not empty) and a
+ *   `tool-call` part per tool call;
+ * - `tool` → a `tool-result` part; the results of one assistant message form
+ *   one tool message right after it.
+ *
+ * So that every provider accepts the request: entries with nothing to say (an
+ * empty answer without tool calls, an empty user text) and roles this version
+ * does not know are left out; a result whose call is not in the assistant
+ * message before it is left out; a call without a result gets an error result
+ * (`MISSING_TOOL_RESULT_TEXT`) before the next turn; a user message that
+ * arrived while calls were waiting for results comes after those results.
+ *
+ * @param agent - the agent answering.
+ * @param entries - transcript entries `0 … n − 1`, in order.
+ * @returns the instructions and messages for `streamText`.
+ * @see https://ai-sdk.dev/docs/reference/ai-sdk-core/model-message — message and part shapes
+ * @example
+ * buildModelPrompt(agent, [{ role: "user", text: "hi", messageId: "m1" }]);
+ * // { instructions: agent.instructions, messages: [{ role: "user", content: "hi" }] }
+ */
+export function buildModelPrompt(
+  agent: AgentDefinition,
+  entries: readonly TranscriptEntry[],
+): ModelPrompt {
+  const messages: ModelMessage[] = [];
+  /** Calls of the latest assistant message still waiting for a result, by id. */
+  const pending = new Map<string, TranscriptToolCall>();
+  let results: ToolResultPart[] = [];
+  let deferred: ModelMessage[] = [];
+
+  const settle = () => {
+    for (const call of pending.values()) results.push(missingToolResultPart(call));
+    pending.clear();
+    if (results.length > 0) messages.push({ role: "tool", content: results });
+    messages.push(...deferred);
+    results = [];
+    deferred = [];
+  };
+
+  for (const entry of entries) {
+    if (entry.role === "user") {
+      if (entry.text.length === 0) continue;
+      const message: ModelMessage = { role: "user", content: entry.text };
+      if (pending.size > 0) deferred.push(message);
+      else messages.push(message);
+    } else if (entry.role === "assistant") {
+      settle();
+      const calls = uniqueCalls(entry.toolCalls ?? []);
+      if (calls.length === 0) {
+        if (entry.text.length > 0) messages.push({ role: "assistant", content: entry.text });
+        continue;
+      }
+      messages.push({
+        role: "assistant",
+        content: [
+          ...(entry.text.length > 0 ? [{ type: "text" as const, text: entry.text }] : []),
+          ...calls.map(toolCallPart),
+        ],
+      });
+      for (const call of calls) pending.set(call.toolCallId, call);
+    } else if (entry.role === "tool") {
+      if (!pending.delete(entry.toolCallId)) continue;
+      results.push(toolResultPart(entry));
+      if (pending.size === 0) settle();
+    }
+  }
+  settle();
+  return { instructions: agent.instructions, messages };
+}
+
+/** The calls with distinct ids, first occurrence kept. */
+function uniqueCalls(calls: readonly TranscriptToolCall[]): TranscriptToolCall[] {
+  const seen = new Set<string>();
+  return calls.filter((call) => !seen.has(call.toolCallId) && seen.add(call.toolCallId));
+}

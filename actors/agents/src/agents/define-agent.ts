@@ -1,0 +1,129 @@
+import { ASK_USER_TOOL, DEFAULT_APPROVAL_TIMEOUT_MS } from "@troupe/machines";
+import { sessionPolicySchema } from "@troupe/protocol";
+import { z } from "zod";
+import { parseModelSpec } from "../models/model-spec.js";
+import { toToolRecord } from "../tools/tool-record.js";
+import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
+import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOptions } from "./agent-definition.js";
+import { toSubagentRecord } from "./subagents.js";
+
+/** Default model calls per run: the run machine's (`@troupe/machines`). */
+export { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
+import { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
+
+const nameSchema = z
+  .string()
+  .regex(AGENT_NAME_PATTERN, 'must be 1 to 64 characters from A-Z, a-z, 0-9, "_" and "-"');
+
+/**
+ * The plain (serialisable) parts of an agent definition; `model`, `tools` and
+ * `subagents` are checked beside it.
+ *
+ * Shape: `{ name, instructions, limits: { maxModelCalls }, settings: { policy }, toolPolicy: { allow, ask, deny }, approvalTimeoutMs }`.
+ */
+export const agentPlainPartsSchema = z.object({
+  name: nameSchema,
+  instructions: z.string().min(1, "must not be empty"),
+  limits: z
+    .strictObject({ maxModelCalls: z.number().int().min(1).default(DEFAULT_MAX_MODEL_CALLS) })
+    .prefault({}),
+  settings: z.strictObject({ policy: sessionPolicySchema.default("enqueue") }).prefault({}),
+  toolPolicy: z
+    .strictObject({
+      allow: z.array(z.string().min(1).max(128)).default([]),
+      ask: z.array(z.string().min(1).max(128)).default([]),
+      deny: z.array(z.string().min(1).max(128)).default([]),
+    })
+    .prefault({}),
+  approvalTimeoutMs: z.number().int().min(1).default(DEFAULT_APPROVAL_TIMEOUT_MS),
+});
+
+/**
+ * Defines an agent: its instructions, model, tools, subagents, limits and
+ * session settings. Checks everything up front (the model spec's form too, but
+ * not its API key, which is read when a call is made), so a host refuses a bad
+ * definition at startup.
+ *
+ * @param options - see {@link AgentOptions}.
+ * @returns the frozen {@link AgentDefinition} with defaults filled in.
+ * @throws InvalidAgentError listing every problem (bad name, empty instructions,
+ *   malformed model spec, bad limit, unknown setting, a tool not made with
+ *   `defineTool`, duplicate tool names, …).
+ * @example
+ * ```ts
+ * const assistant = defineAgent({
+ *   name: "assistant",
+ *   instructions: "You are a helpful assistant. Answer briefly.",
+ *   model: "openai:gpt-4o-mini",
+ *   tools: [getWeather], // made with defineTool
+ *   limits: { maxModelCalls: 20 },
+ *   settings: { policy: "interrupt" },
+ * });
+ * ```
+ */
+export function defineAgent(options: AgentOptions): AgentDefinition {
+  const issues: AgentIssue[] = [];
+  const plain = agentPlainPartsSchema.safeParse({
+    name: options.name,
+    instructions: options.instructions,
+    limits: options.limits,
+    settings: options.settings,
+    toolPolicy: options.toolPolicy,
+    approvalTimeoutMs: options.approvalTimeoutMs,
+  });
+  if (!plain.success) {
+    for (const issue of plain.error.issues) {
+      issues.push({
+        path: issue.path.map((key) => (typeof key === "symbol" ? String(key) : key)),
+        message: issue.message,
+      });
+    }
+  }
+  issues.push(...modelIssues(options.model));
+  const tools = toToolRecord(options.tools);
+  const subagents = toSubagentRecord(options.subagents, Object.keys(tools.tools));
+  issues.push(...tools.issues, ...subagents.issues);
+  if (Object.hasOwn(subagents.subagents, ASK_USER_TOOL)) {
+    issues.push({
+      path: ["subagents", ASK_USER_TOOL],
+      message: `"${ASK_USER_TOOL}" is the built-in tool every agent has; choose another name`,
+    });
+  }
+  if (Object.hasOwn(tools.tools, ASK_USER_TOOL)) {
+    issues.push({
+      path: ["tools", ASK_USER_TOOL],
+      message: `"${ASK_USER_TOOL}" is the built-in tool every agent has; choose another name`,
+    });
+  }
+  const name = typeof options.name === "string" ? options.name : undefined;
+  if (!plain.success || issues.length > 0) throw new InvalidAgentError(name, issues);
+  return Object.freeze({
+    ...plain.data,
+    model: options.model,
+    tools: tools.tools,
+    subagents: Object.freeze(subagents.subagents),
+  });
+}
+
+function modelIssues(model: unknown): AgentIssue[] {
+  if (model === undefined) return [];
+  if (typeof model === "string") {
+    try {
+      parseModelSpec(model);
+      return [];
+    } catch (error) {
+      return [{ path: ["model"], message: (error as Error).message }];
+    }
+  }
+  if (
+    typeof model === "object" &&
+    model !== null &&
+    "doStream" in model &&
+    typeof model.doStream === "function" &&
+    "specificationVersion" in model &&
+    typeof model.specificationVersion === "string"
+  ) {
+    return [];
+  }
+  return [{ path: ["model"], message: "must be a model spec string or an AI SDK language model" }];
+}

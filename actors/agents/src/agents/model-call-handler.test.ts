@@ -1,0 +1,206 @@
+import { describe, expect, it } from "vitest";
+import { ScriptedModel } from "../models/scripted-model.js";
+import type { ScriptedScript } from "../models/scripted-step.js";
+import type { EffectContext } from "@troupe/runtime";
+import { AgentRegistry } from "./agent-registry.js";
+import { defineAgent } from "./define-agent.js";
+import { EffectCancelledError } from "@troupe/runtime";
+import type { ModelCallDelta, ModelCallResult } from "./model-call-effect.js";
+import { createModelCallHandler } from "./model-call-handler.js";
+import { InMemoryTranscriptReader } from "./transcript-reader.js";
+
+const input = {
+  sessionId: "s1",
+  runId: "r1",
+  transcriptLength: 3,
+  modelCallIndex: 1,
+  attempt: 1,
+  withoutTools: false,
+};
+
+function setup(script: ScriptedScript, options: { attempt?: number } = {}) {
+  const model = new ScriptedModel(script);
+  const agents = new AgentRegistry([
+    defineAgent({ name: "assistant", instructions: "You are terse.", model }),
+  ]);
+  const transcript = new InMemoryTranscriptReader();
+  transcript.append(
+    "s1",
+    { role: "user", text: "first question", messageId: "m1" },
+    { role: "assistant", text: "first answer", runId: "r0" },
+    { role: "user", text: "second question", messageId: "m2" },
+    { role: "user", text: "not yet in this call", messageId: "m3" },
+  );
+  const deltas: ModelCallDelta[] = [];
+  const controller = new AbortController();
+  const context: EffectContext = {
+    signal: controller.signal,
+    address: { kind: "run", id: "s1" },
+    effectId: "r1.m1.a1",
+    attempt: options.attempt ?? 1,
+  };
+  const publish: { hook?: (delta: ModelCallDelta) => void } = {};
+  const handler = createModelCallHandler({
+    agents,
+    transcript,
+    env: {},
+    publishDelta: (delta) => {
+      deltas.push(delta);
+      publish.hook?.(delta);
+    },
+  });
+  return { model, handler, context, controller, deltas, publish };
+}
+
+describe("model.call handler", () => {
+  it("prompts with the agent's instructions and the first transcriptLength entries in order", async () => {
+    const { model, handler, context } = setup([{ text: "ok" }]);
+    await handler(input, context);
+    expect(model.lastCall?.prompt).toEqual([
+      { role: "system", content: "You are terse." },
+      { role: "user", content: [{ type: "text", text: "first question" }] },
+      { role: "assistant", content: [{ type: "text", text: "first answer" }] },
+      { role: "user", content: [{ type: "text", text: "second question" }] },
+    ]);
+    expect(model.lastCall?.providerOptions).toEqual({
+      troupe: { sessionId: "s1", runId: "r1", modelCallIndex: 1, attempt: 1 },
+    });
+  });
+
+  it("publishes text and reasoning deltas in order with the attempt numbers, and returns the answer", async () => {
+    const { handler, context, deltas } = setup(
+      [{ reasoning: "Think.", text: "Two words.", usage: { inputTokens: 20, outputTokens: 4 } }],
+      { attempt: 2 },
+    );
+    const result = await handler({ ...input, attempt: 3 }, context);
+    expect(deltas.map(({ kind, text, index }) => [kind, text, index])).toEqual([
+      ["reasoning", "Think.", 0],
+      ["text", "Two", 1],
+      ["text", " words.", 2],
+    ]);
+    expect(deltas[0]).toEqual({
+      sessionId: "s1",
+      runId: "r1",
+      modelCallIndex: 1,
+      modelCallId: "r1.m1",
+      attempt: 2,
+      retryAttempt: 3,
+      effectId: "r1.m1.a1",
+      kind: "reasoning",
+      text: "Think.",
+      index: 0,
+    });
+    expect(result).toEqual({
+      text: "Two words.",
+      reasoning: "Think.",
+      finishReason: "stop",
+      usage: { inputTokens: 20, outputTokens: 4 },
+      toolCalls: [],
+    });
+  });
+
+  it("collects tool calls the model returns, even of a tool the agent does not have", async () => {
+    const { handler, context } = setup([
+      { toolCalls: [{ toolCallId: "c1", toolName: "search", input: '{"q":"x"}' }] },
+    ]);
+    const result = (await handler(input, context)) as ModelCallResult;
+    expect(result.toolCalls).toEqual([
+      {
+        toolCallId: "c1",
+        toolName: "search",
+        input: '{"q":"x"}',
+        effectClass: "unclassified",
+        // Nothing to approve: tool.execute answers "Unknown tool" without running anything.
+        decision: "allow",
+      },
+    ]);
+    expect(result.finishReason).toBe("tool-calls");
+  });
+
+  it("uses input.model over the agent's model", async () => {
+    const { model, handler, context } = setup([{ text: "agent model" }]);
+    const result = (await handler(
+      { ...input, model: "scripted:demo" },
+      context,
+    )) as ModelCallResult;
+    expect(result.text).toBe("You said: second question");
+    expect(model.callCount).toBe(0);
+  });
+
+  it("returns the partial text when cancelled mid-stream with EffectCancelledError", async () => {
+    const { handler, context, controller, deltas, publish } = setup([
+      { text: "one two three four five", chunkDelayMs: 20 },
+    ]);
+    publish.hook = (delta) => {
+      if (delta.index === 1) controller.abort(new EffectCancelledError("r1.m1.a1"));
+    };
+    const result = await handler(input, context);
+    expect(result).toEqual({
+      text: "one two",
+      finishReason: "cancelled",
+      usage: { inputTokens: 0, outputTokens: 0 },
+      toolCalls: [],
+      cancelled: true,
+    });
+    expect(deltas).toHaveLength(2);
+  });
+
+  it("returns an empty cancelled result when cancelled before the model streams", async () => {
+    const { model, handler, context, controller } = setup([{ text: "never" }]);
+    controller.abort(new EffectCancelledError("r1.m1.a1"));
+    expect(await handler(input, context)).toMatchObject({ text: "", cancelled: true });
+    expect(model.callCount).toBe(0);
+  });
+
+  it("rethrows any other abort reason (the host gave the effect up)", async () => {
+    const { handler, context, controller, publish } = setup([
+      { text: "one two three", chunkDelayMs: 20 },
+    ]);
+    const reason = new Error("shard handed over");
+    publish.hook = () => controller.abort(reason);
+    await expect(handler(input, context)).rejects.toBe(reason);
+  });
+
+  it("throws a non-retryable model_error for a non-retryable provider error", async () => {
+    const { handler, context } = setup([
+      { error: { message: "invalid model", retryable: false, statusCode: 404 } },
+    ]);
+    await expect(handler(input, context)).rejects.toMatchObject({
+      code: "model_error",
+      retryable: false,
+      details: { statusCode: 404, provider: "troupe.scripted" },
+      message: expect.stringContaining("HTTP 404") as unknown,
+    });
+  });
+
+  it("throws a retryable model_error for a retryable provider error, even mid-stream", async () => {
+    const { model, handler, context } = setup([
+      { text: "half an", error: { message: "connection reset", retryable: true } },
+    ]);
+    await expect(handler(input, context)).rejects.toMatchObject({
+      code: "model_error",
+      retryable: true,
+    });
+    expect(model.callCount).toBe(1); // no AI SDK retries: the run machine retries durably
+  });
+
+  it("fails retryable when the transcript is shorter than transcriptLength", async () => {
+    const { handler, context } = setup([{ text: "never" }]);
+    await expect(handler({ ...input, transcriptLength: 9 }, context)).rejects.toMatchObject({
+      code: "effect_failed",
+      retryable: true,
+    });
+  });
+
+  it("fails non-retryable for an unknown agent, a bad model spec or a malformed input", async () => {
+    const { handler, context } = setup([]);
+    const cases: [unknown, string][] = [
+      [{ ...input, agent: "planner" }, "unknown_agent"],
+      [{ ...input, model: "openai:gpt-4o" }, "model_not_configured"],
+      [{ runId: "r1" }, "internal"],
+    ];
+    for (const [badInput, code] of cases) {
+      await expect(handler(badInput, context)).rejects.toMatchObject({ code, retryable: false });
+    }
+  });
+});

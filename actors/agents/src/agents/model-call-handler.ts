@@ -1,0 +1,158 @@
+import type { EffectContext, EffectHandler } from "@troupe/runtime";
+import {
+  type Environment,
+  type LanguageModelInstance,
+  type ModelSpec,
+  resolveModel,
+} from "../models/resolve-model.js";
+import type { AgentRegistry } from "./agent-registry.js";
+import { buildModelPrompt } from "./build-model-prompt.js";
+import { EffectCancelledError } from "@troupe/runtime";
+import {
+  type ModelCallDelta,
+  type ModelCallResult,
+  parseModelCallInput,
+} from "./model-call-effect.js";
+import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
+import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
+import { toModelCallError } from "./to-model-call-error.js";
+import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
+
+/** Options of {@link createModelCallHandler}. */
+export interface ModelCallHandlerOptions {
+  /** The agents this host serves. */
+  readonly agents: AgentRegistry;
+  /** Where the session transcripts are read from. */
+  readonly transcript: TranscriptReader;
+  /** Publishes one delta (e.g. as a `run.delta` event); awaited, in order. Errors are not fatal. */
+  readonly publishDelta: (delta: ModelCallDelta) => void | Promise<void>;
+  /** Called when `publishDelta` throws (deltas are provisional, the call goes on). Default: ignore. */
+  readonly onPublishError?: (error: unknown, delta: ModelCallDelta) => void;
+  /** Environment for API keys and `TROUPE_MODEL`. Default `process.env`. */
+  readonly env?: Environment;
+}
+
+/**
+ * Creates the handler of the `model.call` effect: reads the first
+ * `transcriptLength` entries of the session's transcript, builds the prompt
+ * (agent instructions + transcript, tool calls and results included), resolves
+ * the model (`input.model`, else the agent's, else `TROUPE_MODEL`, else the
+ * scripted demo), streams it with `streamText` under the effect's abort signal
+ * with the agent's tools (without `execute`; none when `withoutTools`),
+ * publishes every text and reasoning delta, and returns a
+ * {@link ModelCallResult} whose tool calls carry their raw arguments and
+ * effect classes.
+ *
+ * Cancellation: when the signal aborts with an {@link EffectCancelledError}
+ * the handler resolves with what streamed so far (`cancelled: true`,
+ * `finishReason: "cancelled"`); any other abort reason is rethrown.
+ *
+ * @param options - agents, transcript reader, delta publisher, environment.
+ * @returns an `EffectHandler` for the effect name `model.call`.
+ * @throws (from the handler) ModelCallError `model_error` (retryable as the provider says),
+ *   ModelNotConfiguredError `model_not_configured`, UnknownAgentError `unknown_agent`,
+ *   TroupeError `effect_failed` (retryable, transcript unreadable or short), TroupeError
+ *   `internal` (malformed input), or the signal's reason when aborted for another reason.
+ * @example
+ * ```ts
+ * const run = defineActorKind({
+ *   kind: "run",
+ *   machine: runMachine,
+ *   version: "1",
+ *   messageSchemas,
+ *   effects: { [MODEL_CALL_EFFECT]: createModelCallHandler({ agents, transcript, publishDelta }) },
+ * });
+ * ```
+ */
+export function createModelCallHandler(options: ModelCallHandlerOptions): EffectHandler {
+  const env = options.env ?? process.env;
+  const resolved = new Map<string, LanguageModelInstance>();
+  const modelFor = (spec: ModelSpec | undefined): LanguageModelInstance => {
+    if (spec !== undefined && typeof spec !== "string") return spec;
+    const key = spec ?? "";
+    const cached = resolved.get(key) ?? resolveModel(spec, env);
+    resolved.set(key, cached);
+    return cached;
+  };
+
+  return async (rawInput: unknown, context: EffectContext): Promise<ModelCallResult> => {
+    const input = parseModelCallInput(rawInput);
+    const { signal } = context;
+    const agent = options.agents.get(input.agent);
+    const model = modelFor(input.model ?? agent.model);
+    const entries = await readTranscriptEntries(options.transcript, input, signal);
+    if (entries === undefined) return cancelledOrRethrow(signal, undefined);
+    const prompt = buildModelPrompt(agent, entries);
+    let index = 0;
+    const streamed = await streamModelCall({
+      model,
+      ...prompt,
+      ...modelToolSettings(agent, input.withoutTools, prompt.messages),
+      signal,
+      providerOptions: {
+        troupe: {
+          sessionId: input.sessionId,
+          runId: input.runId,
+          modelCallIndex: input.modelCallIndex,
+          attempt: input.attempt,
+        },
+      },
+      onDelta: async (kind, text) => {
+        const delta: ModelCallDelta = {
+          sessionId: input.sessionId,
+          ...(input.parentSessionId === undefined
+            ? {}
+            : { parentSessionId: input.parentSessionId }),
+          runId: input.runId,
+          modelCallIndex: input.modelCallIndex,
+          modelCallId: `${input.runId}.m${input.modelCallIndex}`,
+          attempt: context.attempt,
+          retryAttempt: input.attempt,
+          effectId: context.effectId,
+          kind,
+          text,
+          index: index++,
+        };
+        try {
+          await options.publishDelta(delta);
+        } catch (error) {
+          options.onPublishError?.(error, delta);
+        }
+      },
+    });
+    if (streamed.aborted || (signal.aborted && !streamed.finished)) {
+      return cancelledOrRethrow(signal, streamed);
+    }
+    if (streamed.hasError) {
+      throw toModelCallError(streamed.error, model);
+    }
+    return {
+      text: streamed.text,
+      ...(streamed.reasoning.length > 0 ? { reasoning: streamed.reasoning } : {}),
+      finishReason: streamed.finishReason ?? "other",
+      usage: streamed.usage,
+      // A call without tools ends the run: calls of tools it was not offered are dropped.
+      toolCalls: input.withoutTools
+        ? []
+        : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
+    };
+  };
+}
+
+/** The partial result for a deliberate cancellation; any other abort reason is rethrown. */
+function cancelledOrRethrow(
+  signal: AbortSignal,
+  streamed: StreamedModelCall | undefined,
+): ModelCallResult {
+  if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
+  return {
+    text: streamed?.text ?? "",
+    ...(streamed !== undefined && streamed.reasoning.length > 0
+      ? { reasoning: streamed.reasoning }
+      : {}),
+    finishReason: "cancelled",
+    usage: streamed?.usage ?? { inputTokens: 0, outputTokens: 0 },
+    toolCalls: [],
+    cancelled: true,
+  };
+}

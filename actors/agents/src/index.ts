@@ -1,0 +1,36 @@
+/**
+ * @troupe/agents — durable AI agents on `@troupe/runtime`: every session, run
+ * (turn), tool call and subagent is an actor whose pure machine comes from
+ * `@troupe/machines`; models are called through the Vercel AI SDK (`ai`).
+ *
+ * - {@link defineAgent} / {@link defineTool}: an agent's model, instructions,
+ *   tools (zod input schema, effect class, timeout, result size), policy and
+ *   subagents. See src/agents/README.md and src/tools/README.md.
+ * - {@link agentKinds}: the `session`, `run` and `tool` actor kinds for
+ *   `ActorHost.start({ kinds })`, with the `model.call` effect wired to the AI
+ *   SDK and `tool.execute` to the agents' tools, each call behind an
+ *   idempotency record.
+ * - {@link resolveModel} (`TROUPE_MODEL`, provider specs) and the deterministic
+ *   {@link ScriptedModel} for demos and tests.
+ *
+ * Internals (the effect handlers, stores, prompt building) are in
+ * `@troupe/agents/internal`, for Troupe's own packages and tests only.
+ *
+ * @packageDocumentation
+ */
+export * from "./agents/agent-definition.js";
+export * from "./agents/agent-kinds.js";
+export * from "./agents/define-agent.js";
+export * from "./agents/invalid-agent-error.js";
+export * from "./agents/model-call-error.js";
+export * from "./agents/subagents.js";
+export * from "./agents/unknown-agent-error.js";
+export * from "./models/demo-script.js";
+export * from "./models/model-not-configured-error.js";
+export * from "./models/model-spec.js";
+export * from "./models/resolve-model.js";
+export * from "./models/scripted-model.js";
+export * from "./models/scripted-step.js";
+export * from "./tools/define-tool.js";
+export * from "./tools/invalid-tool-error.js";
+export { readToolResult } from "./tools/redis-tool-result-store.js";

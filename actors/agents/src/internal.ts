@@ -1,0 +1,35 @@
+/**
+ * @troupe/agents/internal — the agent layer's parts for Troupe's own packages
+ * and tests: effect handlers, idempotency record stores, prompt building,
+ * transcript readers. Everything public is re-exported. Not covered by semantic
+ * versioning.
+ *
+ * @packageDocumentation
+ */
+export * from "./index.js";
+export * from "./agents/agent-registry.js";
+export * from "./agents/build-model-prompt.js";
+export * from "./agents/model-call-effect.js";
+export * from "./agents/model-call-handler.js";
+export * from "./agents/model-tools.js";
+export * from "./agents/stream-model-call.js";
+export * from "./agents/to-model-call-error.js";
+export * from "./agents/tool-messages.js";
+export * from "./agents/transcript-entry.js";
+export * from "./agents/transcript-reader.js";
+export * from "./transcript/delta-publisher.js";
+export * from "./transcript/jetstream-transcript-reader.js";
+export * from "./tools/fence-store.js";
+export * from "./tools/fence-store-contract.js";
+export * from "./tools/in-memory-fence-store.js";
+export * from "./tools/redis-fence-store.js";
+export * from "./tools/redis-tool-result-store.js";
+export * from "./tools/run-tool-attempt.js";
+export * from "./tools/tool-arguments.js";
+export * from "./tools/tool-execute-effect.js";
+export * from "./tools/tool-execute-handler.js";
+export * from "./tools/tool-execute-outputs.js";
+export * from "./tools/tool-policy.js";
+export * from "./tools/tool-record.js";
+export * from "./tools/tool-result-content.js";
+export * from "./tools/tool-result-store.js";

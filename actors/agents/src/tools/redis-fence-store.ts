@@ -1,0 +1,141 @@
+import type { Redis } from "ioredis";
+import type { RedisKeys } from "@troupe/protocol/internal";
+import { RedisScript } from "@troupe/runtime/internal";
+import { MAX_TOOL_ATTEMPTS, type ToolEffectClass, isRetryableEffectClass } from "./define-tool.js";
+import {
+  DEFAULT_FENCE_TTL_MS,
+  type FenceDecision,
+  type FenceRecord,
+  type FenceStatus,
+  type FenceStore,
+} from "./fence-store.js";
+
+const NOW_MS = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+`;
+
+// KEYS: fence; ARGV: effectClass, retryable (1|0), maxAttempts, ttlMs
+const beginScript = new RedisScript(`${NOW_MS}
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then
+  redis.call('HSET', KEYS[1], 'state', 'started', 'attempts', 1, 'effectClass', ARGV[1],
+    'createdAtMs', now, 'startedAtMs', now)
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return {'run', 1}
+end
+if state ~= 'started' then
+  return {'reuse', state, redis.call('HGET', KEYS[1], 'result') or 'null'}
+end
+local attempts = tonumber(redis.call('HGET', KEYS[1], 'attempts') or '0')
+if ARGV[2] == '1' and attempts < tonumber(ARGV[3]) then
+  attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+  redis.call('HSET', KEYS[1], 'startedAtMs', now)
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return {'run', attempts}
+end
+return {'outcome_unknown', attempts}
+`);
+
+// KEYS: fence; ARGV: status, result (JSON), ttlMs
+const completeScript = new RedisScript(`${NOW_MS}
+local state = redis.call('HGET', KEYS[1], 'state')
+if state and state ~= 'started' then
+  return {state, redis.call('HGET', KEYS[1], 'result') or 'null'}
+end
+if not state then
+  redis.call('HSET', KEYS[1], 'attempts', 0, 'createdAtMs', now)
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[1], 'result', ARGV[2], 'completedAtMs', now)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {ARGV[1], ARGV[2]}
+`);
+
+/** Options of {@link RedisFenceStore}. */
+export interface RedisFenceStoreOptions {
+  /** How long a fence is kept after its last change, in ms; default 7 days (604 800 000 ms). */
+  readonly ttlMs?: number;
+  /** Attempts in all for retryable classes; default 3 (`MAX_TOOL_ATTEMPTS`). */
+  readonly maxAttempts?: number;
+}
+
+/**
+ * {@link FenceStore} on Redis: one hash per call under
+ * `<prefix>:fence:tool:<idempotencyKey>` (see `RedisKeys.idempotencyRecord`), changed only by
+ * two Lua scripts, so `begin` and `complete` are atomic even between hosts.
+ * Timestamps come from the Redis server's clock; every change renews the TTL
+ * (default 7 days), after which the call counts as never begun.
+ *
+ * @example
+ * ```ts
+ * const fences = new RedisFenceStore(redis, new RedisKeys("troupe"));
+ * const decision = await fences.begin("s1/r1/c1", "non_idempotent_write");
+ * ```
+ */
+export class RedisFenceStore implements FenceStore {
+  readonly #ttlMs: number;
+  /** See {@link FenceStore.maxAttempts}. */
+  readonly maxAttempts: number;
+
+  /**
+   * @param redis - connection.
+   * @param keys - the deployment's key layout.
+   * @param options - TTL and attempts, see {@link RedisFenceStoreOptions}.
+   */
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    options: RedisFenceStoreOptions = {},
+  ) {
+    this.#ttlMs = options.ttlMs ?? DEFAULT_FENCE_TTL_MS;
+    this.maxAttempts = options.maxAttempts ?? MAX_TOOL_ATTEMPTS;
+  }
+
+  /** See {@link FenceStore.begin}. @throws the Redis client's error when Redis is unreachable. */
+  async begin(key: string, effectClass: ToolEffectClass): Promise<FenceDecision> {
+    const reply = (await beginScript.run(
+      this.redis,
+      [this.keys.idempotencyRecord(key)],
+      [effectClass, isRetryableEffectClass(effectClass) ? "1" : "0", this.maxAttempts, this.#ttlMs],
+    )) as [string, number | string, string?];
+    const [kind, value, result] = reply;
+    if (kind === "run") return { kind: "run", attempt: Number(value) };
+    if (kind === "reuse") {
+      return { kind: "reuse", status: value as FenceStatus, result: JSON.parse(result ?? "null") };
+    }
+    return { kind: "outcome_unknown", attempts: Number(value) };
+  }
+
+  /** See {@link FenceStore.complete}. @throws the Redis client's error when Redis is unreachable. */
+  async complete(
+    key: string,
+    status: FenceStatus,
+    result: unknown,
+  ): Promise<{ status: FenceStatus; result: unknown }> {
+    const reply = (await completeScript.run(
+      this.redis,
+      [this.keys.idempotencyRecord(key)],
+      [status, JSON.stringify(result ?? null), this.#ttlMs],
+    )) as [FenceStatus, string];
+    return { status: reply[0], result: JSON.parse(reply[1]) as unknown };
+  }
+
+  /** See {@link FenceStore.get}. */
+  async get(key: string): Promise<FenceRecord | undefined> {
+    const hash = await this.redis.hgetall(this.keys.idempotencyRecord(key));
+    if (hash["state"] === undefined) return undefined;
+    const number = (field: string) =>
+      hash[field] === undefined ? {} : { [field]: Number(hash[field]) };
+    return {
+      state: hash["state"] as FenceRecord["state"],
+      attempts: Number(hash["attempts"] ?? 0),
+      createdAtMs: Number(hash["createdAtMs"] ?? 0),
+      ...(hash["effectClass"] === undefined
+        ? {}
+        : { effectClass: hash["effectClass"] as ToolEffectClass }),
+      ...(hash["result"] === undefined ? {} : { result: JSON.parse(hash["result"]) as unknown }),
+      ...number("startedAtMs"),
+      ...number("completedAtMs"),
+    };
+  }
+}

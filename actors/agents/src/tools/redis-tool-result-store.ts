@@ -1,0 +1,69 @@
+import type { Redis } from "ioredis";
+import type { RedisKeys } from "@troupe/protocol/internal";
+import { DEFAULT_FENCE_TTL_MS } from "./fence-store.js";
+import type { ToolResultStore } from "./tool-result-store.js";
+
+/** Options of {@link RedisToolResultStore}. */
+export interface RedisToolResultStoreOptions {
+  /** How long a full result is kept, in ms; default 7 days (604 800 000 ms), as fences. */
+  readonly ttlMs?: number;
+}
+
+/**
+ * {@link ToolResultStore} on Redis: one string per result under
+ * `<prefix>:tool-result:<ref>` (see `RedisKeys.toolResult`), with a TTL.
+ *
+ * @example
+ * ```ts
+ * const results = new RedisToolResultStore(redis, new RedisKeys("troupe"));
+ * ```
+ */
+export class RedisToolResultStore implements ToolResultStore {
+  readonly #ttlMs: number;
+
+  /**
+   * @param redis - connection.
+   * @param keys - the deployment's key layout.
+   * @param options - see {@link RedisToolResultStoreOptions}.
+   */
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    options: RedisToolResultStoreOptions = {},
+  ) {
+    this.#ttlMs = options.ttlMs ?? DEFAULT_FENCE_TTL_MS;
+  }
+
+  /** See {@link ToolResultStore.put}. @throws the Redis client's error when Redis is unreachable. */
+  async put(ref: string, content: string): Promise<void> {
+    await this.redis.set(this.keys.toolResult(ref), content, "PX", this.#ttlMs);
+  }
+
+  /** See {@link ToolResultStore.get}. @throws the Redis client's error when Redis is unreachable. */
+  async get(ref: string): Promise<string | undefined> {
+    return readToolResult(this.redis, this.keys, ref);
+  }
+}
+
+/**
+ * Reads the full result of a tool call whose result reached the model
+ * truncated (`resultRef` of the `tool.execute` output).
+ *
+ * @param redis - connection.
+ * @param keys - the deployment's key layout.
+ * @param ref - the `resultRef` (the call's idempotency key `<sessionId>/<runId>/<toolCallId>`).
+ * @returns the full result text, or undefined when unknown or expired (after 7 days by default).
+ * @throws the Redis client's error when Redis is unreachable.
+ * @example
+ * ```ts
+ * const full = await readToolResult(redis, new RedisKeys("troupe"), output.resultRef);
+ * ```
+ */
+export async function readToolResult(
+  redis: Redis,
+  keys: RedisKeys,
+  ref: string,
+): Promise<string | undefined> {
+  const content = await redis.get(keys.toolResult(ref));
+  return content ?? undefined;
+}

@@ -1,0 +1,361 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import {
+  encodeMessage,
+  inboxSubject,
+  parseAddress,
+  streamNames,
+  type StreamNames,
+} from "@troupe/protocol";
+import { Redis } from "ioredis";
+import pLimit from "p-limit";
+import { pino, type Logger } from "pino";
+import { ShardCountMismatchError } from "../errors/shard-count-mismatch-error.js";
+import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import { RedisKeys } from "@troupe/protocol/internal";
+import { RedisLeaseStore } from "../stores/redis-lease-store.js";
+import { RedisMembershipStore } from "../stores/redis-membership-store.js";
+import { RedisSnapshotStore } from "../stores/redis-snapshot-store.js";
+import { ensureStreams } from "../streams/ensure-streams.js";
+import { EffectRunner } from "./effect-runner.js";
+import { hostSettingsSchema, type HostSettings, type HostSettingsInput } from "./host-options.js";
+import type { HostRuntime } from "./host-runtime.js";
+import { OutboxPublisher } from "./outbox-publisher.js";
+import { assignShards } from "./shard-assignment.js";
+import { ShardWorker } from "./shard-worker.js";
+
+/** Connections and names a kind factory may use (see `ActorHostOptions.kinds`). */
+export interface HostServices {
+  readonly nats: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly redis: Redis;
+  readonly streams: StreamNames;
+  readonly keys: RedisKeys;
+  readonly logger: Logger;
+}
+
+/** How to start an {@link ActorHost}. */
+export interface ActorHostOptions {
+  /** NATS server URL (e.g. `nats://127.0.0.1:4222`) or an open connection. */
+  readonly nats: string | NatsConnection;
+  /** Redis URL (e.g. `redis://127.0.0.1:6379`) or an open client. */
+  readonly redis: string | Redis;
+  /**
+   * The actor kinds this host runs, or a function building them from the host's
+   * connections (for kinds whose effects publish or read streams, such as
+   * `agentKinds`).
+   */
+  readonly kinds:
+    readonly ActorKindDefinition[] | ((services: HostServices) => readonly ActorKindDefinition[]);
+  /** Host settings (see `hostSettingsSchema` for defaults). */
+  readonly settings?: HostSettingsInput;
+  /** Logger; defaults to pino at `TROUPE_LOG_LEVEL` (default `info`). */
+  readonly logger?: Logger;
+}
+
+/**
+ * Hosts xstate machines as virtual actors: leases its fair share of shards,
+ * consumes their inboxes, runs the pure step for each message and commits
+ * snapshots under the shard's fencing token (../../README.md says what it
+ * guarantees).
+ *
+ * @example
+ * const host = await ActorHost.start({ nats: "nats://127.0.0.1:4222", redis: "redis://127.0.0.1:6379", kinds: [counter] });
+ * process.once("SIGTERM", () => void host.stop());
+ */
+export class ActorHost {
+  readonly #workers = new Map<number, ShardWorker>();
+  readonly #stopping = new AbortController();
+  readonly #loops: Promise<void>[] = [];
+  readonly #ownsConnections: { nats: boolean; redis: boolean };
+  #members: string[] = [];
+  #stopped: Promise<void> | undefined;
+
+  private constructor(
+    private readonly runtime: HostRuntime,
+    private readonly nats: NatsConnection,
+    private readonly membership: RedisMembershipStore,
+    ownsConnections: { nats: boolean; redis: boolean },
+  ) {
+    this.#ownsConnections = ownsConnections;
+  }
+
+  /**
+   * Connects, creates the streams, checks the shard count and starts leasing shards.
+   *
+   * @param options - servers, kinds and settings.
+   * @returns the running host.
+   * @throws ShardCountMismatchError when the deployment was created with another shard count.
+   */
+  static async start(options: ActorHostOptions): Promise<ActorHost> {
+    const settings: HostSettings = hostSettingsSchema.parse(options.settings ?? {});
+    const logger = (
+      options.logger ?? pino({ level: process.env.TROUPE_LOG_LEVEL ?? "info" })
+    ).child({ hostId: settings.hostId });
+    const nats =
+      typeof options.nats === "string"
+        ? await connect({ servers: options.nats, name: settings.hostId, noAsyncTraces: true })
+        : options.nats;
+    const redis =
+      typeof options.redis === "string"
+        ? new Redis(options.redis, { enableAutoPipelining: true, maxRetriesPerRequest: 2 })
+        : options.redis;
+    const keys = new RedisKeys(settings.prefix);
+    const membership = new RedisMembershipStore(redis, keys);
+    const recorded = await membership.claimShardCount(settings.shardCount);
+    if (recorded !== settings.shardCount) {
+      if (typeof options.nats === "string") await nats.close();
+      if (typeof options.redis === "string") redis.disconnect();
+      throw new ShardCountMismatchError(settings.shardCount, recorded);
+    }
+    const jsm = await jetstreamManager(nats);
+    const streams = streamNames(settings.prefix);
+    await ensureStreams(jsm, streams, settings);
+    const js = jetstream(nats);
+    const kinds =
+      typeof options.kinds === "function"
+        ? options.kinds({ nats, js, redis, streams, keys, logger })
+        : options.kinds;
+    const publisher = new OutboxPublisher(js);
+    const limiter = pLimit(settings.maxConcurrency);
+    const runtime: HostRuntime = {
+      settings,
+      js,
+      jsm,
+      redis,
+      streams,
+      snapshots: new RedisSnapshotStore(redis, keys),
+      leases: new RedisLeaseStore(redis, keys),
+      kinds: new Map(kinds.map((kind) => [kind.kind, kind])),
+      publisher,
+      effects: new EffectRunner(redis, keys, publisher, logger),
+      logger,
+      limit: (task) => limiter(task),
+    };
+    const host = new ActorHost(runtime, nats, membership, {
+      nats: typeof options.nats === "string",
+      redis: typeof options.redis === "string",
+    });
+    host.#startLoops();
+    logger.info(
+      { shardCount: settings.shardCount, kinds: [...runtime.kinds.keys()] },
+      "actor host started",
+    );
+    return host;
+  }
+
+  /** This host's id. */
+  get hostId(): string {
+    return this.runtime.settings.hostId;
+  }
+
+  /** Shards this host currently owns, ascending. */
+  get ownedShards(): number[] {
+    return [...this.#workers.keys()].sort((a, b) => a - b);
+  }
+
+  /**
+   * Actors held in memory now, summed over the shards this host owns. Read-only,
+   * for monitoring and tests: passivation keeps it at most `maxActiveActors`
+   * (checked every 250 ms, so it may exceed the limit briefly while messages arrive).
+   */
+  get activeActorCount(): number {
+    let count = 0;
+    for (const worker of this.#workers.values()) count += worker.activeActors;
+    return count;
+  }
+
+  /** Live hosts at the last heartbeat. */
+  get members(): readonly string[] {
+    return this.#members;
+  }
+
+  /**
+   * Graceful shutdown: leave the membership, stop fetching, finish in-flight
+   * messages, save watermarks and release every lease at once (so other hosts take
+   * over without waiting for the TTL), then close connections it opened.
+   */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
+    const { logger, settings } = this.runtime;
+    logger.info("actor host stopping");
+    this.#stopping.abort();
+    await Promise.allSettled(this.#loops);
+    await this.membership.leave(settings.hostId).catch(() => undefined);
+    await Promise.allSettled([...this.#workers.values()].map((worker) => this.#release(worker)));
+    if (this.#ownsConnections.nats) await this.nats.drain().catch(() => undefined);
+    if (this.#ownsConnections.redis) await this.runtime.redis.quit().catch(() => undefined);
+    logger.info("actor host stopped");
+  }
+
+  #startLoops(): void {
+    const { settings } = this.runtime;
+    this.#loops.push(
+      this.#every(settings.rebalanceIntervalMs, () => this.#rebalance()),
+      this.#every(settings.leaseRenewIntervalMs, () => this.#renew()),
+      this.#every(settings.timerPollIntervalMs, () => this.#fireTimers()),
+      this.#every(250, () => this.#housekeeping()),
+    );
+  }
+
+  async #every(intervalMs: number, tick: () => Promise<void>): Promise<void> {
+    const signal = this.#stopping.signal;
+    while (!signal.aborted) {
+      try {
+        await tick();
+      } catch (error) {
+        if (!signal.aborted) this.runtime.logger.warn({ err: error }, "host loop tick failed");
+      }
+      await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
+    }
+  }
+
+  async #rebalance(): Promise<void> {
+    const { settings, leases, logger } = this.runtime;
+    this.#members = await this.membership.heartbeat(settings.hostId, settings.membershipTtlMs);
+    const owners = assignShards(settings.shardCount, this.#members);
+    const releases: Promise<void>[] = [];
+    const acquisitions: Promise<void>[] = [];
+    for (let shard = 0; shard < settings.shardCount; shard += 1) {
+      const mine = owners[shard] === settings.hostId;
+      const worker = this.#workers.get(shard);
+      if (!mine && worker !== undefined && worker.accepting) {
+        releases.push(this.#release(worker));
+      } else if (mine && worker === undefined) {
+        acquisitions.push(
+          (async () => {
+            const token = await leases.acquire(shard, settings.hostId, settings.leaseTtlMs);
+            if (token === undefined) return;
+            if (this.#stopping.signal.aborted) {
+              // `stop()` began while the lease was being acquired: hand it back at once
+              // rather than leave it to lapse (the next owner would wait up to leaseTtlMs).
+              await leases.release(shard, settings.hostId, token).catch(() => undefined);
+              return;
+            }
+            const started = new ShardWorker(shard, token, this.runtime, (lost) =>
+              this.#onLeaseLost(lost),
+            );
+            this.#workers.set(shard, started);
+            this.#renewedAt.set(shard, Date.now());
+            try {
+              await started.start();
+              logger.debug({ shard, token }, "shard acquired");
+            } catch (error) {
+              logger.warn({ shard, err: error }, "could not start shard; releasing it");
+              started.abort();
+              this.#workers.delete(shard);
+              await leases.release(shard, settings.hostId, token).catch(() => undefined);
+            }
+          })(),
+        );
+      }
+    }
+    await Promise.all([...releases, ...acquisitions]);
+  }
+
+  readonly #renewedAt = new Map<number, number>();
+
+  async #release(worker: ShardWorker): Promise<void> {
+    const { settings, leases, logger } = this.runtime;
+    await worker.drain(settings.drainTimeoutMs);
+    await leases.release(worker.shard, settings.hostId, worker.token).catch(() => undefined);
+    if (this.#workers.get(worker.shard) === worker) this.#workers.delete(worker.shard);
+    this.#renewedAt.delete(worker.shard);
+    logger.debug({ shard: worker.shard }, "shard released");
+  }
+
+  #onLeaseLost(worker: ShardWorker): void {
+    if (this.#workers.get(worker.shard) === worker) this.#workers.delete(worker.shard);
+    this.#renewedAt.delete(worker.shard);
+    this.runtime.logger.warn(
+      { shard: worker.shard, token: worker.token },
+      "lease lost; stopped processing the shard",
+    );
+  }
+
+  async #renew(): Promise<void> {
+    const { settings, leases } = this.runtime;
+    const workers = [...this.#workers.values()].filter((worker) => !worker.signal.aborted);
+    const startedAt = Date.now();
+    try {
+      const held = await leases.renew(
+        settings.hostId,
+        workers.map((worker) => ({ shard: worker.shard, token: worker.token })),
+        settings.leaseTtlMs,
+      );
+      workers.forEach((worker, index) => {
+        if (held[index] === true) this.#renewedAt.set(worker.shard, startedAt);
+        else this.#loseLease(worker);
+      });
+    } finally {
+      this.#checkLeaseDeadlines();
+    }
+  }
+
+  #loseLease(worker: ShardWorker): void {
+    worker.abort();
+    this.#onLeaseLost(worker);
+  }
+
+  /** A lease not renewed within its TTL (measured from the renewal request) is treated as lost at once. */
+  #checkLeaseDeadlines(): void {
+    const now = Date.now();
+    for (const worker of this.#workers.values()) {
+      const renewedAt = this.#renewedAt.get(worker.shard) ?? 0;
+      if (now - renewedAt > this.runtime.settings.leaseTtlMs) this.#loseLease(worker);
+    }
+  }
+
+  async #fireTimers(): Promise<void> {
+    this.#checkLeaseDeadlines();
+    const shards = [...this.#workers.values()]
+      .filter((worker) => worker.accepting)
+      .map((worker) => worker.shard);
+    const due = await this.runtime.snapshots.dueTimers(shards, 500);
+    if (due.length === 0) return;
+    await this.runtime.publisher.publish(
+      due.map(({ address, timer }) => {
+        const id = `${address}:timer:${timer.timerId}:${timer.deadlineMs}`;
+        const encoded = encodeMessage({
+          v: 1,
+          id,
+          type: "timer.fired",
+          payload: { timerId: timer.timerId, deadlineMs: timer.deadlineMs },
+          meta: { actor: address, timestampMs: Date.now() },
+        });
+        return {
+          subject: inboxSubject(parseAddress(address)),
+          messageId: id,
+          contentType: encoded.contentType,
+          body: encoded.bytes,
+        };
+      }),
+    );
+    await this.runtime.snapshots.removeTimers(due);
+  }
+
+  async #housekeeping(): Promise<void> {
+    const { settings } = this.runtime;
+    const workers = [...this.#workers.values()].filter((worker) => worker.accepting);
+    await Promise.all(workers.map((worker) => worker.saveWatermark()));
+    // Outboxes published more than a tenth of the dedup window ago are confirmed.
+    const publishedBefore = Date.now() - settings.duplicateWindowMs / 10;
+    await Promise.all(workers.map((worker) => worker.confirmPublished(publishedBefore)));
+    // Idle actors past passivateAfterMs go; then, while over maxActiveActors, the
+    // least recently used idle ones.
+    const idleBefore = Date.now() - settings.passivateAfterMs;
+    const candidates = workers
+      .flatMap((worker) => worker.passivationCandidates().map((cell) => ({ worker, cell })))
+      .sort((a, b) => a.cell.lastUsedMs - b.cell.lastUsedMs);
+    let active = workers.reduce((sum, worker) => sum + worker.activeActors, 0);
+    for (const { worker, cell } of candidates) {
+      if (cell.lastUsedMs > idleBefore && active <= settings.maxActiveActors) break;
+      if (await worker.passivate(cell)) active -= 1;
+    }
+  }
+}

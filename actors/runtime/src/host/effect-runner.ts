@@ -1,0 +1,197 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  type ActorAddress,
+  encodeMessage,
+  formatAddress,
+  inboxSubject,
+  toWireError,
+} from "@troupe/protocol";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import type { PendingEffect } from "../step/actor-record.js";
+import type { RedisKeys } from "@troupe/protocol/internal";
+import { EffectCancelledError } from "../errors/effect-cancelled-error.js";
+import type { OutboxPublisher } from "./outbox-publisher.js";
+
+/**
+ * Runs effect handlers and delivers each result as a message into the requesting
+ * actor's own inbox (`effect.completed` / `effect.failed`), so the result is
+ * journaled like any input. At-least-once: the same request may run again after a
+ * crash; its result message has the `Nats-Msg-Id` `<address>:fx:<effectId>`.
+ *
+ * A handler aborted because the host gave up the shard publishes nothing: the new
+ * owner resumes the effect.
+ */
+export class EffectRunner {
+  readonly #running = new Map<string, AbortController>();
+  readonly #runningPerActor = new Map<string, number>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+    private readonly publisher: OutboxPublisher,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Whether an effect of `address` is running on this host. */
+  hasRunning(address: string): boolean {
+    return (this.#runningPerActor.get(address) ?? 0) > 0;
+  }
+
+  /**
+   * Aborts a running effect because its actor cancelled it: the handler's signal
+   * is aborted with an {@link EffectCancelledError}, and whatever it returns (or
+   * throws) is still delivered. No-op when the effect does not run here.
+   */
+  cancel(address: ActorAddress, effectId: string): void {
+    this.#running
+      .get(`${formatAddress(address)}#${effectId}`)
+      ?.abort(new EffectCancelledError(effectId));
+  }
+
+  /**
+   * Answers a cancelled effect that is no longer running (after a crash): delivers
+   * `effect.failed` with code `cancelled` at once instead of running it again.
+   */
+  async deliverCancelled(address: ActorAddress, effect: PendingEffect): Promise<void> {
+    await this.#deliver(address, effect, {
+      type: "effect.failed",
+      payload: {
+        effectId: effect.effectId,
+        error: toWireError(new EffectCancelledError(effect.effectId)),
+      },
+    });
+  }
+
+  /** Whether one given effect of `address` is running on this host. */
+  hasRunningEffect(address: ActorAddress, effectId: string): boolean {
+    return this.#isRunning(`${formatAddress(address)}#${effectId}`);
+  }
+
+  #isRunning(key: string): boolean {
+    const controller = this.#running.get(key);
+    return controller !== undefined && !controller.signal.aborted;
+  }
+
+  /** Number of effects running on this host. */
+  get runningCount(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Starts an effect unless it already runs on this host.
+   *
+   * @param address - requesting actor.
+   * @param definition - its kind (for the handler).
+   * @param effect - the pending request.
+   * @param shardSignal - aborted when the host stops owning the actor's shard.
+   */
+  start(
+    address: ActorAddress,
+    definition: ActorKindDefinition,
+    effect: PendingEffect,
+    shardSignal: AbortSignal,
+  ): void {
+    const actor = formatAddress(address);
+    const key = `${actor}#${effect.effectId}`;
+    // An entry whose signal is aborted belongs to a worker that gave the shard up;
+    // when the shard comes back to this host, the effect starts afresh.
+    if (this.#isRunning(key) || shardSignal.aborted) return;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(shardSignal.reason as unknown);
+    shardSignal.addEventListener("abort", onAbort, { once: true });
+    this.#running.set(key, controller);
+    this.#runningPerActor.set(actor, (this.#runningPerActor.get(actor) ?? 0) + 1);
+    void this.#run(address, definition, effect, controller.signal).finally(() => {
+      shardSignal.removeEventListener("abort", onAbort);
+      if (this.#running.get(key) === controller) this.#running.delete(key);
+      const left = (this.#runningPerActor.get(actor) ?? 1) - 1;
+      if (left > 0) this.#runningPerActor.set(actor, left);
+      else this.#runningPerActor.delete(actor);
+    });
+  }
+
+  async #run(
+    address: ActorAddress,
+    definition: ActorKindDefinition,
+    effect: PendingEffect,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const actor = formatAddress(address);
+    const attemptKey = this.keys.effectRun(actor, effect.effectId);
+    let result:
+      | { type: "effect.completed"; payload: Record<string, unknown> }
+      | { type: "effect.failed"; payload: Record<string, unknown> };
+    try {
+      const attempt = await this.redis.incr(attemptKey);
+      void this.redis.pexpire(attemptKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
+      const handler = definition.effects?.[effect.effect];
+      if (handler === undefined) {
+        throw new Error(
+          `no effect handler named "${effect.effect}" is registered for kind "${definition.kind}"`,
+        );
+      }
+      const output = await handler(effect.input, {
+        signal,
+        address,
+        effectId: effect.effectId,
+        attempt,
+      });
+      result = {
+        type: "effect.completed",
+        payload: { effectId: effect.effectId, output: output ?? null },
+      };
+    } catch (error) {
+      if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
+      this.logger.warn(
+        { actor, effect: effect.effect, effectId: effect.effectId, err: error },
+        "effect failed",
+      );
+      result = {
+        type: "effect.failed",
+        payload: { effectId: effect.effectId, error: toWireError(error) },
+      };
+    }
+    if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
+    await this.#deliver(address, effect, result, signal);
+  }
+
+  async #deliver(
+    address: ActorAddress,
+    effect: PendingEffect,
+    result: { type: "effect.completed" | "effect.failed"; payload: Record<string, unknown> },
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const actor = formatAddress(address);
+    const id = `${actor}:fx:${effect.effectId}`;
+    const encoded = encodeMessage({
+      v: 1,
+      id,
+      type: result.type,
+      payload: result.payload,
+      meta: { actor, timestampMs: Date.now() },
+    });
+    const item = {
+      subject: inboxSubject(address),
+      messageId: id,
+      contentType: encoded.contentType,
+      body: encoded.bytes,
+    };
+    // The result is the actor's only way forward: retry (same Nats-Msg-Id) until
+    // it is stored or the host gives the shard up (the next owner re-runs the effect).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.publisher.publish([item]);
+        return;
+      } catch (error) {
+        if (signal?.aborted === true && !EffectCancelledError.isInstance(signal.reason)) return;
+        this.logger.warn(
+          { actor, effectId: effect.effectId, attempt, err: error },
+          "could not deliver an effect result; retrying",
+        );
+        await sleep(Math.min(2000, 50 * 2 ** Math.min(attempt, 6)));
+      }
+    }
+  }
+}

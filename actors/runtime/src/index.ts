@@ -1,0 +1,30 @@
+/**
+ * @troupe/runtime — hosts any xstate v5 machine as a virtual actor on NATS
+ * JetStream (inboxes, events, dead letters, the journal) and Redis (shard leases
+ * with fencing tokens, snapshot generations, durable timers). It knows nothing
+ * of agents or models: `@troupe/agents` is one application on top of it.
+ *
+ * - {@link ActorHost}: leases a fair share of shards and processes their
+ *   inboxes one message per actor at a time (pure step → fenced commit →
+ *   outbox → effects → ack); graceful on `stop()`.
+ * - {@link defineActorKind}: a machine, its version, its message schemas and
+ *   effect handlers.
+ * - {@link replayActor}: re-runs an actor's journal through the pure step and
+ *   reports the first divergence from the stored snapshot.
+ *
+ * README.md says what the host guarantees; docs/design.md is the map.
+ * Internals (stores, the step, Redis keys) are in `@troupe/runtime/internal`,
+ * for Troupe's own packages and tests only.
+ *
+ * @packageDocumentation
+ */
+export * from "./errors/effect-cancelled-error.js";
+export * from "./errors/lease-lost-error.js";
+export * from "./errors/shard-count-mismatch-error.js";
+export * from "./host/actor-host.js";
+export * from "./host/host-options.js";
+export * from "./registry/actor-kind.js";
+export type { ActorRecord, PendingEffect, PendingTimer, OutboxItem } from "./step/actor-record.js";
+export * from "./replay/first-difference.js";
+export * from "./replay/journal-reader.js";
+export * from "./replay/replay-actor.js";

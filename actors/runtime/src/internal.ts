@@ -1,0 +1,23 @@
+/**
+ * @troupe/runtime/internal — the runtime's parts for Troupe's own packages and
+ * tests: the pure step, the stores and their Redis implementations, stream
+ * set-up, shard assignment. Everything public is re-exported. Not covered by
+ * semantic versioning.
+ *
+ * @packageDocumentation
+ */
+export * from "./index.js";
+export * from "./host/shard-assignment.js";
+export * from "./step/actor-record.js";
+export * from "./step/dead-letter-items.js";
+export * from "./step/interpret-actions.js";
+export * from "./step/process-message.js";
+export * from "./stores/lease-store.js";
+export * from "./stores/membership-store.js";
+export * from "./stores/redis-lease-store.js";
+export * from "./stores/redis-membership-store.js";
+export * from "./stores/redis-script.js";
+export * from "./stores/redis-snapshot-store.js";
+export * from "./stores/snapshot-store.js";
+export * from "./streams/ensure-streams.js";
+export * from "./streams/shard-consumer-name.js";

@@ -1,0 +1,195 @@
+import {
+  type ActorAddress,
+  encodeEvent,
+  encodeMessage,
+  eventSubject,
+  formatAddress,
+  inboxSubject,
+  parseAddress,
+  transcriptSubject,
+} from "@troupe/protocol";
+import {
+  APPEND_ACTION,
+  CANCEL_EFFECT_ACTION,
+  EFFECT_ACTION,
+  EMIT_ACTION,
+  SEND_ACTION,
+  type AppendParams,
+  type CancelEffectParams,
+  type EffectRequestParams,
+  type EmitEventParams,
+  type SendMessageParams,
+} from "@troupe/protocol";
+import type { OutboxItem, PendingEffect, PendingTimer } from "./actor-record.js";
+import { encodeTranscriptEntry } from "@troupe/protocol";
+
+/** An action object as returned by xstate's pure `transition()`. */
+export interface MachineAction {
+  readonly type: string;
+  readonly params?: unknown;
+}
+
+/** What a transition asked of the host, turned into data. */
+export interface InterpretedActions {
+  readonly outbox: OutboxItem[];
+  readonly effects: PendingEffect[];
+  readonly timersArmed: PendingTimer[];
+  readonly timersCancelled: string[];
+  /** Effects the machine asked to abort (`troupe.cancelEffect`). */
+  readonly effectsCancelled: string[];
+  readonly eventSeq: number;
+}
+
+/** Inputs that make the interpretation deterministic. */
+export interface InterpretContext {
+  readonly address: ActorAddress;
+  /** Whose event subjects the actor publishes on. */
+  readonly eventAddress: ActorAddress;
+  /** Inbox sequence of the message being processed (ids derive from it). */
+  readonly inboxSeq: number;
+  /** Stream time of the message, Unix ms: "now" for timers and event timestamps. */
+  readonly nowMs: number;
+  /** Id of the message being processed (causation id of everything it causes). */
+  readonly causationId: string;
+  readonly correlationId: string | undefined;
+  /** Last event sequence before this transition. */
+  readonly eventSeq: number;
+}
+
+/**
+ * Turns xstate action objects into outbox items, effect requests and timer
+ * changes. Pure: ids derive from the actor address, the inbox sequence and the
+ * action index, so a replay produces byte-identical results.
+ *
+ * Understood: `xstate.emit` (event), `xstate.raise` with a delay (`after` or a
+ * delayed raise: durable timer), `xstate.cancel` (cancels a timer),
+ * `troupe.effect`, `troupe.send`. Other actions are executed by xstate itself
+ * (assign, immediate raise) or are not supported across hosts and are ignored.
+ *
+ * @param actions - actions from `initialTransition` / `transition`, in order.
+ * @param context - deterministic inputs.
+ * @returns the outbox, effects and timer changes.
+ */
+export function interpretActions(
+  actions: readonly MachineAction[],
+  context: InterpretContext,
+): InterpretedActions {
+  const actor = formatAddress(context.address);
+  const result: InterpretedActions = {
+    outbox: [],
+    effects: [],
+    timersArmed: [],
+    timersCancelled: [],
+    effectsCancelled: [],
+    eventSeq: context.eventSeq,
+  };
+  let eventSeq = context.eventSeq;
+  const pushEvent = (type: string, payload: Record<string, unknown>) => {
+    eventSeq += 1;
+    const id = `${actor}:ev:${eventSeq}`;
+    const encoded = encodeEvent({
+      v: 1,
+      id,
+      type,
+      payload,
+      meta: {
+        actor,
+        seq: eventSeq,
+        timestampMs: context.nowMs,
+        causationId: context.causationId,
+        ...(context.correlationId === undefined ? {} : { correlationId: context.correlationId }),
+      },
+    });
+    result.outbox.push({
+      subject: eventSubject(context.eventAddress, type),
+      messageId: id,
+      contentType: encoded.contentType,
+      body: encoded.bytes,
+    });
+  };
+  actions.forEach((action, index) => {
+    const derivedId = `${context.inboxSeq}.${index}`;
+    switch (action.type) {
+      case "xstate.emit": {
+        const { event } = action.params as { event: { type: string } & Record<string, unknown> };
+        const { type, ...payload } = event;
+        pushEvent(type, payload);
+        return;
+      }
+      case EMIT_ACTION: {
+        const params = action.params as EmitEventParams;
+        pushEvent(params.type, params.payload);
+        return;
+      }
+      case APPEND_ACTION: {
+        const params = action.params as AppendParams;
+        const encoded = encodeTranscriptEntry(params.index, params.entry);
+        result.outbox.push({
+          subject: transcriptSubject(params.key),
+          messageId: `${params.key}:${params.log}:${params.index}`,
+          contentType: encoded.contentType,
+          body: encoded.bytes,
+          first: true,
+        });
+        return;
+      }
+      case CANCEL_EFFECT_ACTION: {
+        result.effectsCancelled.push((action.params as CancelEffectParams).effectId);
+        return;
+      }
+      case "xstate.raise": {
+        const params = action.params as {
+          event: { type: string } & Record<string, unknown>;
+          id?: string;
+          delay?: number;
+        };
+        if (params.delay === undefined) return;
+        result.timersArmed.push({
+          timerId: params.id ?? derivedId,
+          deadlineMs: context.nowMs + params.delay,
+          event: params.event,
+        });
+        return;
+      }
+      case "xstate.cancel": {
+        result.timersCancelled.push((action.params as { sendId: string }).sendId);
+        return;
+      }
+      case EFFECT_ACTION: {
+        const params = action.params as EffectRequestParams;
+        result.effects.push({
+          effectId: params.effectId ?? derivedId,
+          effect: params.effect,
+          input: params.input,
+        });
+        return;
+      }
+      case SEND_ACTION: {
+        const params = action.params as SendMessageParams;
+        const messageId = `${actor}:out:${derivedId}`;
+        const encoded = encodeMessage({
+          v: 1,
+          id: messageId,
+          type: params.type,
+          payload: params.payload,
+          meta: {
+            actor,
+            timestampMs: context.nowMs,
+            causationId: context.causationId,
+            correlationId: context.correlationId ?? context.causationId,
+          },
+        });
+        result.outbox.push({
+          subject: inboxSubject(parseAddress(params.to)),
+          messageId,
+          contentType: encoded.contentType,
+          body: encoded.bytes,
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  });
+  return { ...result, eventSeq };
+}

@@ -1,0 +1,326 @@
+import { encodeMessage, decodeEvent, TroupeError } from "@troupe/protocol";
+import { EFFECT_ACTION, hostActionImplementations } from "@troupe/protocol";
+import { assign, cancel, emit, raise, setup } from "xstate";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineActorKind } from "../registry/actor-kind.js";
+import { encodeActorRecord, type ActorRecord } from "./actor-record.js";
+import {
+  processMessage,
+  type InboxMessage,
+  type LiveState,
+  type StepResult,
+} from "./process-message.js";
+
+const machine = setup({
+  types: {
+    context: {} as { count: number; alarms: number },
+    events: {} as
+      | { type: "add"; by: number }
+      | { type: "arm"; delayMs: number }
+      | { type: "disarm" }
+      | { type: "alarm" }
+      | { type: "double" }
+      | { type: "effect.completed"; output: { count: number } },
+  },
+  actions: { ...hostActionImplementations },
+}).createMachine({
+  id: "counter",
+  context: { count: 0, alarms: 0 },
+  on: {
+    add: {
+      actions: [
+        assign({ count: ({ context, event }) => context.count + event.by }),
+        emit(({ context }) => ({ type: "counter.changed", count: context.count })),
+      ],
+    },
+    arm: {
+      actions: raise({ type: "alarm" }, { id: "alarm", delay: ({ event }) => event.delayMs }),
+    },
+    disarm: { actions: cancel("alarm") },
+    alarm: { actions: assign({ alarms: ({ context }) => context.alarms + 1 }) },
+    double: {
+      actions: {
+        type: EFFECT_ACTION,
+        params: ({ context }) => ({ effect: "double", input: context.count }),
+      },
+    },
+    "effect.completed": { actions: assign({ count: ({ event }) => event.output.count }) },
+  },
+});
+
+const definition = defineActorKind({
+  kind: "counter",
+  machine,
+  version: "1",
+  messageSchemas: {
+    add: z.object({ by: z.number().int() }),
+    arm: z.object({ delayMs: z.number().int() }),
+    double: z.object({}),
+    disarm: z.object({}),
+  },
+});
+const address = { kind: "counter", id: "c1" };
+const options = { definition, address };
+
+function inbox(
+  seq: number,
+  body: Record<string, unknown>,
+  timestampMs = 1_000_000 + seq,
+): InboxMessage {
+  const { bytes, contentType } = encodeMessage({
+    v: 1,
+    id: `m${seq}`,
+    type: String(body.type),
+    payload: Object.fromEntries(Object.entries(body).filter(([key]) => key !== "type")),
+    meta: { timestampMs },
+  });
+  return { seq, subject: "_troupe.inbox.3.counter.c1", data: bytes, contentType, timestampMs };
+}
+
+function committed(result: StepResult) {
+  if (result.outcome !== "committed") throw new Error(`expected a commit, got ${result.outcome}`);
+  return result;
+}
+
+function context(record: ActorRecord): { count: number; alarms: number } {
+  return (record.state as { context: { count: number; alarms: number } }).context;
+}
+
+describe("processMessage", () => {
+  it("creates an actor on its first message and emits an event with sequence 1", () => {
+    const result = committed(processMessage(undefined, inbox(7, { type: "add", by: 5 }), options));
+    expect(result.record.generation).toBe(1);
+    expect(result.record.inboxSeq).toBe(7);
+    expect(context(result.record).count).toBe(5);
+    expect(result.record.eventSeq).toBe(1);
+    expect(result.record.outbox).toHaveLength(1);
+    const [item] = result.record.outbox;
+    expect(item?.subject).toBe("troupe.counter.c1.events.counter.changed");
+    expect(item?.messageId).toBe("counter/c1:ev:1");
+    const event = decodeEvent(item!.body, {
+      contentType: item!.contentType,
+      schemas: { "counter.changed": z.object({ count: z.number() }) },
+    });
+    expect(event.payload).toEqual({ count: 5 });
+    expect(event.meta).toMatchObject({ actor: "counter/c1", seq: 1, causationId: "m7" });
+  });
+
+  it("skips a message the snapshot already reflects (a redelivery after a lost ack)", () => {
+    const first = committed(processMessage(undefined, inbox(7, { type: "add", by: 5 }), options));
+    expect(processMessage(first.record, inbox(7, { type: "add", by: 5 }), options)).toEqual({
+      outcome: "skipped",
+      reason: "already_reflected",
+    });
+    expect(processMessage(first.record, inbox(6, { type: "add", by: 1 }), options).outcome).toBe(
+      "skipped",
+    );
+  });
+
+  it("rejects an invalid payload without touching the machine state", () => {
+    const first = committed(processMessage(undefined, inbox(1, { type: "add", by: 2 }), options));
+    const result = committed(
+      processMessage(first.record, inbox(2, { type: "add", by: "two" }), options),
+    );
+    expect(result.rejection?.code).toBe("decode_failed");
+    expect(result.record.state).toEqual(first.record.state);
+    expect(result.record.inboxSeq).toBe(2);
+    expect(result.record.eventSeq).toBe(2);
+    expect(result.record.outbox.map((item) => item.subject)).toEqual([
+      "_troupe.deadletter.counter.c1",
+      "troupe.counter.c1.events.message.rejected",
+    ]);
+    const deadLetter = JSON.parse(
+      new TextDecoder().decode(result.record.outbox[0]!.body),
+    ) as Record<string, unknown>;
+    expect(deadLetter).toMatchObject({
+      code: "decode_failed:schema_invalid",
+      inboxSeq: 2,
+      actor: "counter/c1",
+    });
+  });
+
+  it("a message the kind refuses after decoding is rejected under its own envelope id and type", () => {
+    const refusing = defineActorKind({
+      ...definition,
+      toEvent: () => {
+        throw new TroupeError("unknown_agent", "no such agent");
+      },
+    });
+    const result = committed(
+      processMessage(undefined, inbox(4, { type: "add", by: 1 }), {
+        definition: refusing,
+        address,
+      }),
+    );
+    const item = result.record.outbox[1]!;
+    expect(item.subject).toBe("troupe.counter.c1.events.message.rejected");
+    const event = decodeEvent(item.body, { contentType: item.contentType });
+    // The client that sent envelope "m4" can match the rejection to its message.
+    expect(event.payload).toMatchObject({ code: "unknown_agent", messageId: "m4", type: "add" });
+  });
+
+  it("undecodable bytes are rejected under the inbox-derived id", () => {
+    const garbage: InboxMessage = {
+      seq: 9,
+      subject: "s",
+      data: new Uint8Array([0xc1, 0xff]),
+      contentType: undefined,
+      timestampMs: 5,
+    };
+    const result = committed(processMessage(undefined, garbage, options));
+    const item = result.record.outbox[1]!;
+    const event = decodeEvent(item.body, { contentType: item.contentType });
+    expect(event.payload).toMatchObject({ code: "decode_failed", messageId: "counter/c1:in:9" });
+    expect((event.payload as { type?: string }).type).toBeUndefined();
+  });
+
+  it("rejects an unknown message type and undecodable bytes", () => {
+    const unknown = committed(processMessage(undefined, inbox(1, { type: "launch" }), options));
+    expect(unknown.rejection?.message).toMatch(/launch/);
+    const garbage: InboxMessage = {
+      seq: 2,
+      subject: "s",
+      data: new Uint8Array([0xc1, 0xff]),
+      contentType: undefined,
+      timestampMs: 5,
+    };
+    const undecodable = committed(processMessage(unknown.record, garbage, options));
+    expect(undecodable.rejection?.code).toBe("decode_failed");
+    expect(undecodable.record.eventSeq).toBe(2);
+  });
+
+  it("arms a durable timer at the message time plus the delay and fires it exactly once", () => {
+    const armed = committed(
+      processMessage(undefined, inbox(1, { type: "arm", delayMs: 2000 }, 10_000), options),
+    );
+    expect(armed.record.timers).toEqual([
+      { timerId: "alarm", deadlineMs: 12_000, event: { type: "alarm" } },
+    ]);
+    const fired = committed(
+      processMessage(
+        armed.record,
+        inbox(2, { type: "timer.fired", timerId: "alarm", deadlineMs: 12_000 }),
+        options,
+      ),
+    );
+    expect(context(fired.record).alarms).toBe(1);
+    expect(fired.record.timers).toEqual([]);
+    expect(
+      processMessage(
+        fired.record,
+        inbox(3, { type: "timer.fired", timerId: "alarm", deadlineMs: 12_000 }),
+        options,
+      ),
+    ).toEqual({ outcome: "skipped", reason: "stale_timer" });
+  });
+
+  it("re-arming a timer with the same id replaces it, and a firing of the old deadline is stale", () => {
+    const first = committed(
+      processMessage(undefined, inbox(1, { type: "arm", delayMs: 100 }, 1000), options),
+    );
+    const second = committed(
+      processMessage(first.record, inbox(2, { type: "arm", delayMs: 100 }, 5000), options),
+    );
+    expect(second.record.timers.map((timer) => timer.deadlineMs)).toEqual([5100]);
+    const stale = processMessage(
+      second.record,
+      inbox(3, { type: "timer.fired", timerId: "alarm", deadlineMs: 1100 }),
+      options,
+    );
+    expect(stale).toEqual({ outcome: "skipped", reason: "stale_timer" });
+  });
+
+  it("cancels a timer", () => {
+    const armed = committed(
+      processMessage(undefined, inbox(1, { type: "arm", delayMs: 100 }), options),
+    );
+    const disarmed = committed(processMessage(armed.record, inbox(2, { type: "disarm" }), options));
+    // The store removes from the timer set what the previous generation had and this one lacks.
+    expect(armed.record.timers.map((timer) => timer.timerId)).toEqual(["alarm"]);
+    expect(disarmed.record.timers).toEqual([]);
+  });
+
+  it("records an effect request and applies its result once", () => {
+    const added = committed(processMessage(undefined, inbox(1, { type: "add", by: 3 }), options));
+    const requested = committed(
+      processMessage(added.record, inbox(2, { type: "double" }), options),
+    );
+    expect(requested.effectsStarted).toEqual([{ effectId: "2.0", effect: "double", input: 3 }]);
+    expect(requested.record.effects).toEqual(requested.effectsStarted);
+    const completed = committed(
+      processMessage(
+        requested.record,
+        inbox(3, { type: "effect.completed", effectId: "2.0", output: { count: 6 } }),
+        options,
+      ),
+    );
+    expect(context(completed.record).count).toBe(6);
+    expect(completed.record.effects).toEqual([]);
+    expect(
+      processMessage(
+        completed.record,
+        inbox(4, { type: "effect.completed", effectId: "2.0", output: { count: 99 } }),
+        options,
+      ),
+    ).toEqual({ outcome: "skipped", reason: "stale_effect" });
+  });
+
+  it("refuses a snapshot of another machine version unless a migrate hook exists", () => {
+    const first = committed(processMessage(undefined, inbox(1, { type: "add", by: 1 }), options));
+    const old: ActorRecord = { ...first.record, machineVersion: "0" };
+    const refused = committed(processMessage(old, inbox(2, { type: "add", by: 1 }), options));
+    expect(refused.rejection?.code).toBe("unknown_machine_version");
+    expect(refused.record.state).toEqual(old.state);
+    const migrating = {
+      ...options,
+      definition: { ...definition, migrate: (state: unknown) => state },
+    };
+    const migrated = committed(processMessage(old, inbox(2, { type: "add", by: 1 }), migrating));
+    expect(context(migrated.record).count).toBe(2);
+    expect(migrated.record.machineVersion).toBe("1");
+  });
+
+  it("is deterministic: the same inputs give byte-identical records, with or without the live snapshot", () => {
+    const run = (useLive: boolean) => {
+      let record: ActorRecord | undefined;
+      let live: LiveState | undefined;
+      for (const [seq, body] of [
+        [1, { type: "add", by: 1 }],
+        [2, { type: "arm", delayMs: 50 }],
+        [3, { type: "double" }],
+        [4, { type: "add", by: "bad" }],
+      ] as const) {
+        const result = committed(
+          processMessage(record, inbox(seq, body), {
+            ...options,
+            live: useLive ? live : undefined,
+          }),
+        );
+        record = result.record;
+        live = result.live;
+      }
+      return Buffer.from(encodeActorRecord(record!));
+    };
+    expect(run(false).equals(run(false))).toBe(true);
+    expect(run(true).equals(run(false))).toBe(true);
+  });
+
+  it("an effect result the machine cannot take is rejected and still consumes the pending effect", () => {
+    const added = committed(processMessage(undefined, inbox(1, { type: "add", by: 3 }), options));
+    const requested = committed(
+      processMessage(added.record, inbox(2, { type: "double" }), options),
+    );
+    // `output: null` makes the machine's assign throw (null.count).
+    const broken = committed(
+      processMessage(
+        requested.record,
+        inbox(3, { type: "effect.completed", effectId: "2.0", output: null }),
+        options,
+      ),
+    );
+    expect(broken.rejection?.code).toBe("internal");
+    expect(broken.record.state).toEqual(requested.record.state);
+    expect(broken.record.effects).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+import type { Redis } from "ioredis";
+import type { MembershipStore } from "./membership-store.js";
+import type { RedisKeys } from "@troupe/protocol/internal";
+import { RedisScript } from "./redis-script.js";
+
+// KEYS: hosts; ARGV: hostId, ttlMs. Scores use the Redis clock so hosts need no synchronized clocks.
+const heartbeatScript = new RedisScript(`
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+`);
+
+/** {@link MembershipStore} on Redis: a sorted set of host ids scored by expiry. */
+export class RedisMembershipStore implements MembershipStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  async heartbeat(hostId: string, ttlMs: number): Promise<string[]> {
+    const hosts = (await heartbeatScript.run(
+      this.redis,
+      [this.keys.hosts()],
+      [hostId, ttlMs],
+    )) as string[];
+    return [...hosts].sort();
+  }
+
+  async leave(hostId: string): Promise<void> {
+    await this.redis.zrem(this.keys.hosts(), hostId);
+  }
+
+  async claimShardCount(shardCount: number): Promise<number> {
+    await this.redis.hsetnx(this.keys.deployment(), "shardCount", shardCount);
+    return Number(await this.redis.hget(this.keys.deployment(), "shardCount"));
+  }
+}

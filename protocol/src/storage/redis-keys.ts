@@ -1,0 +1,109 @@
+/**
+ * Redis key layout of one deployment: every key Troupe reads or writes is built
+ * here and nowhere else. Every key starts with the deployment's prefix (default
+ * `troupe`), so several deployments or test suites can share a server.
+ *
+ * | key | type | holds | written by |
+ * | --- | --- | --- | --- |
+ * | `<p>:deployment` | hash | `shardCount` | runtime |
+ * | `<p>:hosts` | sorted set | host ids scored by membership expiry (Unix ms, Redis clock) | runtime |
+ * | `<p>:lease:<shard>` | hash + TTL | `owner`, `token` | runtime |
+ * | `<p>:fence:<shard>` | counter | last fencing token issued for the shard | runtime |
+ * | `<p>:watermark:<shard>` | string | inbox sequence from which a new owner must read | runtime |
+ * | `<p>:timers:<shard>` | sorted set | `<deadlineMs>\|<address>\|<timerId>` scored by deadline (ms) | runtime |
+ * | `<p>:dirty:<shard>` | set | actors with running effects or an unconfirmed outbox | runtime |
+ * | `<p>:actor:<kind>/<id>` | hash | `gen`, `data` (msgpack record), `confirmed` | runtime |
+ * | `<p>:history:<kind>/<id>` | list | earlier generations, newest first | runtime |
+ * | `<p>:effect-attempt:<kind>/<id>:<effectId>` | counter + TTL | effect runs on hosts (the host run number) | runtime |
+ * | `<p>:model-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | stream attempts of one model call (delta attempt) | agents |
+ * | `<p>:fence:tool:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |
+ * | `<p>:tool-result:<ref>` | string + TTL | full result of a truncated tool result | agents |
+ * | `<p>:demo:notes` | hash | the demo agent's notes | demo agent |
+ * | `<p>:demo:outbox` | list | the demo agent's "sent" emails | demo agent |
+ *
+ * A shard is a number, so `<p>:fence:<shard>` and `<p>:fence:tool:<key>` never
+ * collide (the idempotency record key keeps its older `fence:tool` name so that
+ * records written by earlier releases are still found).
+ */
+export class RedisKeys {
+  /**
+   * @param prefix - the deployment prefix (`[A-Za-z0-9_-]{1,32}`, default `troupe`).
+   */
+  constructor(readonly prefix: string) {}
+
+  deployment(): string {
+    return `${this.prefix}:deployment`;
+  }
+  hosts(): string {
+    return `${this.prefix}:hosts`;
+  }
+  lease(shard: number): string {
+    return `${this.prefix}:lease:${shard}`;
+  }
+  /** The shard's fencing-token counter. */
+  fence(shard: number): string {
+    return `${this.prefix}:fence:${shard}`;
+  }
+  watermark(shard: number): string {
+    return `${this.prefix}:watermark:${shard}`;
+  }
+  timers(shard: number): string {
+    return `${this.prefix}:timers:${shard}`;
+  }
+  dirty(shard: number): string {
+    return `${this.prefix}:dirty:${shard}`;
+  }
+  actor(address: string): string {
+    return `${this.prefix}:actor:${address}`;
+  }
+  history(address: string): string {
+    return `${this.prefix}:history:${address}`;
+  }
+  /**
+   * Counter of the host runs of one effect request (its *host run* number, 1 on
+   * the first run, higher after a crash or hand-over).
+   *
+   * @param address - the requesting actor, `kind/id`.
+   * @param effectId - the request's id, unique per actor.
+   */
+  effectRun(address: string, effectId: string): string {
+    return `${this.prefix}:effect-attempt:${address}:${effectId}`;
+  }
+  /**
+   * Counter of the stream attempts of one model call (its *delta attempt*): grows
+   * across machine retries and host runs, so clients drop superseded text.
+   *
+   * @param modelCallId - `<runId>.m<modelCallIndex>`.
+   */
+  modelStreamAttempt(sessionId: string, modelCallId: string): string {
+    return `${this.prefix}:model-attempt:${sessionId}:${modelCallId}`;
+  }
+  /**
+   * A tool call's idempotency record: a hash with `state`, `attempts`,
+   * `effectClass`, `result` (JSON), `createdAtMs`, `startedAtMs`,
+   * `completedAtMs` and a TTL.
+   *
+   * @param idempotencyKey - `<sessionId>/<runId>/<toolCallId>`.
+   * @example new RedisKeys("troupe").idempotencyRecord("s1/r1/c1") // "troupe:fence:tool:s1/r1/c1"
+   */
+  idempotencyRecord(idempotencyKey: string): string {
+    return `${this.prefix}:fence:tool:${idempotencyKey}`;
+  }
+  /**
+   * Full result (UTF-8 string with a TTL) of a tool call whose result reached the
+   * model truncated. The reference is the call's idempotency key.
+   *
+   * @example new RedisKeys("troupe").toolResult("s1/r1/c1") // "troupe:tool-result:s1/r1/c1"
+   */
+  toolResult(ref: string): string {
+    return `${this.prefix}:tool-result:${ref}`;
+  }
+  /** The demo agent's notes: field = note title, value = note text (`save_note`). */
+  demoNotes(): string {
+    return `${this.prefix}:demo:notes`;
+  }
+  /** The demo agent's "sent" emails, one JSON record per entry (`send_email`). */
+  demoOutbox(): string {
+    return `${this.prefix}:demo:outbox`;
+  }
+}

@@ -1,0 +1,39 @@
+import { Command } from "commander";
+import { connectionOptions } from "../connection-options.js";
+import type { JsonOptions } from "./admin-actions.js";
+
+/**
+ * `troupe inspect`, `troupe status` and `troupe replay`: read-only views of a
+ * deployment (Redis snapshots, leases and timers; JetStream consumers and
+ * journal). See `services/cli/src/admin/README.md` for what each reads.
+ */
+export function adminCommands(): Command[] {
+  const inspect = connectionOptions(new Command("inspect"))
+    .description("show an actor: snapshot generations, state, pending effects and timers, lease")
+    .argument("<actor>", "actor address kind/id, e.g. session/demo-1 or run/demo-1")
+    .option("--json", "print the inspection as JSON")
+    .action(async (address: string, options: JsonOptions) => {
+      const { inspectAction } = await import("./admin-actions.js");
+      await inspectAction(address, options);
+    });
+  const status = connectionOptions(new Command("status"))
+    .description("show hosts, shard ownership and inbox lag of the deployment")
+    .option("--json", "print the status as JSON")
+    .action(async (options: JsonOptions) => {
+      const { statusAction } = await import("./admin-actions.js");
+      await statusAction(options);
+    });
+  const replay = connectionOptions(new Command("replay"))
+    .description("replay an actor's journal and say whether it reproduces the stored snapshot")
+    .argument("<actor>", "actor address kind/id, e.g. session/demo-1")
+    .option(
+      "--agent <module>",
+      "agent module the hosts serve (default: the running troupe dev's, else the demo agent)",
+    )
+    .option("--json", "print the report as JSON")
+    .action(async (address: string, options: JsonOptions & { agent?: string }) => {
+      const { replayAction } = await import("./admin-actions.js");
+      await replayAction(address, options);
+    });
+  return [inspect, status, replay];
+}

@@ -1,0 +1,87 @@
+import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
+import { agentKinds, type AgentDefinition } from "@troupe/agents";
+import { type ActorHost } from "@troupe/runtime";
+import { Redis } from "ioredis";
+import { readDeployment } from "../../admin/read-deployment.js";
+import { checkNats } from "../../host/check-nats.js";
+import { checkRedis } from "../../host/check-redis.js";
+import {
+  DEMO_AGENT_MODULE,
+  loadAgentModule,
+  type AgentModuleContext,
+} from "../../host/load-agents.js";
+import { formatReadyLine } from "../../host/ready-line.js";
+import { runHost } from "../../host/run-host.js";
+import { resolveConnection } from "../connection-settings.js";
+
+/** Options of `troupe host`. */
+export interface HostCommandOptions {
+  readonly nats?: string;
+  readonly redis?: string;
+  readonly prefix?: string;
+  readonly agent?: string;
+  readonly shards?: number;
+  readonly concurrency?: number;
+  readonly hostId?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * The action of `troupe host` (loaded only when the command runs: it pulls in
+ * the whole host, the AI SDK included).
+ *
+ * @param options - parsed flags.
+ * @throws NatsUnreachableError / RedisUnreachableError naming the URL,
+ *   AgentModuleError for a bad module, ShardCountMismatchError for a wrong `--shards`.
+ */
+export async function runHostCommand(options: HostCommandOptions): Promise<void> {
+  const connection = await resolveConnection(options);
+  await checkNats(connection.natsUrl);
+  await checkRedis(connection.redisUrl);
+  // Without --agent, join a running troupe dev with the agents it serves.
+  const agentModule =
+    options.agent ??
+    (connection.source === "troupe dev" ? connection.dev?.agentModule : undefined) ??
+    DEMO_AGENT_MODULE;
+  const toolRedis = new Redis(connection.redisUrl);
+  let host: ActorHost;
+  let agents: AgentDefinition[];
+  let shardCount: number;
+  try {
+    const context: AgentModuleContext = {
+      redis: toolRedis,
+      natsUrl: connection.natsUrl,
+      redisUrl: connection.redisUrl,
+      log: (line) => process.stderr.write(`${line}\n`),
+    };
+    agents = await loadAgentModule(agentModule, context);
+    shardCount =
+      options.shards ??
+      (await readDeployment(toolRedis, connection.prefix))?.shardCount ??
+      DEFAULT_SHARD_COUNT;
+    host = await runHost({
+      nats: connection.natsUrl,
+      redis: connection.redisUrl,
+      kinds: agentKinds({ agents }),
+      settings: {
+        prefix: connection.prefix,
+        shardCount,
+        ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
+        ...(options.hostId === undefined ? {} : { hostId: options.hostId }),
+      },
+      onStopped: () => toolRedis.quit().then(() => undefined),
+    });
+  } catch (error) {
+    // The tools' Redis connection would keep the process alive after the error.
+    toolRedis.disconnect();
+    throw error;
+  }
+  const names = agents.map((agent) => agent.name);
+  process.stdout.write(
+    options.json === true
+      ? formatReadyLine({ hostId: host.hostId, pid: process.pid, agents: names })
+      : `troupe host ${host.hostId} (pid ${process.pid}) serves ${names.join(", ")} ` +
+          `on ${connection.natsUrl} and ${connection.redisUrl}, ${shardCount} shards. ` +
+          "SIGTERM or Ctrl-C stops it gracefully.\n",
+  );
+}

@@ -1,0 +1,111 @@
+import { assertActorId } from "@troupe/protocol";
+import { Command, Option } from "commander";
+import pc from "picocolors";
+import type { RunOutcome } from "@troupe/client";
+import { connectionOptions } from "../connection-options.js";
+import type { ConnectionFlags } from "../connection-settings.js";
+import { positiveInteger } from "../parse-number.js";
+import { EventRenderer } from "../render/event-renderer.js";
+import { withClient } from "../with-client.js";
+
+interface SendOptions extends ConnectionFlags {
+  readonly wait?: boolean;
+  readonly agent?: string;
+  readonly id?: string;
+  readonly timeout: number;
+  readonly json?: boolean;
+}
+
+/** Events `send --wait` does not show on stderr: the answer and any error are printed at the end. */
+const hiddenEvents = new Set([
+  "run.delta",
+  "run.completed",
+  "message.accepted",
+  "message.rejected",
+  "session.idle",
+]);
+
+/**
+ * `troupe send <sessionId> <text> [--wait]`: publishes a `user.message`. With
+ * `--wait` it shows tool calls and approvals on stderr, prints the answer on
+ * stdout and exits 0, or exits 1 with the error when the run fails or is
+ * cancelled.
+ */
+export function sendCommand(): Command {
+  return connectionOptions(new Command("send"))
+    .description("send a user message to a session")
+    .argument("<sessionId>", "the session (created on first message)")
+    .argument("<text>", "the message")
+    .option("--wait", "wait for the run and print its answer")
+    .option("--agent <name>", "agent for a new session (default: the host's default agent)")
+    .option("--id <clientMessageId>", "idempotency key: resending the same id starts no second run")
+    .addOption(
+      new Option("--timeout <ms>", "with --wait, give up after this many ms")
+        .default(300_000)
+        .argParser(positiveInteger),
+    )
+    .option("--json", "print the receipt (or, with --wait, the run outcome) as JSON")
+    .action(async (sessionId: string, text: string, options: SendOptions) => {
+      assertActorId(sessionId);
+      if (text.trim() === "") throw new RangeError("the message text is empty");
+      const message = {
+        text,
+        ...(options.agent === undefined ? {} : { agent: options.agent }),
+        ...(options.id === undefined ? {} : { clientMessageId: options.id }),
+      };
+      await withClient(options, async (client) => {
+        if (options.wait !== true) {
+          const receipt = await client.send(sessionId, message);
+          process.stdout.write(
+            options.json === true
+              ? `${JSON.stringify(receipt)}\n`
+              : `${pc.green("✔")} sent to ${sessionId} (client message id ${receipt.clientMessageId}` +
+                  `${receipt.duplicate ? ", a duplicate: no new run" : ""})\n`,
+          );
+          return;
+        }
+        const renderer = new EventRenderer({ color: pc.isColorSupported, sessionId });
+        // Ctrl-C stops waiting, not the run: say how to follow or cancel it.
+        const onInterrupt = () => {
+          process.stderr.write(
+            `\n${pc.yellow("stopped waiting;")} the run goes on. ` +
+              `Follow it with \`troupe tail ${sessionId}\`, cancel it with \`troupe cancel ${sessionId}\`.\n`,
+          );
+          process.exit(130);
+        };
+        process.once("SIGINT", onInterrupt);
+        const outcome = await client.sendAndWait(sessionId, message, {
+          timeoutMs: options.timeout,
+          onEvent: (event) => {
+            if (hiddenEvents.has(event.event.type)) return;
+            const text = renderer.render(event);
+            if (text !== "") process.stderr.write(text);
+          },
+        });
+        process.off("SIGINT", onInterrupt);
+        printOutcome(outcome, options.json === true);
+      });
+    });
+}
+
+function printOutcome(outcome: RunOutcome, json: boolean): void {
+  if (json) process.stdout.write(`${JSON.stringify(outcome)}\n`);
+  switch (outcome.status) {
+    case "completed":
+      if (!json) process.stdout.write(`${outcome.text}\n`);
+      return;
+    case "failed":
+      if (!json)
+        process.stderr.write(`${pc.red("run failed")} (${outcome.code}): ${outcome.message}\n`);
+      process.exitCode = 1;
+      return;
+    case "cancelled":
+      if (!json) {
+        process.stderr.write(
+          `${pc.yellow("run cancelled")}${outcome.reason === undefined ? "" : `: ${outcome.reason}`}\n`,
+        );
+      }
+      process.exitCode = 1;
+      return;
+  }
+}

@@ -1,0 +1,48 @@
+import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Redis } from "ioredis";
+import { readDeployment } from "../admin/read-deployment.js";
+import { connectNats } from "@troupe/client/internal";
+import { checkRedis } from "../host/check-redis.js";
+import {
+  resolveConnection,
+  type ConnectionFlags,
+  type ConnectionSettings,
+} from "./connection-settings.js";
+
+/** What the admin commands (`inspect`, `status`, `replay`) read with. */
+export interface AdminConnection {
+  readonly settings: ConnectionSettings;
+  readonly nats: NatsConnection;
+  readonly jsm: JetStreamManager;
+  readonly redis: Redis;
+  /** Recorded shard count of the deployment (64 when none was recorded yet). */
+  readonly shardCount: number;
+}
+
+/**
+ * Connects to the deployment's NATS and Redis (flags, environment, running
+ * `troupe dev`, defaults), runs `body`, and closes both.
+ *
+ * @throws NatsUnreachableError / RedisUnreachableError naming the URL.
+ */
+export async function withAdmin<T>(
+  flags: ConnectionFlags,
+  body: (admin: AdminConnection) => Promise<T>,
+): Promise<T> {
+  const settings = await resolveConnection(flags);
+  if (settings.note !== undefined) process.stderr.write(`note: ${settings.note}\n`);
+  await checkRedis(settings.redisUrl);
+  const nats = await connectNats({ natsUrl: settings.natsUrl, name: "troupe-cli" });
+  const redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    const jsm = await jetstreamManager(nats);
+    const shardCount =
+      (await readDeployment(redis, settings.prefix))?.shardCount ?? DEFAULT_SHARD_COUNT;
+    return await body({ settings, nats, jsm, redis, shardCount });
+  } finally {
+    redis.disconnect();
+    await nats.close();
+  }
+}

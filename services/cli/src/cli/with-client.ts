@@ -1,0 +1,26 @@
+import { TroupeClient } from "@troupe/client";
+import { resolveConnection, type ConnectionFlags } from "./connection-settings.js";
+
+/**
+ * Connects a {@link TroupeClient} to the servers the command's flags, the
+ * environment or the running `troupe dev` name, runs `body` and closes it.
+ *
+ * @throws NatsUnreachableError when NATS does not answer (the message names the URL).
+ */
+export async function withClient<T>(
+  flags: ConnectionFlags,
+  body: (client: TroupeClient) => Promise<T>,
+): Promise<T> {
+  const connection = await resolveConnection(flags);
+  if (connection.note !== undefined) process.stderr.write(`note: ${connection.note}\n`);
+  const client = await TroupeClient.connect({
+    natsUrl: connection.natsUrl,
+    prefix: connection.prefix,
+    name: "troupe-cli",
+  });
+  try {
+    return await body(client);
+  } finally {
+    await client.close();
+  }
+}

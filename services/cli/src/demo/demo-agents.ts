@@ -1,0 +1,73 @@
+import { defineAgent, ScriptedModel, type AgentDefinition, type ModelSpec } from "@troupe/agents";
+import type { Redis } from "ioredis";
+import { clockTool } from "./clock-tool.js";
+import { demoAgentScript } from "./demo-agent-script.js";
+import { saveNoteTool } from "./save-note-tool.js";
+import { sendEmailTool } from "./send-email-tool.js";
+
+/** Name of the demo agent. */
+export const DEMO_AGENT_NAME = "demo";
+
+/** What the demo agent's tools need. */
+export interface DemoAgentsContext {
+  /** Redis for `save_note` (hash `troupe:demo:notes`) and `send_email` (list `troupe:demo:outbox`). */
+  readonly redis: Redis;
+  /** Receives `send_email`'s one line per email; default: standard error. */
+  readonly log?: ((line: string) => void) | undefined;
+  /** The current time, Unix ms, for `clock` and the outbox; default `Date.now`. */
+  readonly nowMs?: (() => number) | undefined;
+  /** Where `TROUPE_MODEL` is read; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+const INSTRUCTIONS = [
+  "You are the Troupe demo agent. Answer briefly and in a friendly tone.",
+  "Use the clock tool for questions about the time (IANA time zones, UTC by default),",
+  "save_note to remember things the user asks you to note, and send_email to send an",
+  "email (the user approves each email first). After a tool call, say in one sentence what happened.",
+].join(" ");
+
+/**
+ * The agents of `troupe dev`: one agent, `demo`, with three tools —
+ * `clock` (`read`), `save_note` (`idempotent_write`) and `send_email`
+ * (`non_idempotent_write`, so the default policy asks the user to approve each
+ * call; it only writes to an outbox in Redis).
+ *
+ * Model: `TROUPE_MODEL` when set (e.g. `openai:gpt-4o-mini`); otherwise — and
+ * for `scripted` / `scripted:demo` — a `ScriptedModel` playing
+ * {@link demoAgentScript}, which turns plain English into these tool calls.
+ *
+ * @param context - see {@link DemoAgentsContext}.
+ * @returns `[demo]`.
+ * @throws InvalidAgentError when `TROUPE_MODEL` is malformed.
+ * @example
+ * ```ts
+ * const agents = new AgentRegistry(demoAgents({ redis }), { defaultAgent: "demo" });
+ * ```
+ */
+export function demoAgents(context: DemoAgentsContext): AgentDefinition[] {
+  return [
+    defineAgent({
+      name: DEMO_AGENT_NAME,
+      instructions: INSTRUCTIONS,
+      model: demoModel(context.env ?? process.env),
+      tools: [
+        clockTool(context.nowMs),
+        saveNoteTool(context.redis),
+        sendEmailTool({ redis: context.redis, log: context.log, nowMs: context.nowMs }),
+      ],
+    }),
+  ];
+}
+
+/**
+ * The demo agent's model: the `TROUPE_MODEL` spec when set and not `scripted` /
+ * `scripted:demo`, else a `ScriptedModel` of {@link demoAgentScript}.
+ *
+ * @param env - environment variables.
+ */
+export function demoModel(env: Readonly<Record<string, string | undefined>>): ModelSpec {
+  const spec = env["TROUPE_MODEL"]?.trim() ?? "";
+  if (spec !== "" && spec !== "scripted" && spec !== "scripted:demo") return spec;
+  return new ScriptedModel(demoAgentScript, { modelId: "demo-agent" });
+}

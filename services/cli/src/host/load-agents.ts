@@ -1,0 +1,105 @@
+import type { AgentDefinition } from "@troupe/agents";
+import type { Redis } from "ioredis";
+import { isAbsolute, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { demoAgents } from "../demo/demo-agents.js";
+import { AgentModuleError } from "./agent-module-error.js";
+
+/** What an agent module's factory receives. */
+export interface AgentModuleContext {
+  /** A Redis connection the agent's tools may use (closed when the host stops). */
+  readonly redis: Redis;
+  readonly natsUrl: string;
+  readonly redisUrl: string;
+  /** Writes one line to the host's log (stderr). */
+  readonly log: (line: string) => void;
+}
+
+/** What an agent module may export (as `default` or `agents`). */
+export type AgentModuleExport =
+  | AgentDefinition
+  | readonly AgentDefinition[]
+  | ((context: AgentModuleContext) => AgentDefinition | readonly AgentDefinition[])
+  | ((context: AgentModuleContext) => Promise<AgentDefinition | readonly AgentDefinition[]>);
+
+/**
+ * Loads the agents of a module given to `troupe host --agent` / `troupe dev
+ * --agent`. The module (TypeScript or JavaScript; a path, relative to the
+ * working directory, or a package name) exports as `default` or as `agents`
+ * either agents made with `defineAgent`, an array of them, or a function
+ * (possibly async) of {@link AgentModuleContext} returning either.
+ *
+ * @param specifier - module path or package name.
+ * @param context - what a factory receives.
+ * @returns the agents, at least one.
+ * @throws AgentModuleError when the module cannot be imported or exports no agents.
+ * @example
+ * // my-agent.ts
+ * export default defineAgent({ name: "support", instructions: "…", model: "openai:gpt-4.1-mini" });
+ */
+export async function loadAgents(
+  specifier: string,
+  context: AgentModuleContext,
+): Promise<AgentDefinition[]> {
+  const url =
+    specifier.startsWith(".") || isAbsolute(specifier)
+      ? pathToFileURL(resolve(specifier)).href
+      : specifier;
+  let loaded: Record<string, unknown>;
+  try {
+    loaded = (await import(url)) as Record<string, unknown>;
+  } catch (error) {
+    throw new AgentModuleError(specifier, `cannot be imported: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  const exported = loaded["default"] ?? loaded["agents"];
+  if (exported === undefined) {
+    throw new AgentModuleError(
+      specifier,
+      `exports neither "default" nor "agents" (found: ${Object.keys(loaded).join(", ") || "nothing"})`,
+    );
+  }
+  const value: unknown =
+    typeof exported === "function"
+      ? await (exported as (context: AgentModuleContext) => unknown)(context)
+      : exported;
+  const agents = (Array.isArray(value) ? value : [value]) as unknown[];
+  const invalid = agents.filter((agent) => !isAgent(agent));
+  if (agents.length === 0 || invalid.length > 0) {
+    throw new AgentModuleError(
+      specifier,
+      "must export agents made with defineAgent (an agent, an array, or a function returning them)",
+    );
+  }
+  return agents as AgentDefinition[];
+}
+
+function isAgent(value: unknown): value is AgentDefinition {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Partial<AgentDefinition>;
+  return (
+    typeof candidate.name === "string" &&
+    typeof candidate.instructions === "string" &&
+    typeof candidate.tools === "object"
+  );
+}
+
+/** The name that stands for the built-in demo agent where a module is expected. */
+export const DEMO_AGENT_MODULE = "demo";
+
+/**
+ * The agents of `troupe host --agent`, `troupe dev --agent` and `troupe replay
+ * --agent`: {@link DEMO_AGENT_MODULE} is the built-in demo agent, anything else
+ * a module for {@link loadAgents}.
+ *
+ * @throws AgentModuleError as {@link loadAgents}.
+ */
+export async function loadAgentModule(
+  specifier: string,
+  context: AgentModuleContext,
+): Promise<AgentDefinition[]> {
+  return specifier === DEMO_AGENT_MODULE
+    ? demoAgents(context)
+    : await loadAgents(specifier, context);
+}

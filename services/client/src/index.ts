@@ -1,0 +1,37 @@
+/**
+ * @troupe/client — a light Node client of a Troupe deployment. It needs only
+ * `@troupe/protocol` and NATS: no Redis, no host, no AI SDK.
+ *
+ * {@link TroupeClient} sends messages to sessions (idempotent by client
+ * message id), follows a session's events with no gap or duplicate across
+ * reconnects, approves, denies, answers, steers, cancels and waits for runs.
+ * README.md states what it guarantees.
+ *
+ * @example
+ * await using client = await TroupeClient.connect(); // TROUPE_NATS_URL or nats://127.0.0.1:4222
+ * const outcome = await client.sendAndWait("demo-1", "hello", { timeoutMs: 60_000 });
+ *
+ * @packageDocumentation
+ */
+export { TroupeClient, type EventsOptions, type SendAndWaitOptions } from "./troupe-client.js";
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_NATS_URL,
+  resolveNatsUrls,
+  type TroupeClientCredentials,
+  type TroupeClientOptions,
+} from "./troupe-client-options.js";
+export type { CommandReceipt, SendReceipt } from "./send-receipt.js";
+export type { SessionEvent } from "./session-event.js";
+export type { RunOutcome } from "./run-outcome.js";
+export type { UserMessageInput } from "./user-message-input.js";
+export type { RunTarget } from "./run-tracker.js";
+export type { WaitForRunOptions } from "./wait-for-run-outcome.js";
+export { DEFAULT_REMEMBERED_EVENT_IDS, EventDeduplicator } from "./event-deduplicator.js";
+export { userMessageEnvelopeId } from "./session-message.js";
+export { NatsUnreachableError } from "./nats-unreachable-error.js";
+export { InboxMappingMissingError } from "./inbox-mapping-missing-error.js";
+export { StreamsMissingError } from "./streams-missing-error.js";
+export { RunTimeoutError } from "./run-timeout-error.js";
+export { MessageRejectedError } from "./message-rejected-error.js";
+export { ClientClosedError } from "./client-closed-error.js";

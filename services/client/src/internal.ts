@@ -1,0 +1,11 @@
+/**
+ * @troupe/client/internal — NATS helpers the client uses, shared with Troupe's
+ * CLI and tests. Everything public is re-exported. Not covered by semantic
+ * versioning.
+ *
+ * @packageDocumentation
+ */
+export * from "./index.js";
+export * from "./connect-nats.js";
+export * from "./count-stored-messages.js";
+export * from "./is-stream-not-found.js";

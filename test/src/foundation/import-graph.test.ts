@@ -1,0 +1,125 @@
+import { readFile, readdir } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const sourceFolders = [
+  "protocol/src",
+  "machines/src",
+  "actors/runtime/src",
+  "actors/agents/src",
+  "services/client/src",
+  "services/cli/src",
+  "test/src",
+];
+
+/** Relative import and re-export specifiers of a module, type-only ones included. */
+function relativeSpecifiers(source: string): string[] {
+  const pattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["'](\.{1,2}\/[^"']+)["']/g;
+  return [...source.matchAll(pattern)].map((match) => match[1] ?? "");
+}
+
+/**
+ * Groups of modules that import each other (strongly connected components of
+ * more than one module, or a module importing itself), by Tarjan's algorithm.
+ *
+ * @param graph - module → the modules it imports.
+ * @returns each cycle's modules, sorted.
+ */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (module: string): void => {
+    index.set(module, next);
+    low.set(module, next);
+    next += 1;
+    stack.push(module);
+    onStack.add(module);
+    for (const target of graph.get(module) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(module, Math.min(low.get(module)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(module, Math.min(low.get(module)!, index.get(target)!));
+      }
+    }
+    if (low.get(module) !== index.get(module)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== module);
+    if (component.length > 1 || (graph.get(module) ?? []).includes(module)) {
+      cycles.push(component.sort());
+    }
+  };
+  for (const module of graph.keys()) if (!index.has(module)) visit(module);
+  return cycles;
+}
+
+async function sourceFiles(folder: string): Promise<string[]> {
+  const entries = await readdir(join(root, folder), { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
+}
+
+describe("import graph", () => {
+  it("finds a cycle of type-only imports, and none in a chain", () => {
+    expect(
+      importCycles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", ["c.ts"]],
+          ["c.ts", ["a.ts"]],
+          ["d.ts", ["a.ts"]],
+        ]),
+      ),
+    ).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    expect(
+      importCycles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", []],
+        ]),
+      ),
+    ).toEqual([]);
+    expect(
+      importCycles(
+        new Map(
+          Object.entries({ "a.ts": relativeSpecifiers('import type { B } from "./b.js";') }).map(
+            ([key, specifiers]) => [
+              key,
+              specifiers.map((specifier) => specifier.slice(2).replace(/\.js$/, ".ts")),
+            ],
+          ),
+        ).set("b.ts", ["a.ts"]),
+      ),
+    ).toEqual([["a.ts", "b.ts"]]);
+  });
+
+  it("has no cycle in any package, counting type-only imports", async () => {
+    const graph = new Map<string, string[]>();
+    for (const folder of sourceFolders) {
+      for (const file of await sourceFiles(folder)) {
+        const source = await readFile(join(root, file), "utf8");
+        graph.set(
+          file,
+          relativeSpecifiers(source).map((specifier) =>
+            relative(root, resolve(root, dirname(file), specifier)).replace(/\.js$/, ".ts"),
+          ),
+        );
+      }
+    }
+    expect(graph.size).toBeGreaterThan(300);
+    expect(importCycles(graph)).toEqual([]);
+  });
+});
