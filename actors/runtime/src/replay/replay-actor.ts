@@ -24,7 +24,7 @@ export interface ReplayReport {
 
 /**
  * Re-runs an actor's journal through the pure step and reports whether it
- * reproduces the stored snapshot (DESIGN.md, "Replay machine state in tests").
+ * reproduces the stored snapshot (docs/design.md, "Replay machine state in tests").
  *
  * The step sees only the journal and the kind: replay with the settings the
  * hosts ran (`maxPayloadBytes`) and the same kind definitions. For agents this

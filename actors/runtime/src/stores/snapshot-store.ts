@@ -3,7 +3,7 @@ import type { ActorRecord, PendingTimer } from "../step/actor-record.js";
 /**
  * Snapshot generations of actors, written only by the owner of the actor's shard.
  *
- * `commit` is the single atomic step of DESIGN.md ("Processing one message", step
+ * `commit` is the single atomic step of docs/design.md ("Processing one message", step
  * 4): it compares the stored generation and the shard's fencing token, writes the
  * next generation (which carries the outbox and pending effects), keeps a bounded
  * number of earlier generations, and updates the shard's durable timers and dirty
