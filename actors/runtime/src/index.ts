@@ -11,6 +11,8 @@
  *   effect handlers.
  * - {@link replayActor}: re-runs an actor's journal through the pure step and
  *   reports the first divergence from the stored snapshot.
+ * - {@link Clock}: where the host reads the time ({@link systemClock} by
+ *   default, {@link ManualClock} in tests).
  *
  * README.md says what the host guarantees; docs/design.md is the map.
  * Internals (stores, the step, Redis keys) are in `@troupe/runtime/internal`,
@@ -18,6 +20,9 @@
  *
  * @packageDocumentation
  */
+export * from "./clock/clock.js";
+export * from "./clock/manual-clock.js";
+export * from "./clock/system-clock.js";
 export * from "./errors/effect-cancelled-error.js";
 export * from "./errors/lease-lost-error.js";
 export * from "./errors/shard-count-mismatch-error.js";

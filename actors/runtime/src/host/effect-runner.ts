@@ -8,6 +8,7 @@ import {
 } from "@troupe/protocol";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import type { Clock } from "../clock/clock.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { PendingEffect } from "../step/actor-record.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
@@ -27,11 +28,19 @@ export class EffectRunner {
   readonly #running = new Map<string, AbortController>();
   readonly #runningPerActor = new Map<string, number>();
 
+  /**
+   * @param redis - holds the run counter of each effect (`RedisKeys.effectRun`).
+   * @param keys - the deployment's Redis keys.
+   * @param publisher - publishes results into the inbox.
+   * @param logger - for failed effects and retried deliveries.
+   * @param clock - timestamps of the result messages (`meta.timestampMs`).
+   */
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly publisher: OutboxPublisher,
     private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {}
 
   /** Whether an effect of `address` is running on this host. */
@@ -170,7 +179,7 @@ export class EffectRunner {
       id,
       type: result.type,
       payload: result.payload,
-      meta: { actor, timestampMs: Date.now() },
+      meta: { actor, timestampMs: this.clock.now() },
     });
     const item = {
       subject: inboxSubject(address),
