@@ -29,7 +29,7 @@ export class EffectRunner {
   readonly #runningPerActor = new Map<string, number>();
 
   /**
-   * @param redis - holds the run counter of each effect (`RedisKeys.effectRun`).
+   * @param redis - holds the host-run counter of each effect (`RedisKeys.effectRun`).
    * @param keys - the deployment's Redis keys.
    * @param publisher - publishes results into the inbox.
    * @param logger - for failed effects and retried deliveries.
@@ -128,13 +128,13 @@ export class EffectRunner {
     signal: AbortSignal,
   ): Promise<void> {
     const actor = formatAddress(address);
-    const attemptKey = this.keys.effectRun(actor, effect.effectId);
+    const hostRunKey = this.keys.effectRun(actor, effect.effectId);
     let result:
       | { type: "effect.completed"; payload: Record<string, unknown> }
       | { type: "effect.failed"; payload: Record<string, unknown> };
     try {
-      const attempt = await this.redis.incr(attemptKey);
-      void this.redis.pexpire(attemptKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
+      const hostRun = await this.redis.incr(hostRunKey);
+      void this.redis.pexpire(hostRunKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
       const handler = definition.effects?.[effect.effect];
       if (handler === undefined) {
         throw new Error(
@@ -145,7 +145,7 @@ export class EffectRunner {
         signal,
         address,
         effectId: effect.effectId,
-        attempt,
+        hostRun,
       });
       result = {
         type: "effect.completed",
@@ -189,17 +189,17 @@ export class EffectRunner {
     };
     // The result is the actor's only way forward: retry (same Nats-Msg-Id) until
     // it is stored or the host gives the shard up (the next owner re-runs the effect).
-    for (let attempt = 1; ; attempt += 1) {
+    for (let tries = 1; ; tries += 1) {
       try {
         await this.publisher.publish([item]);
         return;
       } catch (error) {
         if (signal?.aborted === true && !EffectCancelledError.isInstance(signal.reason)) return;
         this.logger.warn(
-          { actor, effectId: effect.effectId, attempt, err: error },
+          { actor, effectId: effect.effectId, tries, err: error },
           "could not deliver an effect result; retrying",
         );
-        await sleep(Math.min(2000, 50 * 2 ** Math.min(attempt, 6)));
+        await sleep(Math.min(2000, 50 * 2 ** Math.min(tries, 6)));
       }
     }
   }
