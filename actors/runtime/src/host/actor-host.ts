@@ -15,6 +15,7 @@ import type { Clock } from "../clock/clock.js";
 import { systemClock } from "../clock/system-clock.js";
 import { ShardCountMismatchError } from "../errors/shard-count-mismatch-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { RedisLeaseStore } from "../stores/redis-lease-store.js";
 import { RedisMembershipStore } from "../stores/redis-membership-store.js";
@@ -90,14 +91,19 @@ export class ActorHost {
   }
 
   /**
-   * Connects, creates the streams, checks the shard count and starts leasing shards.
+   * Checks every kind's machine, connects, creates the streams, checks the shard
+   * count and starts leasing shards.
    *
-   * @param options - servers, kinds and settings.
+   * @param options - servers, kinds, settings, logger and clock.
    * @returns the running host.
+   * @throws UnsupportedMachineActionError when a kind's machine uses an action or
+   *   `invoke` the host cannot carry out (see `assertSupportedMachine`); a list
+   *   of kinds is checked before connecting.
    * @throws ShardCountMismatchError when the deployment was created with another shard count.
    */
   static async start(options: ActorHostOptions): Promise<ActorHost> {
     const settings: HostSettings = hostSettingsSchema.parse(options.settings ?? {});
+    if (typeof options.kinds !== "function") options.kinds.forEach(assertSupportedMachine);
     const logger = (
       options.logger ?? pino({ level: process.env.TROUPE_LOG_LEVEL ?? "info" })
     ).child({ hostId: settings.hostId });
@@ -121,10 +127,19 @@ export class ActorHost {
     const streams = streamNames(settings.prefix);
     await ensureStreams(jsm, streams, settings);
     const js = jetstream(nats);
-    const kinds =
-      typeof options.kinds === "function"
-        ? options.kinds({ nats, js, redis, streams, keys, logger })
-        : options.kinds;
+    let kinds: readonly ActorKindDefinition[];
+    if (typeof options.kinds === "function") {
+      try {
+        kinds = options.kinds({ nats, js, redis, streams, keys, logger });
+        kinds.forEach(assertSupportedMachine);
+      } catch (error) {
+        if (typeof options.nats === "string") await nats.close();
+        if (typeof options.redis === "string") redis.disconnect();
+        throw error;
+      }
+    } else {
+      kinds = options.kinds;
+    }
     const publisher = new OutboxPublisher(js);
     const limiter = pLimit(settings.maxConcurrency);
     const clock = options.clock ?? systemClock;
