@@ -8,9 +8,12 @@
  *   inboxes one message per actor at a time (pure step → fenced commit →
  *   outbox → effects → ack); graceful on `stop()`.
  * - {@link defineActorKind}: a machine, its version, its message schemas and
- *   effect handlers.
+ *   effect handlers; {@link assertSupportedMachine} checks that the host can run
+ *   the machine (the host checks it on start).
  * - {@link replayActor}: re-runs an actor's journal through the pure step and
  *   reports the first divergence from the stored snapshot.
+ * - {@link Clock}: where the host reads the time ({@link systemClock} by
+ *   default, {@link ManualClock} in tests).
  *
  * README.md says what the host guarantees; docs/design.md is the map.
  * Internals (stores, the step, Redis keys) are in `@troupe/runtime/internal`,
@@ -18,12 +21,17 @@
  *
  * @packageDocumentation
  */
+export * from "./clock/clock.js";
+export * from "./clock/manual-clock.js";
+export * from "./clock/system-clock.js";
 export * from "./errors/effect-cancelled-error.js";
 export * from "./errors/lease-lost-error.js";
 export * from "./errors/shard-count-mismatch-error.js";
+export * from "./errors/unsupported-machine-action-error.js";
 export * from "./host/actor-host.js";
 export * from "./host/host-options.js";
 export * from "./registry/actor-kind.js";
+export * from "./registry/assert-supported-machine.js";
 export type { ActorRecord, PendingEffect, PendingTimer, OutboxItem } from "./step/actor-record.js";
 export * from "./replay/first-difference.js";
 export * from "./replay/journal-reader.js";

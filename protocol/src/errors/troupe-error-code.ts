@@ -19,6 +19,7 @@
  * | `cancelled` | the operation was cancelled on purpose (e.g. `run.cancel`) |
  * | `unavailable` | a server or a deployment resource (NATS, a JetStream stream) cannot be reached or does not exist yet |
  * | `message_rejected` | a session refused a message a client sent (`message.rejected`) |
+ * | `unsupported_machine_action` | a hosted machine uses an xstate action or `invoke` the host cannot carry out (child actors, `sendTo`, action implementations with side effects) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -42,6 +43,7 @@ export const TROUPE_ERROR_CODES = [
   "cancelled",
   "unavailable",
   "message_rejected",
+  "unsupported_machine_action",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

@@ -79,7 +79,7 @@ describe("effects", () => {
     expect(report.reproduces).toBe(true);
   });
 
-  it("an effect running when its host is SIGKILLed is resumed by the new owner (attempt 2) and applied exactly once", async () => {
+  it("an effect running when its host is SIGKILLed is resumed by the new owner (host run 2) and applied exactly once", async () => {
     await using cluster = await startCluster({ shardCount: 8 });
     const hosts = await Promise.all([cluster.startHost(), cluster.startHost()]);
     await cluster.waitForBalance(
@@ -105,10 +105,10 @@ describe("effects", () => {
     expect(effect?.input).toEqual({ count: 5, delayMs: 2000 });
     // The runner counts a run in Redis right before it calls the handler.
     // Key written by actors/runtime/src/host/effect-runner.ts.
-    const attemptKey = `troupe:effect-attempt:${actor}:${effect!.effectId}`;
-    await waitFor(async () => (await cluster.redis.get(attemptKey)) === "1", {
+    const hostRunKey = `troupe:effect-attempt:${actor}:${effect!.effectId}`;
+    await waitFor(async () => (await cluster.redis.get(hostRunKey)) === "1", {
       timeoutMs: 5_000,
-      description: "attempt 1 of the effect started",
+      description: "host run 1 of the effect started",
     });
 
     owner.signal("SIGKILL");
@@ -122,8 +122,8 @@ describe("effects", () => {
     // The result sets the count (to 10 however often it is applied), so "exactly once"
     // shows in the generation, the journal and the events: one result, one transition.
     const context = await cluster.context<CounterContext>(actor);
-    expect(context).toEqual({ count: 10, alarms: 0, slowDoubleAttempt: 2 });
-    expect(await cluster.redis.get(attemptKey)).toBe("2");
+    expect(context).toEqual({ count: 10, alarms: 0, slowDoubleHostRun: 2 });
+    expect(await cluster.redis.get(hostRunKey)).toBe("2");
     const stored = await cluster.snapshots.load(actor);
     expect(stored?.record.effects).toEqual([]);
     // increment, slow_double, one effect.completed: the result entered the inbox once.
@@ -136,7 +136,7 @@ describe("effects", () => {
     ]);
     expect(inputs[2]?.payload).toEqual({
       effectId: effect!.effectId,
-      output: { count: 10, attempt: 2 },
+      output: { count: 10, hostRun: 2 },
     });
     expect(await changedCounts(cluster, id)).toEqual([5, 10]);
     const report = await cluster.replay(actor, counterKind);

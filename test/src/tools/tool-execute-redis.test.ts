@@ -64,7 +64,7 @@ function host(effectClass: ToolEffectClass, executions: { count: number }, hang:
     signal: controller.signal,
     address: { kind: "tool-call", id: "s" },
     effectId: "e",
-    attempt: 1,
+    hostRun: 1,
   };
   return { handler, controller, context, running };
 }

@@ -78,7 +78,7 @@ export function agentKinds(
       const key = services.keys.modelStreamAttempt(sessionId, `${runId}.m${modelCallIndex}`);
       const attempt = await services.redis.incr(key);
       void services.redis.pexpire(key, 7 * 24 * 3600 * 1000).catch(() => undefined);
-      return modelCall(input, { ...context, attempt });
+      return modelCall(input, { ...context, hostRun: attempt });
     };
     // A subagent's session, its run and its tool calls publish on the
     // delegating session's subjects (meta.actor still names each actor).

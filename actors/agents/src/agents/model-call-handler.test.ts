@@ -37,7 +37,7 @@ function setup(script: ScriptedScript, options: { attempt?: number } = {}) {
     signal: controller.signal,
     address: { kind: "run", id: "s1" },
     effectId: "r1.m1.a1",
-    attempt: options.attempt ?? 1,
+    hostRun: options.attempt ?? 1,
   };
   const publish: { hook?: (delta: ModelCallDelta) => void } = {};
   const handler = createModelCallHandler({

@@ -106,7 +106,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
           runId: input.runId,
           modelCallIndex: input.modelCallIndex,
           modelCallId: `${input.runId}.m${input.modelCallIndex}`,
-          attempt: context.attempt,
+          attempt: context.hostRun,
           retryAttempt: input.attempt,
           effectId: context.effectId,
           kind,

@@ -79,7 +79,7 @@ async function call(
     signal: new AbortController().signal,
     address: { kind: "run", id: "s1" },
     effectId: "r1.m1.a1",
-    attempt: 1,
+    hostRun: 1,
   };
   const input = {
     sessionId: "s1",

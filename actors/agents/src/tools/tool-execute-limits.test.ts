@@ -73,7 +73,7 @@ function setup(waitClass: ToolEffectClass = "read", waitMs = 1_000_000) {
     signal: controller.signal,
     address: { kind: "tool-call", id: "s1" },
     effectId: "c1.x",
-    attempt: 1,
+    hostRun: 1,
   };
   const run = (toolName: string, input: string, signal = controller.signal) =>
     handler({ ...base, toolName, input }, { ...context, signal }) as Promise<ToolExecuteOutput>;

@@ -48,7 +48,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
       signal: new AbortController().signal,
       address: { kind: "run", id: "s1" },
       effectId: "e",
-      attempt: 1,
+      hostRun: 1,
     };
     const request = {
       sessionId: "s1",

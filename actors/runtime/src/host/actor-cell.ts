@@ -1,12 +1,59 @@
 import type { JsMsg } from "@nats-io/jetstream";
 import { type ActorAddress, CONTENT_TYPE_HEADER, formatAddress } from "@troupe/protocol";
+import type { Logger } from "pino";
+import type { Clock } from "../clock/clock.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
-import type { ActorRecord } from "../step/actor-record.js";
+import type { ActorRecord, PendingEffect } from "../step/actor-record.js";
 import { processMessage, type InboxMessage, type LiveState } from "../step/process-message.js";
-import type { ShardWorker } from "./shard-worker.js";
+import type { CommitOutcome, SnapshotStore } from "../stores/snapshot-store.js";
+import type { EffectRunner } from "./effect-runner.js";
+import type { OutboxPublisher } from "./outbox-publisher.js";
 
 /** Pause before retrying a message after a transient failure, in ms (doubles up to 2 s). */
 const RETRY_BASE_MS = 50;
+
+/**
+ * What an {@link ActorCell} needs from its shard: the calls that depend on the
+ * shard's lease and consumer. `ShardWorker` provides them.
+ */
+export interface ActorCellShard {
+  /** False once the shard drains or lost its lease: the cell stops taking messages. */
+  accepting(): boolean;
+  /**
+   * Writes `next` under the shard's fencing token.
+   *
+   * @returns "committed", or "conflict" when the stored generation moved.
+   * @throws LeaseLostError when the token is no longer the shard's (the shard stops).
+   */
+  commit(
+    previous: ActorRecord | undefined,
+    next: ActorRecord,
+  ): Promise<Exclude<CommitOutcome, "fenced">>;
+  /** Acks a processed message and moves the shard's watermark. */
+  complete(message: JsMsg): void;
+  /** Starts an effect tied to the shard's lifetime. */
+  startEffect(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect): void;
+  /** Waits `ms` (real time), or less when the shard stops first. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** The collaborators of an {@link ActorCell}, shared by the cells of one shard. */
+export interface ActorCellDependencies {
+  /** Reads the actor's latest generation on activation. */
+  readonly snapshots: Pick<SnapshotStore, "load">;
+  /** Publishes outboxes (after commit, and again on activation when unconfirmed). */
+  readonly publisher: Pick<OutboxPublisher, "publish">;
+  /** Cancels effects and answers cancelled ones that no longer run. */
+  readonly effects: Pick<EffectRunner, "cancel" | "deliverCancelled" | "hasRunningEffect">;
+  /** Runs a task within the host's `maxConcurrency`. */
+  readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+  readonly logger: Logger;
+  /** Largest accepted message body, in bytes (the host's `maxPayloadBytes`). */
+  readonly maxPayloadBytes: number;
+  /** Source of `lastUsedMs` and `publishedAtMs`. */
+  readonly clock: Clock;
+  readonly shard: ActorCellShard;
+}
 
 /**
  * One activated actor on this host: its mailbox (messages in inbox order) and its
@@ -24,16 +71,25 @@ export class ActorCell {
   #outboxConfirmed = true;
   /** Generation whose outbox this host has published (acked by the stream). */
   #publishedGeneration = 0;
-  /** When that outbox was published (Unix ms). */
+  /** When that outbox was published (Unix ms, by the host's clock). */
   publishedAtMs = 0;
-  lastUsedMs = Date.now();
+  /** When the cell last finished processing (Unix ms, by the host's clock). */
+  lastUsedMs: number;
+  readonly #shard: ActorCellShard;
 
+  /**
+   * @param address - the actor.
+   * @param definition - its kind.
+   * @param dependencies - stores, publisher, effects and shard callbacks.
+   */
   constructor(
     readonly address: ActorAddress,
     private readonly definition: ActorKindDefinition,
-    private readonly worker: ShardWorker,
+    private readonly dependencies: ActorCellDependencies,
   ) {
     this.actor = formatAddress(address);
+    this.#shard = dependencies.shard;
+    this.lastUsedMs = dependencies.clock.now();
   }
 
   /** True while nothing is queued or running. */
@@ -90,59 +146,61 @@ export class ActorCell {
     if (this.#busy !== undefined) return;
     this.#busy = this.#drain().finally(() => {
       this.#busy = undefined;
-      this.lastUsedMs = Date.now();
-      if (this.#queue.length > 0 && this.worker.accepting) this.#pump();
+      this.lastUsedMs = this.dependencies.clock.now();
+      if (this.#queue.length > 0 && this.#shard.accepting()) this.#pump();
     });
   }
 
   async #drain(): Promise<void> {
     let failures = 0;
-    while (this.worker.accepting) {
+    while (this.#shard.accepting()) {
       const message = this.#queue[0];
       if (this.#activated && message === undefined) return;
       try {
-        await this.worker.runtime.limit(async () => {
+        await this.dependencies.limit(async () => {
           if (!this.#activated) await this.#activate();
           if (message !== undefined) await this.#handle(message);
         });
         if (message !== undefined) this.#queue.shift();
         failures = 0;
       } catch (error) {
-        if (!this.worker.accepting) return;
+        if (!this.#shard.accepting()) return;
         failures += 1;
         this.#activated = false;
-        this.worker.runtime.logger.warn(
+        this.dependencies.logger.warn(
           { actor: this.actor, err: error, failures },
           "processing failed; retrying",
         );
-        await this.worker.sleep(Math.min(2000, RETRY_BASE_MS * 2 ** Math.min(failures, 6)));
+        await this.#shard.sleep(Math.min(2000, RETRY_BASE_MS * 2 ** Math.min(failures, 6)));
       }
     }
   }
 
   async #activate(): Promise<void> {
-    const stored = await this.worker.runtime.snapshots.load(this.actor);
+    const { snapshots, publisher, effects, clock } = this.dependencies;
+    const stored = await snapshots.load(this.actor);
     this.#record = stored?.record;
     this.#live = undefined;
     this.#outboxConfirmed = stored?.outboxConfirmed ?? true;
     if (stored !== undefined && !stored.outboxConfirmed) {
-      await this.worker.runtime.publisher.publish(stored.record.outbox);
+      await publisher.publish(stored.record.outbox);
     }
     this.#publishedGeneration = stored?.record.generation ?? 0;
-    this.publishedAtMs = Date.now();
+    this.publishedAtMs = clock.now();
     for (const effect of stored?.record.effects ?? []) {
       if (effect.cancelled === true) {
-        if (!this.worker.runtime.effects.hasRunningEffect(this.address, effect.effectId)) {
-          await this.worker.runtime.effects.deliverCancelled(this.address, effect);
+        if (!effects.hasRunningEffect(this.address, effect.effectId)) {
+          await effects.deliverCancelled(this.address, effect);
         }
       } else {
-        this.worker.startEffect(this.address, this.definition, effect);
+        this.#shard.startEffect(this.address, this.definition, effect);
       }
     }
     this.#activated = true;
   }
 
   async #handle(message: JsMsg): Promise<void> {
+    const { publisher, effects, logger, clock } = this.dependencies;
     const inbox: InboxMessage = {
       seq: message.seq,
       subject: message.subject,
@@ -153,21 +211,21 @@ export class ActorCell {
     const result = processMessage(this.#record, inbox, {
       definition: this.definition,
       address: this.address,
-      maxPayloadBytes: this.worker.runtime.settings.maxPayloadBytes,
+      maxPayloadBytes: this.dependencies.maxPayloadBytes,
       live: this.#live,
     });
     if (result.outcome === "skipped") {
-      this.worker.complete(message);
+      this.#shard.complete(message);
       return;
     }
-    const outcome = await this.worker.commit(this.#record, result.record);
+    const outcome = await this.#shard.commit(this.#record, result.record);
     if (outcome === "conflict")
       throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);
     this.#record = result.record;
     this.#live = result.live;
     this.#outboxConfirmed = false;
     if (result.rejection !== undefined) {
-      this.worker.runtime.logger.info(
+      logger.info(
         {
           actor: this.actor,
           seq: message.seq,
@@ -177,15 +235,15 @@ export class ActorCell {
         "message rejected",
       );
     }
-    await this.worker.runtime.publisher.publish(result.record.outbox);
+    await publisher.publish(result.record.outbox);
     this.#publishedGeneration = result.record.generation;
-    this.publishedAtMs = Date.now();
+    this.publishedAtMs = clock.now();
     for (const effect of result.effectsStarted) {
-      this.worker.startEffect(this.address, this.definition, effect);
+      this.#shard.startEffect(this.address, this.definition, effect);
     }
     for (const effectId of result.effectsCancelled) {
-      this.worker.runtime.effects.cancel(this.address, effectId);
+      effects.cancel(this.address, effectId);
     }
-    this.worker.complete(message);
+    this.#shard.complete(message);
   }
 }

@@ -11,8 +11,11 @@ import {
 import { Redis } from "ioredis";
 import pLimit from "p-limit";
 import { pino, type Logger } from "pino";
+import type { Clock } from "../clock/clock.js";
+import { systemClock } from "../clock/system-clock.js";
 import { ShardCountMismatchError } from "../errors/shard-count-mismatch-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { RedisLeaseStore } from "../stores/redis-lease-store.js";
 import { RedisMembershipStore } from "../stores/redis-membership-store.js";
@@ -52,6 +55,12 @@ export interface ActorHostOptions {
   readonly settings?: HostSettingsInput;
   /** Logger; defaults to pino at `TROUPE_LOG_LEVEL` (default `info`). */
   readonly logger?: Logger;
+  /**
+   * Where the host reads the time (lease deadlines, passivation, outbox
+   * confirmation, timestamps of the timer and effect messages it writes);
+   * default {@link systemClock}. Tests pass a `ManualClock` to drive it.
+   */
+  readonly clock?: Clock;
 }
 
 /**
@@ -82,14 +91,19 @@ export class ActorHost {
   }
 
   /**
-   * Connects, creates the streams, checks the shard count and starts leasing shards.
+   * Checks every kind's machine, connects, creates the streams, checks the shard
+   * count and starts leasing shards.
    *
-   * @param options - servers, kinds and settings.
+   * @param options - servers, kinds, settings, logger and clock.
    * @returns the running host.
+   * @throws UnsupportedMachineActionError when a kind's machine uses an action or
+   *   `invoke` the host cannot carry out (see `assertSupportedMachine`); a list
+   *   of kinds is checked before connecting.
    * @throws ShardCountMismatchError when the deployment was created with another shard count.
    */
   static async start(options: ActorHostOptions): Promise<ActorHost> {
     const settings: HostSettings = hostSettingsSchema.parse(options.settings ?? {});
+    if (typeof options.kinds !== "function") options.kinds.forEach(assertSupportedMachine);
     const logger = (
       options.logger ?? pino({ level: process.env.TROUPE_LOG_LEVEL ?? "info" })
     ).child({ hostId: settings.hostId });
@@ -113,12 +127,22 @@ export class ActorHost {
     const streams = streamNames(settings.prefix);
     await ensureStreams(jsm, streams, settings);
     const js = jetstream(nats);
-    const kinds =
-      typeof options.kinds === "function"
-        ? options.kinds({ nats, js, redis, streams, keys, logger })
-        : options.kinds;
+    let kinds: readonly ActorKindDefinition[];
+    if (typeof options.kinds === "function") {
+      try {
+        kinds = options.kinds({ nats, js, redis, streams, keys, logger });
+        kinds.forEach(assertSupportedMachine);
+      } catch (error) {
+        if (typeof options.nats === "string") await nats.close();
+        if (typeof options.redis === "string") redis.disconnect();
+        throw error;
+      }
+    } else {
+      kinds = options.kinds;
+    }
     const publisher = new OutboxPublisher(js);
     const limiter = pLimit(settings.maxConcurrency);
+    const clock = options.clock ?? systemClock;
     const runtime: HostRuntime = {
       settings,
       js,
@@ -129,8 +153,9 @@ export class ActorHost {
       leases: new RedisLeaseStore(redis, keys),
       kinds: new Map(kinds.map((kind) => [kind.kind, kind])),
       publisher,
-      effects: new EffectRunner(redis, keys, publisher, logger),
+      effects: new EffectRunner(redis, keys, publisher, logger, clock),
       logger,
+      clock,
       limit: (task) => limiter(task),
     };
     const host = new ActorHost(runtime, nats, membership, {
@@ -241,7 +266,7 @@ export class ActorHost {
               this.#onLeaseLost(lost),
             );
             this.#workers.set(shard, started);
-            this.#renewedAt.set(shard, Date.now());
+            this.#renewedAt.set(shard, this.runtime.clock.now());
             try {
               await started.start();
               logger.debug({ shard, token }, "shard acquired");
@@ -279,9 +304,9 @@ export class ActorHost {
   }
 
   async #renew(): Promise<void> {
-    const { settings, leases } = this.runtime;
+    const { settings, leases, clock } = this.runtime;
     const workers = [...this.#workers.values()].filter((worker) => !worker.signal.aborted);
-    const startedAt = Date.now();
+    const startedAt = clock.now();
     try {
       const held = await leases.renew(
         settings.hostId,
@@ -304,7 +329,7 @@ export class ActorHost {
 
   /** A lease not renewed within its TTL (measured from the renewal request) is treated as lost at once. */
   #checkLeaseDeadlines(): void {
-    const now = Date.now();
+    const now = this.runtime.clock.now();
     for (const worker of this.#workers.values()) {
       const renewedAt = this.#renewedAt.get(worker.shard) ?? 0;
       if (now - renewedAt > this.runtime.settings.leaseTtlMs) this.#loseLease(worker);
@@ -326,7 +351,7 @@ export class ActorHost {
           id,
           type: "timer.fired",
           payload: { timerId: timer.timerId, deadlineMs: timer.deadlineMs },
-          meta: { actor: address, timestampMs: Date.now() },
+          meta: { actor: address, timestampMs: this.runtime.clock.now() },
         });
         return {
           subject: inboxSubject(parseAddress(address)),
@@ -340,15 +365,15 @@ export class ActorHost {
   }
 
   async #housekeeping(): Promise<void> {
-    const { settings } = this.runtime;
+    const { settings, clock } = this.runtime;
     const workers = [...this.#workers.values()].filter((worker) => worker.accepting);
     await Promise.all(workers.map((worker) => worker.saveWatermark()));
     // Outboxes published more than a tenth of the dedup window ago are confirmed.
-    const publishedBefore = Date.now() - settings.duplicateWindowMs / 10;
+    const publishedBefore = clock.now() - settings.duplicateWindowMs / 10;
     await Promise.all(workers.map((worker) => worker.confirmPublished(publishedBefore)));
     // Idle actors past passivateAfterMs go; then, while over maxActiveActors, the
     // least recently used idle ones.
-    const idleBefore = Date.now() - settings.passivateAfterMs;
+    const idleBefore = clock.now() - settings.passivateAfterMs;
     const candidates = workers
       .flatMap((worker) => worker.passivationCandidates().map((cell) => ({ worker, cell })))
       .sort((a, b) => a.cell.lastUsedMs - b.cell.lastUsedMs);

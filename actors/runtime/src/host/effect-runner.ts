@@ -8,6 +8,7 @@ import {
 } from "@troupe/protocol";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import type { Clock } from "../clock/clock.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { PendingEffect } from "../step/actor-record.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
@@ -27,11 +28,19 @@ export class EffectRunner {
   readonly #running = new Map<string, AbortController>();
   readonly #runningPerActor = new Map<string, number>();
 
+  /**
+   * @param redis - holds the host-run counter of each effect (`RedisKeys.effectRun`).
+   * @param keys - the deployment's Redis keys.
+   * @param publisher - publishes results into the inbox.
+   * @param logger - for failed effects and retried deliveries.
+   * @param clock - timestamps of the result messages (`meta.timestampMs`).
+   */
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     private readonly publisher: OutboxPublisher,
     private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {}
 
   /** Whether an effect of `address` is running on this host. */
@@ -119,13 +128,13 @@ export class EffectRunner {
     signal: AbortSignal,
   ): Promise<void> {
     const actor = formatAddress(address);
-    const attemptKey = this.keys.effectRun(actor, effect.effectId);
+    const hostRunKey = this.keys.effectRun(actor, effect.effectId);
     let result:
       | { type: "effect.completed"; payload: Record<string, unknown> }
       | { type: "effect.failed"; payload: Record<string, unknown> };
     try {
-      const attempt = await this.redis.incr(attemptKey);
-      void this.redis.pexpire(attemptKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
+      const hostRun = await this.redis.incr(hostRunKey);
+      void this.redis.pexpire(hostRunKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
       const handler = definition.effects?.[effect.effect];
       if (handler === undefined) {
         throw new Error(
@@ -136,7 +145,7 @@ export class EffectRunner {
         signal,
         address,
         effectId: effect.effectId,
-        attempt,
+        hostRun,
       });
       result = {
         type: "effect.completed",
@@ -170,7 +179,7 @@ export class EffectRunner {
       id,
       type: result.type,
       payload: result.payload,
-      meta: { actor, timestampMs: Date.now() },
+      meta: { actor, timestampMs: this.clock.now() },
     });
     const item = {
       subject: inboxSubject(address),
@@ -180,17 +189,17 @@ export class EffectRunner {
     };
     // The result is the actor's only way forward: retry (same Nats-Msg-Id) until
     // it is stored or the host gives the shard up (the next owner re-runs the effect).
-    for (let attempt = 1; ; attempt += 1) {
+    for (let tries = 1; ; tries += 1) {
       try {
         await this.publisher.publish([item]);
         return;
       } catch (error) {
         if (signal?.aborted === true && !EffectCancelledError.isInstance(signal.reason)) return;
         this.logger.warn(
-          { actor, effectId: effect.effectId, attempt, err: error },
+          { actor, effectId: effect.effectId, tries, err: error },
           "could not deliver an effect result; retrying",
         );
-        await sleep(Math.min(2000, 50 * 2 ** Math.min(attempt, 6)));
+        await sleep(Math.min(2000, 50 * 2 ** Math.min(tries, 6)));
       }
     }
   }

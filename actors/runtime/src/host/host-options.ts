@@ -25,11 +25,9 @@ export const hostSettingsSchema = z.object({
   leaseTtlMs: z.number().int().min(200).default(2000),
   /** Lease renewal period; well inside the TTL. */
   leaseRenewIntervalMs: z.number().int().min(20).default(500),
-  /** Membership heartbeat period. */
-  heartbeatIntervalMs: z.number().int().min(20).default(500),
-  /** A host missing heartbeats this long is considered gone. */
+  /** A host missing heartbeats this long is considered gone (it heartbeats every `rebalanceIntervalMs`). */
   membershipTtlMs: z.number().int().min(100).default(2000),
-  /** How often the host compares its shards with its fair share. */
+  /** How often the host heartbeats its membership and compares its shards with its fair share. */
   rebalanceIntervalMs: z.number().int().min(20).default(250),
   /** JetStream AckWait of shard consumers (redelivery of an unacked message to the same owner). */
   ackWaitMs: z.number().int().min(1000).default(30_000),

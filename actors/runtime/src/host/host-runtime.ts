@@ -1,6 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import type { Clock } from "../clock/clock.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { LeaseStore } from "../stores/lease-store.js";
 import type { SnapshotStore } from "../stores/snapshot-store.js";
@@ -9,7 +10,7 @@ import type { EffectRunner } from "./effect-runner.js";
 import type { HostSettings } from "./host-options.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
 
-/** What the parts of one host share: settings, clients, stores and the concurrency limit. */
+/** What the parts of one host share: settings, clients, stores, the clock and the concurrency limit. */
 export interface HostRuntime {
   readonly settings: HostSettings;
   readonly js: JetStreamClient;
@@ -22,6 +23,8 @@ export interface HostRuntime {
   readonly publisher: OutboxPublisher;
   readonly effects: EffectRunner;
   readonly logger: Logger;
+  /** Every "now" of the host (lease deadlines, passivation, timestamps it writes). */
+  readonly clock: Clock;
   /** Runs `task` within the host's `maxConcurrency`. */
   readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
 }

@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { shardConsumerName } from "../streams/shard-consumer-name.js";
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from "@nats-io/jetstream";
+import {
+  AckPolicy,
+  DeliverPolicy,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import {
   type ActorAddress,
@@ -13,14 +20,45 @@ import {
   shardInboxFilter,
   shardOf,
   CONTENT_TYPE_HEADER,
+  type StreamNames,
 } from "@troupe/protocol";
+import type { Logger } from "pino";
+import type { Clock } from "../clock/clock.js";
 import { LeaseLostError } from "../errors/lease-lost-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { ActorRecord, PendingEffect } from "../step/actor-record.js";
 import { deadLetterItem } from "../step/dead-letter-items.js";
-import type { CommitOutcome } from "../stores/snapshot-store.js";
-import { ActorCell } from "./actor-cell.js";
-import type { HostRuntime } from "./host-runtime.js";
+import type { CommitOutcome, SnapshotStore } from "../stores/snapshot-store.js";
+import { ActorCell, type ActorCellDependencies } from "./actor-cell.js";
+import type { EffectRunner } from "./effect-runner.js";
+import type { HostSettings } from "./host-options.js";
+import type { OutboxPublisher } from "./outbox-publisher.js";
+
+/** What a {@link ShardWorker} uses of its host (a `HostRuntime` has all of it). */
+export interface ShardWorkerDependencies {
+  readonly settings: Pick<
+    HostSettings,
+    | "prefix"
+    | "shardCount"
+    | "ackWaitMs"
+    | "maxAckPendingPerShard"
+    | "keepGenerations"
+    | "maxPayloadBytes"
+    | "testFaults"
+  >;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  readonly streams: StreamNames;
+  readonly snapshots: SnapshotStore;
+  /** Kinds by name: a message for another kind is dead-lettered. */
+  readonly kinds: ReadonlyMap<string, ActorKindDefinition>;
+  readonly publisher: OutboxPublisher;
+  readonly effects: EffectRunner;
+  readonly logger: Logger;
+  /** Runs a task within the host's `maxConcurrency`. */
+  readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+  readonly clock: Clock;
+}
 
 /**
  * Everything one host does for one shard it leases: a JetStream consumer on the
@@ -41,13 +79,38 @@ export class ShardWorker {
   #savedWatermark = 0;
   #accepting = true;
   #loop: Promise<void> | undefined;
+  readonly #cellDependencies: ActorCellDependencies;
 
+  /**
+   * @param shard - the shard this worker serves.
+   * @param token - the fencing token of the host's lease on it.
+   * @param dependencies - clients, stores and settings of the host.
+   * @param onLeaseLost - called once a commit found the lease gone.
+   */
   constructor(
     readonly shard: number,
     readonly token: number,
-    readonly runtime: HostRuntime,
+    private readonly dependencies: ShardWorkerDependencies,
     private readonly onLeaseLost: (worker: ShardWorker) => void,
-  ) {}
+  ) {
+    const { snapshots, publisher, effects, limit, logger, settings, clock } = dependencies;
+    this.#cellDependencies = {
+      snapshots,
+      publisher,
+      effects,
+      limit,
+      logger,
+      maxPayloadBytes: settings.maxPayloadBytes,
+      clock,
+      shard: {
+        accepting: () => this.#accepting,
+        commit: (previous, next) => this.commit(previous, next),
+        complete: (message) => this.complete(message),
+        startEffect: (address, definition, effect) => this.startEffect(address, definition, effect),
+        sleep: (ms) => this.sleep(ms),
+      },
+    };
+  }
 
   /** False once the worker drains or lost its lease: cells stop taking messages. */
   get accepting(): boolean {
@@ -66,7 +129,7 @@ export class ShardWorker {
 
   /** Creates the consumer from the watermark, starts consuming and wakes dirty actors. */
   async start(): Promise<void> {
-    const { jsm, js, streams, settings, snapshots } = this.runtime;
+    const { jsm, js, streams, settings, snapshots } = this.dependencies;
     const watermark = (await snapshots.watermark(this.shard)) ?? 0;
     this.#savedWatermark = watermark;
     this.#highestDelivered = Math.max(0, watermark - 1);
@@ -100,7 +163,7 @@ export class ShardWorker {
       }
     } catch (error) {
       if (this.#accepting)
-        this.runtime.logger.error({ shard: this.shard, err: error }, "shard consumer failed");
+        this.dependencies.logger.error({ shard: this.shard, err: error }, "shard consumer failed");
     }
   }
 
@@ -112,14 +175,14 @@ export class ShardWorker {
     try {
       parsed = parseShardInboxSubject(message.subject);
       address = actorAddress(parsed.kind, parsed.id);
-      if (!this.runtime.kinds.has(address.kind)) {
+      if (!this.dependencies.kinds.has(address.kind)) {
         throw new InvalidAddressError(
-          `no actor kind "${address.kind}" is registered on this host (known: ${[...this.runtime.kinds.keys()].join(", ")})`,
+          `no actor kind "${address.kind}" is registered on this host (known: ${[...this.dependencies.kinds.keys()].join(", ")})`,
           "kind",
           address.kind,
         );
       }
-      const expectedShard = shardOf(address, this.runtime.settings.shardCount);
+      const expectedShard = shardOf(address, this.dependencies.settings.shardCount);
       if (expectedShard !== this.shard) {
         // Only a publish straight to an internal shard subject can land here.
         throw new InvalidAddressError(
@@ -140,9 +203,9 @@ export class ShardWorker {
     if (cell !== undefined) return cell;
     const [kind = "", id = ""] = actor.split("/");
     const address = known ?? { kind, id };
-    const definition = this.runtime.kinds.get(address.kind);
+    const definition = this.dependencies.kinds.get(address.kind);
     if (definition === undefined) return undefined;
-    cell = new ActorCell(address, definition, this);
+    cell = new ActorCell(address, definition, this.#cellDependencies);
     this.#cells.set(actor, cell);
     return cell;
   }
@@ -173,14 +236,14 @@ export class ShardWorker {
       error: troupeError,
     });
     try {
-      await this.runtime.publisher.publish([item]);
-      this.runtime.logger.info(
+      await this.dependencies.publisher.publish([item]);
+      this.dependencies.logger.info(
         { shard: this.shard, seq: message.seq, reason: troupeError.message },
         "message dead-lettered",
       );
       this.complete(message);
     } catch (publishError) {
-      this.runtime.logger.error(
+      this.dependencies.logger.error(
         { shard: this.shard, err: publishError },
         "could not dead-letter a message; it will be redelivered",
       );
@@ -192,12 +255,12 @@ export class ShardWorker {
     previous: ActorRecord | undefined,
     next: ActorRecord,
   ): Promise<Exclude<CommitOutcome, "fenced">> {
-    const outcome = await this.runtime.snapshots.commit({
+    const outcome = await this.dependencies.snapshots.commit({
       shard: this.shard,
       token: this.token,
       previous,
       next,
-      keepGenerations: this.runtime.settings.keepGenerations,
+      keepGenerations: this.dependencies.settings.keepGenerations,
     });
     if (outcome === "fenced") {
       this.abort();
@@ -209,12 +272,13 @@ export class ShardWorker {
 
   /** Starts an effect tied to this worker's lifetime. */
   startEffect(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect): void {
-    this.runtime.effects.start(address, definition, effect, this.#abort.signal);
+    this.dependencies.effects.start(address, definition, effect, this.#abort.signal);
   }
 
   /** Acks a processed message and moves the watermark. */
   complete(message: JsMsg): void {
-    if (!(this.runtime.settings.testFaults.dropFirstAck && !message.redelivered)) message.ack();
+    if (!(this.dependencies.settings.testFaults.dropFirstAck && !message.redelivered))
+      message.ack();
     this.#outstanding.delete(message.seq);
   }
 
@@ -230,7 +294,7 @@ export class ShardWorker {
   async saveWatermark(): Promise<void> {
     const watermark = this.watermark;
     if (watermark <= this.#savedWatermark) return;
-    if (await this.runtime.snapshots.saveWatermark(this.shard, this.token, watermark)) {
+    if (await this.dependencies.snapshots.saveWatermark(this.shard, this.token, watermark)) {
       this.#savedWatermark = watermark;
     }
   }
@@ -241,7 +305,7 @@ export class ShardWorker {
    */
   passivationCandidates(): ActorCell[] {
     return [...this.#cells.values()].filter(
-      (cell) => cell.idle && !this.runtime.effects.hasRunning(cell.actor),
+      (cell) => cell.idle && !this.dependencies.effects.hasRunning(cell.actor),
     );
   }
 
@@ -283,7 +347,7 @@ export class ShardWorker {
   async #confirm(cell: ActorCell): Promise<void> {
     const record = cell.confirmable;
     if (record === undefined) return;
-    await this.runtime.snapshots.confirmOutbox(this.shard, record);
+    await this.dependencies.snapshots.confirmOutbox(this.shard, record);
     cell.markConfirmed(record.generation);
   }
 
@@ -305,12 +369,15 @@ export class ShardWorker {
     ]);
     timeout.abort();
     await this.saveWatermark().catch((error: unknown) =>
-      this.runtime.logger.warn({ shard: this.shard, err: error }, "could not save the watermark"),
+      this.dependencies.logger.warn(
+        { shard: this.shard, err: error },
+        "could not save the watermark",
+      ),
     );
     // Every outbox published so far is confirmed, so the next owner does not
     // publish it again on activation (re-publication is for crashes only).
     await this.confirmPublished().catch((error: unknown) =>
-      this.runtime.logger.warn(
+      this.dependencies.logger.warn(
         { shard: this.shard, err: error },
         "could not confirm published outboxes",
       ),

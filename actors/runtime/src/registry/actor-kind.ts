@@ -23,8 +23,13 @@ export interface EffectContext {
   readonly address: ActorAddress;
   /** Stable id of the request (unique per actor). */
   readonly effectId: string;
-  /** 1 on the first run; higher when the effect is resumed after a crash or hand-over. */
-  readonly attempt: number;
+  /**
+   * Host run: how many times hosts have started this effect request, this run
+   * included — 1 on the first run, higher when a host resumed it after a crash or
+   * a shard hand-over (counted in Redis under `RedisKeys.effectRun`). Not a retry
+   * count: the runtime never retries a handler that threw; the machine decides.
+   */
+  readonly hostRun: number;
 }
 
 /**

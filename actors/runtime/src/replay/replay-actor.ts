@@ -1,5 +1,6 @@
 import { type ActorAddress, formatAddress } from "@troupe/protocol";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
 import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
 import { processMessage } from "../step/process-message.js";
 import type { SnapshotStore } from "../stores/snapshot-store.js";
@@ -36,6 +37,8 @@ export interface ReplayReport {
  * @param address - the actor.
  * @returns the report; `reproduces` is false with a `divergence` when they differ
  *   (also when the journal no longer holds early messages, past retention).
+ * @throws UnsupportedMachineActionError when the kind's machine uses an action or
+ *   `invoke` the host cannot carry out (checked before anything is read).
  */
 export async function replayActor(
   source: JournalSource & {
@@ -49,6 +52,7 @@ export async function replayActor(
   },
   address: ActorAddress,
 ): Promise<ReplayReport> {
+  assertSupportedMachine(source.definition);
   const actor = formatAddress(address);
   const stored = await source.snapshots.load(actor);
   const history = stored === undefined ? [] : await source.snapshots.history(actor);

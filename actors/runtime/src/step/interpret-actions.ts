@@ -22,6 +22,8 @@ import {
 } from "@troupe/protocol";
 import type { OutboxItem, PendingEffect, PendingTimer } from "./actor-record.js";
 import { encodeTranscriptEntry } from "@troupe/protocol";
+import { UnsupportedMachineActionError } from "../errors/unsupported-machine-action-error.js";
+import { unsupportedActionReason } from "../registry/machine-action-support.js";
 
 /** An action object as returned by xstate's pure `transition()`. */
 export interface MachineAction {
@@ -62,13 +64,18 @@ export interface InterpretContext {
  * action index, so a replay produces byte-identical results.
  *
  * Understood: `xstate.emit` (event), `xstate.raise` with a delay (`after` or a
- * delayed raise: durable timer), `xstate.cancel` (cancels a timer),
- * `troupe.effect`, `troupe.send`. Other actions are executed by xstate itself
- * (assign, immediate raise) or are not supported across hosts and are ignored.
+ * delayed raise: durable timer), `xstate.cancel` (cancels a timer), and the
+ * `troupe.*` host actions. An immediate `xstate.raise` was already processed by
+ * xstate and `xstate.log` is a side effect the host does not run: both pass.
+ * Anything else (`sendTo`, `spawnChild`, `stopChild`, custom or inline actions,
+ * typically enqueued by `enqueueActions`, where registration cannot see them)
+ * is refused, never dropped.
  *
  * @param actions - actions from `initialTransition` / `transition`, in order.
  * @param context - deterministic inputs.
  * @returns the outbox, effects and timer changes.
+ * @throws UnsupportedMachineActionError for an action the host cannot carry out
+ *   (`processMessage` then rejects the message: dead letter, state untouched).
  */
 export function interpretActions(
   actions: readonly MachineAction[],
@@ -187,8 +194,18 @@ export function interpretActions(
         });
         return;
       }
-      default:
+      case "xstate.log":
         return;
+      default: {
+        const reason = unsupportedActionReason(action.type);
+        if (reason === undefined) return;
+        throw new UnsupportedMachineActionError(
+          context.address.kind,
+          undefined,
+          `action "${action.type}"`,
+          reason,
+        );
+      }
     }
   });
   return { ...result, eventSeq };

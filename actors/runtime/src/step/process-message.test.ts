@@ -1,9 +1,11 @@
 import { encodeMessage, decodeEvent, TroupeError } from "@troupe/protocol";
 import { EFFECT_ACTION, hostActionImplementations } from "@troupe/protocol";
-import { assign, cancel, emit, raise, setup } from "xstate";
+import { assign, cancel, createMachine, emit, enqueueActions, log, raise, setup } from "xstate";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { UnsupportedMachineActionError } from "../errors/unsupported-machine-action-error.js";
 import { defineActorKind } from "../registry/actor-kind.js";
+import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
 import { encodeActorRecord, type ActorRecord } from "./actor-record.js";
 import {
   processMessage,
@@ -322,5 +324,93 @@ describe("processMessage", () => {
     expect(broken.rejection?.code).toBe("internal");
     expect(broken.record.state).toEqual(requested.record.state);
     expect(broken.record.effects).toEqual([]);
+  });
+});
+
+describe("processMessage never drops an action silently", () => {
+  const dynamic = setup({
+    types: {
+      context: {} as { count: number; child?: unknown },
+      events: {} as { type: "add"; by: number } | { type: "enqueue"; what: string },
+    },
+    actors: { child: createMachine({}) },
+    actions: { ...hostActionImplementations, notify: () => undefined },
+  }).createMachine({
+    id: "dynamic",
+    context: { count: 0 },
+    on: {
+      add: { actions: assign({ count: ({ context, event }) => context.count + event.by }) },
+      enqueue: {
+        // Registration cannot see inside enqueueActions: the step checks what it enqueued.
+        actions: enqueueActions(({ enqueue, event }) => {
+          enqueue.assign({ count: 100 });
+          if (event.what === "spawnChild") enqueue.spawnChild("child", { id: "kid" });
+          if (event.what === "sendTo") enqueue.sendTo(({ self }) => self, { type: "add", by: 1 });
+          if (event.what === "custom") enqueue("notify");
+          if (event.what === "log") enqueue(log("logged"));
+          if (event.what === "spawn-in-assign")
+            enqueue.assign(({ spawn }) => ({ child: spawn("child", { id: "hidden" }) }));
+        }),
+      },
+    },
+  });
+  const dynamicKind = defineActorKind({
+    kind: "dynamic",
+    machine: dynamic,
+    version: "1",
+    messageSchemas: { add: z.object({ by: z.number() }), enqueue: z.object({ what: z.string() }) },
+  });
+  const dynamicOptions = { definition: dynamicKind, address: { kind: "dynamic", id: "d1" } };
+
+  it("passes registration: what enqueueActions enqueues is only known at run time", () => {
+    expect(() => assertSupportedMachine(dynamicKind)).not.toThrow();
+  });
+
+  it.each([
+    ["spawnChild", /action "xstate\.spawnChild"/],
+    ["sendTo", /action "xstate\.sendTo"/],
+    ["custom", /action "notify"/],
+    ["spawn-in-assign", /a child actor "hidden"/],
+  ])(
+    "an enqueued %s rejects the message: dead letter with code unsupported_machine_action, state untouched",
+    (what, action) => {
+      const first = committed(
+        processMessage(undefined, inbox(1, { type: "add", by: 2 }), dynamicOptions),
+      );
+      const result = committed(
+        processMessage(first.record, inbox(2, { type: "enqueue", what }), dynamicOptions),
+      );
+      expect(UnsupportedMachineActionError.isInstance(result.rejection)).toBe(true);
+      expect(result.rejection?.message).toMatch(action);
+      expect(result.rejection?.message).toMatch(/^actor kind "dynamic": a transition uses /);
+      expect(result.record.state).toEqual(first.record.state);
+      expect(result.record.inboxSeq).toBe(2);
+      expect(result.record.effects).toEqual([]);
+      expect(result.record.outbox.map((item) => item.subject)).toEqual([
+        "_troupe.deadletter.dynamic.d1",
+        "troupe.dynamic.d1.events.message.rejected",
+      ]);
+      const deadLetter = JSON.parse(
+        new TextDecoder().decode(result.record.outbox[0]!.body),
+      ) as Record<string, unknown>;
+      expect(deadLetter).toMatchObject({ code: "unsupported_machine_action", inboxSeq: 2 });
+      const event = decodeEvent(result.record.outbox[1]!.body, {
+        contentType: result.record.outbox[1]!.contentType,
+      });
+      expect(event.payload).toMatchObject({
+        code: "unsupported_machine_action",
+        messageId: "m2",
+        type: "enqueue",
+      });
+    },
+  );
+
+  it("an enqueued log passes as a no-op", () => {
+    const result = committed(
+      processMessage(undefined, inbox(1, { type: "enqueue", what: "log" }), dynamicOptions),
+    );
+    expect(result.rejection).toBeUndefined();
+    expect(result.record.outbox).toEqual([]);
+    expect((result.record.state as { context: { count: number } }).context.count).toBe(100);
   });
 });

@@ -1,12 +1,8 @@
 import type { Redis } from "ioredis";
-import {
-  decodeActorRecord,
-  encodeActorRecord,
-  type ActorRecord,
-  type PendingTimer,
-} from "../step/actor-record.js";
+import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
 import { RedisScript } from "./redis-script.js";
+import { parseTimerMember, timerChanges, timerMember } from "./timer-member.js";
 import type {
   CommitInput,
   CommitOutcome,
@@ -61,34 +57,6 @@ redis.call('SET', KEYS[2], ARGV[2])
 return 1
 `);
 
-/**
- * Member of a durable timer in its shard's timer set (scored by the deadline):
- * `<deadlineMs>|<actor address>|<timerId>`.
- *
- * @param address - the actor, `kind/id`.
- * @param timer - its timer id and deadline (Unix ms).
- */
-export function timerMember(
-  address: string,
-  timer: Pick<PendingTimer, "timerId" | "deadlineMs">,
-): string {
-  return `${timer.deadlineMs}|${address}|${timer.timerId}`;
-}
-
-function parseTimerMember(shard: number, member: string): DueTimer {
-  const first = member.indexOf("|");
-  const second = member.indexOf("|", first + 1);
-  return {
-    shard,
-    address: member.slice(first + 1, second),
-    timer: { deadlineMs: Number(member.slice(0, first)), timerId: member.slice(second + 1) },
-  };
-}
-
-function timerKey(timer: PendingTimer): string {
-  return `${timer.deadlineMs}|${timer.timerId}`;
-}
-
 /** {@link SnapshotStore} on Redis (see `RedisKeys` for the layout). */
 export class RedisSnapshotStore implements SnapshotStore {
   constructor(
@@ -113,14 +81,7 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   async commit(input: CommitInput): Promise<CommitOutcome> {
     const { next, previous } = input;
-    const before = new Map((previous?.timers ?? []).map((timer) => [timerKey(timer), timer]));
-    const after = new Map(next.timers.map((timer) => [timerKey(timer), timer]));
-    const removed = [...before.entries()]
-      .filter(([key]) => !after.has(key))
-      .map(([, timer]) => timerMember(next.address, timer));
-    const added = [...after.entries()]
-      .filter(([key]) => !before.has(key))
-      .flatMap(([, timer]) => [timer.deadlineMs, timerMember(next.address, timer)]);
+    const { removed, added } = timerChanges(previous, next);
     const dirty = next.effects.length > 0 || next.outbox.length > 0;
     const reply = await commitScript.run(
       this.redis,
@@ -141,7 +102,7 @@ export class RedisSnapshotStore implements SnapshotStore {
         dirty ? "1" : "0",
         removed.length,
         ...removed,
-        ...added,
+        ...added.flatMap(({ member, deadlineMs }) => [deadlineMs, member]),
       ],
     );
     if (reply === 1) return "committed";

@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { RedisKeys } from "@troupe/protocol/internal";
+import { RedisLeaseStore, leaseStoreContractCases } from "@troupe/runtime/internal";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
+
+let servers: TestServers | undefined;
+let redis: Redis | undefined;
+// Each suite its own key prefix: the contract leases shards 0 to 31 of it.
+const keys = new RedisKeys(`test-leases-${randomUUID()}`);
+
+beforeAll(async () => {
+  servers = await startTestServers();
+  redis = new Redis(servers.redisUrl, { lazyConnect: true });
+  await redis.connect();
+});
+
+afterAll(async () => {
+  await redis?.quit();
+  await servers?.stop();
+});
+
+function client(): Redis {
+  if (redis === undefined) throw new Error("beforeAll did not connect to Redis");
+  return redis;
+}
+
+describe("RedisLeaseStore keeps the LeaseStore contract on a real Redis", () => {
+  for (const { name, run } of leaseStoreContractCases(() => ({
+    leases: new RedisLeaseStore(client(), keys),
+    // TTLs run on the Redis server's clock: let real time pass.
+    elapse: (ms) => sleep(ms),
+  }))) {
+    it(name, run);
+  }
+});
+
+describe("RedisLeaseStore on a real Redis", () => {
+  it("keeps a lease as a hash <prefix>:lease:<shard> with the TTL, and the last token under <prefix>:fence:<shard>", async () => {
+    const layout = new RedisKeys(`test-leases-${randomUUID()}`);
+    const leases = new RedisLeaseStore(client(), layout);
+    expect(await leases.acquire(7, "host-a", 5_000)).toBe(1);
+    expect(await client().hgetall(layout.lease(7))).toEqual({ owner: "host-a", token: "1" });
+    const ttlMs = await client().pttl(layout.lease(7));
+    expect(ttlMs).toBeGreaterThan(4_000);
+    expect(ttlMs).toBeLessThanOrEqual(5_000);
+    expect(await leases.release(7, "host-a", 1)).toBe(true);
+    expect(await client().exists(layout.lease(7))).toBe(0);
+    // The token counter outlives the lease: the next owner's token is greater.
+    expect(await client().get(layout.fence(7))).toBe("1");
+    expect(await leases.acquire(7, "host-b", 5_000)).toBe(2);
+  });
+});
