@@ -77,5 +77,5 @@ describe("membership and balance", () => {
     const final = await cluster.owners();
     for (const id of allIds) expect(Math.abs(shareOf(final, id) - 16)).toBeLessThanOrEqual(2);
     expect(Math.min(...sent.values())).toBeGreaterThanOrEqual(5);
-  }, 90_000); // the sum of the waits below, so a loaded machine fails a wait with its description, not the test's timeout
+  }, 90_000); // the sum of its waits: on a loaded machine a wait fails with its description first
 });
