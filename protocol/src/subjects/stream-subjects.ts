@@ -15,6 +15,6 @@ export const DEAD_LETTER_STREAM_SUBJECTS = ["_troupe.deadletter.>"] as const;
 
 /**
  * Subjects of the transcript stream: the append-only conversation log of each
- * session, `_troupe.transcript.<sessionId>` (kept outside snapshots, issue #4).
+ * session, `_troupe.transcript.<sessionId>` (kept outside snapshots, so a snapshot stays small however long the conversation).
  */
 export const TRANSCRIPT_STREAM_SUBJECTS = ["_troupe.transcript.>"] as const;

@@ -18,7 +18,7 @@ export interface AgentOptions {
   readonly instructions: string;
   /** Model spec string or AI SDK model; default: the session's model, then `TROUPE_MODEL`, then the scripted demo. */
   readonly model?: ModelSpec;
-  /** Tools made with `defineTool`: a list, or a record keyed by each tool's name (issue #5). */
+  /** Tools made with `defineTool`: a list, or a record keyed by each tool's name. */
   readonly tools?: ToolsOption;
   /**
    * Agents this agent may delegate to, by name: the model calls each as a tool

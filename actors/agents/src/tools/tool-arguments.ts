@@ -16,7 +16,7 @@ export type ToolArgumentsResult =
 
 /**
  * Parses and validates the arguments a model wrote for a tool, before anything
- * runs (issue #5, "Tools"): an empty (or blank) string counts as `{}` (models
+ * runs: an empty (or blank) string counts as `{}` (models
  * often send nothing for a tool without parameters); invalid JSON or a schema
  * mismatch yields a readable message, with the zod issues and the received
  * text, that goes back to the model as the tool's result.

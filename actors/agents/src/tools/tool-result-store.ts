@@ -1,6 +1,6 @@
 /**
  * Keeps the full text of tool results that reached the model truncated, by
- * reference (issue #5, "Timeouts and size"). The reference is the call's
+ * reference. The reference is the call's
  * idempotency key, so re-running a call overwrites the same entry.
  */
 export interface ToolResultStore {

@@ -6,7 +6,7 @@ import { z } from "zod";
  *
  * Failover budget: a dead host's shards move once its leases lapse
  * (`leaseTtlMs`) and the survivors' next rebalance (`rebalanceIntervalMs`) claims
- * them; with the defaults that is about 2.3 s (goal ≤ 3 s, issue #3).
+ * them; with the defaults that is about 2.3 s (the aim is ≤ 3 s).
  */
 export const hostSettingsSchema = z.object({
   /** Unique id of this host process. */

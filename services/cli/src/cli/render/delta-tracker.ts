@@ -16,7 +16,7 @@ interface CallState {
 /**
  * Remembers which deltas were printed, per model call (`modelCallId`, else the
  * run), so a stream that replays stored deltas or delivers a retry prints each
- * piece of text once and drops the text of superseded attempts (issue #4).
+ * piece of text once and drops the text of superseded stream attempts.
  */
 export class DeltaTracker {
   readonly #calls = new Map<string, CallState>();
