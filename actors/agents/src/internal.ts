@@ -9,7 +9,6 @@
 export * from "./index.js";
 export * from "./agents/agent-registry.js";
 export * from "./agents/build-model-prompt.js";
-export * from "./agents/model-call-effect.js";
 export * from "./agents/model-call-handler.js";
 export * from "./agents/model-tools.js";
 export * from "./agents/stream-model-call.js";
@@ -26,7 +25,6 @@ export * from "./tools/redis-fence-store.js";
 export * from "./tools/redis-tool-result-store.js";
 export * from "./tools/run-tool-attempt.js";
 export * from "./tools/tool-arguments.js";
-export * from "./tools/tool-execute-effect.js";
 export * from "./tools/tool-execute-handler.js";
 export * from "./tools/tool-execute-outputs.js";
 export * from "./tools/tool-policy.js";

@@ -2,7 +2,7 @@ import { not, setup } from "xstate";
 import { hostActionImplementations } from "@troupe/protocol";
 import type { ActorInput } from "@troupe/protocol";
 import { stepAction } from "../host-actions/machine-step.js";
-import { readModelCallOutput } from "./model-call.js";
+import { readModelCallOutput } from "./model-call-output.js";
 import {
   CANCEL_TIMEOUT_MS,
   MAX_MODEL_CALL_ATTEMPTS,

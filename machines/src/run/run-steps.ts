@@ -1,12 +1,8 @@
 import { formatAddress, type RunOutcome, type TranscriptEntry, type Usage } from "@troupe/protocol";
 import { appendEntry, cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import type { HostAction, MachineStep } from "../host-actions/machine-step.js";
-import {
-  MODEL_CALL_EFFECT,
-  checkModelCallOutput,
-  readModelCallOutput,
-  type ModelCallInput,
-} from "./model-call.js";
+import { MODEL_CALL_EFFECT, type ModelCallInput } from "@troupe/protocol";
+import { checkModelCallOutput, readModelCallOutput } from "./model-call-output.js";
 import { isFinalCall, modelCallEffectId, type ActiveRun, type RunContext } from "./run-context.js";
 import { INVALID_MODEL_OUTPUT_CODE, type RunEvent } from "./run-events.js";
 

@@ -3,9 +3,9 @@ import {
   AgentRegistry,
   RedisFenceStore,
   RedisToolResultStore,
-  type ToolExecuteOutput,
   createToolExecuteHandler,
 } from "@troupe/agents/internal";
+import type { ToolExecuteOutput } from "@troupe/protocol";
 import { type EffectContext } from "@troupe/runtime";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { type ToolEffectClass, defineAgent, defineTool, readToolResult } from "@troupe/agents";

@@ -1,6 +1,5 @@
+import { MODEL_CALL_EFFECT, TOOL_EXECUTE_EFFECT } from "@troupe/protocol";
 import {
-  MODEL_CALL_EFFECT,
-  TOOL_EXECUTE_EFFECT,
   runMachine,
   runMessageSchemas,
   sessionMachine,

@@ -5,7 +5,7 @@ import type { EffectContext } from "@troupe/runtime";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { EffectCancelledError } from "@troupe/runtime";
-import type { ModelCallDelta, ModelCallResult } from "./model-call-effect.js";
+import type { ModelCallDelta, ModelCallOutput } from "@troupe/protocol";
 import { createModelCallHandler } from "./model-call-handler.js";
 import { InMemoryTranscriptReader } from "./transcript-reader.js";
 
@@ -103,7 +103,7 @@ describe("model.call handler", () => {
     const { handler, context } = setup([
       { toolCalls: [{ toolCallId: "c1", toolName: "search", input: '{"q":"x"}' }] },
     ]);
-    const result = (await handler(input, context)) as ModelCallResult;
+    const result = (await handler(input, context)) as ModelCallOutput;
     expect(result.toolCalls).toEqual([
       {
         toolCallId: "c1",
@@ -122,7 +122,7 @@ describe("model.call handler", () => {
     const result = (await handler(
       { ...input, model: "scripted:demo" },
       context,
-    )) as ModelCallResult;
+    )) as ModelCallOutput;
     expect(result.text).toBe("You said: second question");
     expect(model.callCount).toBe(0);
   });

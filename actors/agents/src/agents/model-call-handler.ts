@@ -9,10 +9,12 @@ import type { AgentRegistry } from "./agent-registry.js";
 import { buildModelPrompt } from "./build-model-prompt.js";
 import { EffectCancelledError } from "@troupe/runtime";
 import {
+  MODEL_CALL_EFFECT,
+  modelCallInputSchema,
+  parseEffectInput,
   type ModelCallDelta,
-  type ModelCallResult,
-  parseModelCallInput,
-} from "./model-call-effect.js";
+  type ModelCallOutput,
+} from "@troupe/protocol";
 import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
 import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
 import { toModelCallError } from "./to-model-call-error.js";
@@ -40,7 +42,7 @@ export interface ModelCallHandlerOptions {
  * scripted demo), streams it with `streamText` under the effect's abort signal
  * with the agent's tools (without `execute`; none when `withoutTools`),
  * publishes every text and reasoning delta, and returns a
- * {@link ModelCallResult} whose tool calls carry their raw arguments and
+ * `ModelCallOutput` (`@troupe/protocol`) whose tool calls carry their raw arguments and
  * effect classes.
  *
  * Cancellation: when the signal aborts with an {@link EffectCancelledError}
@@ -75,8 +77,8 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     return cached;
   };
 
-  return async (rawInput: unknown, context: EffectContext): Promise<ModelCallResult> => {
-    const input = parseModelCallInput(rawInput);
+  return async (rawInput: unknown, context: EffectContext): Promise<ModelCallOutput> => {
+    const input = parseEffectInput(MODEL_CALL_EFFECT, modelCallInputSchema, rawInput);
     const { signal } = context;
     const agent = options.agents.get(input.agent);
     const model = modelFor(input.model ?? agent.model);
@@ -143,7 +145,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
 function cancelledOrRethrow(
   signal: AbortSignal,
   streamed: StreamedModelCall | undefined,
-): ModelCallResult {
+): ModelCallOutput {
   if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
   return {
     text: streamed?.text ?? "",

@@ -1,11 +1,10 @@
 import { ASK_USER_TOOL } from "@troupe/machines";
-import type { ToolPolicyOverrides } from "@troupe/protocol";
+import type { ModelToolCall, ToolPolicyOverrides } from "@troupe/protocol";
 import { type ModelMessage, type Tool, type ToolSet, asSchema, jsonSchema, tool } from "ai";
 import { z } from "zod";
 import type { ToolDefinition, ToolEffectClass } from "../tools/define-tool.js";
 import { decideToolCall } from "../tools/tool-policy.js";
 import type { AgentDefinition } from "./agent-definition.js";
-import type { ModelToolCall } from "./model-call-effect.js";
 import type { SubagentDefinition } from "./agent-definition.js";
 import { subagentAgentName } from "./subagents.js";
 

@@ -1,7 +1,15 @@
 import pRetry from "p-retry";
 import { setTimeout as sleep } from "node:timers/promises";
-import { readToolExecuteOutput } from "@troupe/machines";
-import { TroupeError } from "@troupe/protocol";
+import {
+  TOOL_EXECUTE_EFFECT,
+  TroupeError,
+  idempotencyKeyOf,
+  parseEffectInput,
+  toolExecuteInputSchema,
+  toolExecuteOutputSchema,
+  type ToolExecuteInput,
+  type ToolExecuteOutput,
+} from "@troupe/protocol";
 import type { Logger } from "pino";
 import { EffectCancelledError } from "@troupe/runtime";
 import type { EffectContext, EffectHandler } from "@troupe/runtime";
@@ -9,11 +17,6 @@ import { type ToolDefinition, isRetryableEffectClass } from "./define-tool.js";
 import type { FenceStore } from "./fence-store.js";
 import { runToolAttempt } from "./run-tool-attempt.js";
 import { parseToolArguments } from "./tool-arguments.js";
-import {
-  type ParsedToolExecuteInput,
-  type ToolExecuteOutput,
-  parseToolExecuteInput,
-} from "./tool-execute-effect.js";
 import {
   cancelledOutput,
   outcomeUnknownOutput,
@@ -76,7 +79,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
   const backoffMs = options.retryBackoffMs ?? DEFAULT_TOOL_RETRY_BACKOFF_MS;
 
   return async (rawInput: unknown, context: EffectContext): Promise<ToolExecuteOutput> => {
-    const input = parseToolExecuteInput(rawInput);
+    const input = readInput(rawInput);
     const { signal } = context;
     const tools = options.toolsOf(input.agent);
     const tool = Object.hasOwn(tools, input.toolName) ? tools[input.toolName] : undefined;
@@ -140,7 +143,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
 
   /** Keeps a long content by reference, records the output in the fence, returns the recorded one. */
   async function record(
-    input: ParsedToolExecuteInput,
+    input: ReadInput,
     tool: ToolDefinition,
     output: ToolExecuteOutput,
   ): Promise<ToolExecuteOutput> {
@@ -165,14 +168,35 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
   }
 }
 
+/** A `tool.execute` input with its defaults: arguments as text, the idempotency key set. */
+type ReadInput = ToolExecuteInput & { readonly input: string; readonly idempotencyKey: string };
+
+/**
+ * Validates a `tool.execute` input (`toolExecuteInputSchema`) and fills in its
+ * defaults: arguments given as an object are serialised, the idempotency key
+ * defaults to `<sessionId>/<runId>/<toolCallId>`.
+ *
+ * @throws TroupeError `internal` when the input does not match the schema.
+ */
+function readInput(rawInput: unknown): ReadInput {
+  const input = parseEffectInput(TOOL_EXECUTE_EFFECT, toolExecuteInputSchema, rawInput);
+  return {
+    ...input,
+    input: typeof input.input === "string" ? input.input : JSON.stringify(input.input),
+    idempotencyKey:
+      input.idempotencyKey ?? idempotencyKeyOf(input.sessionId, input.runId, input.toolCallId),
+  };
+}
+
 /** A recorded output; an unreadable record becomes a failure the model can read. */
 function reused(result: unknown): ToolExecuteOutput {
-  return (
-    readToolExecuteOutput(result) ?? {
-      status: "failed",
-      content: "The recorded result of this tool call is unreadable; it is not run again.",
-    }
-  );
+  const parsed = toolExecuteOutputSchema.safeParse(result);
+  return parsed.success
+    ? parsed.data
+    : {
+        status: "failed",
+        content: "The recorded result of this tool call is unreadable; it is not run again.",
+      };
 }
 
 /** The answer when the effect's signal aborted before anything ran. */

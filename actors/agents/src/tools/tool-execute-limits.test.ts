@@ -7,7 +7,7 @@ import { EffectCancelledError } from "@troupe/runtime";
 import type { EffectContext } from "@troupe/runtime";
 import { type ToolEffectClass, type ToolExecutionContext, defineTool } from "./define-tool.js";
 import { InMemoryFenceStore } from "./in-memory-fence-store.js";
-import type { ToolExecuteOutput } from "./tool-execute-effect.js";
+import type { ToolExecuteOutput } from "@troupe/protocol";
 import { createToolExecuteHandler } from "./tool-execute-handler.js";
 import { InMemoryToolResultStore } from "./tool-result-store.js";
 

@@ -1,5 +1,5 @@
 import { type ToolEffectClass, isRetryableEffectClass } from "./define-tool.js";
-import type { ToolExecuteOutput } from "./tool-execute-effect.js";
+import type { ToolExecuteOutput } from "@troupe/protocol";
 
 /**
  * The texts the model reads when a tool call did not simply succeed. Each

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentRegistry } from "../agents/agent-registry.js";
 import { defineAgent } from "../agents/define-agent.js";
-import type { ModelCallResult } from "../agents/model-call-effect.js";
 import { createModelCallHandler } from "../agents/model-call-handler.js";
 import { InMemoryTranscriptReader } from "../agents/transcript-reader.js";
 import { demoScript } from "../models/demo-script.js";
@@ -10,7 +9,7 @@ import { ScriptedModel } from "../models/scripted-model.js";
 import type { EffectContext } from "@troupe/runtime";
 import { defineTool } from "./define-tool.js";
 import { InMemoryFenceStore } from "./in-memory-fence-store.js";
-import type { ToolExecuteOutput } from "./tool-execute-effect.js";
+import type { ModelCallOutput, ToolExecuteOutput } from "@troupe/protocol";
 import { createToolExecuteHandler } from "./tool-execute-handler.js";
 import { InMemoryToolResultStore } from "./tool-result-store.js";
 
@@ -66,7 +65,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
     const first = (await modelCall(
       { ...request, transcriptLength: 1 },
       context,
-    )) as ModelCallResult;
+    )) as ModelCallOutput;
     expect(first.toolCalls).toEqual([
       {
         toolCallId: "call-2-1",
@@ -100,7 +99,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
     const second = (await modelCall(
       { ...request, modelCallIndex: 2, transcriptLength: 4 },
       context,
-    )) as ModelCallResult;
+    )) as ModelCallOutput;
     expect(second.toolCalls).toEqual([]);
     expect(second.text).toMatch(
       /^Tool results:\nadd: {"sum":5,"execution":1}\nadd \(error\): Invalid arguments for tool "add":\n/,

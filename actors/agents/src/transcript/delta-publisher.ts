@@ -1,6 +1,10 @@
 import { headers, type NatsConnection } from "@nats-io/transport-node";
-import { CONTENT_TYPE_HEADER, encodeEvent, eventSubject } from "@troupe/protocol";
-import type { ModelCallDelta } from "../agents/model-call-effect.js";
+import {
+  CONTENT_TYPE_HEADER,
+  encodeEvent,
+  eventSubject,
+  type ModelCallDelta,
+} from "@troupe/protocol";
 
 /**
  * What a `run.delta` event needs of a model-call delta (see `ModelCallDelta`,
