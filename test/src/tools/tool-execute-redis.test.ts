@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   AgentRegistry,
-  RedisFenceStore,
+  RedisIdempotencyRecordStore,
   RedisToolResultStore,
   createToolExecuteHandler,
 } from "@troupe/agents/internal";
@@ -55,7 +55,7 @@ function host(effectClass: ToolEffectClass, executions: { count: number }, hang:
   ]);
   const handler = createToolExecuteHandler({
     toolsOf: (name) => agents.get(name).tools,
-    fences: new RedisFenceStore(redis, keys),
+    idempotencyRecords: new RedisIdempotencyRecordStore(redis, keys),
     results: new RedisToolResultStore(redis, keys),
     retryBackoffMs: 1,
   });

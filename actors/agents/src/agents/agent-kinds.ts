@@ -10,7 +10,7 @@ import {
   type SessionContext,
   type ToolCallContext,
 } from "@troupe/machines";
-import { RedisFenceStore } from "../tools/redis-fence-store.js";
+import { RedisIdempotencyRecordStore } from "../tools/redis-idempotency-record-store.js";
 import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
 import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
 import type { ActorKindDefinition, EffectHandler } from "@troupe/runtime";
@@ -38,8 +38,8 @@ export interface AgentKindsOptions {
 /**
  * The actor kinds that run agents: `session/<sessionId>` (admission, policies,
  * one run at a time), `run/<sessionId>` (the agent loop of that session's runs,
- * one after another) and `tool/<toolActorId>` (one tool call, fenced by its
- * idempotency key), with the `model.call` effect wired to the AI SDK and the
+ * one after another) and `tool/<toolActorId>` (one tool call, behind the idempotency
+ * record of its idempotency key), with the `model.call` effect wired to the AI SDK and the
  * `tool.execute` effect to the agents' tools.
  * Run events are published on the session's subjects
  * (`troupe.session.<id>.events.<type>`), deltas as transient `run.delta` events.
@@ -138,7 +138,7 @@ export function agentKinds(
       effects: {
         [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({
           toolsOf: (name) => agents.get(name).tools,
-          fences: new RedisFenceStore(services.redis, services.keys),
+          idempotencyRecords: new RedisIdempotencyRecordStore(services.redis, services.keys),
           results: new RedisToolResultStore(services.redis, services.keys),
           logger: services.logger,
         }),

@@ -24,7 +24,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ScriptedModel } from "../models/scripted-model.js";
 import { defineTool } from "../tools/define-tool.js";
-import { InMemoryFenceStore } from "../tools/in-memory-fence-store.js";
+import { InMemoryIdempotencyRecordStore } from "../tools/in-memory-idempotency-record-store.js";
 import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
 import { InMemoryToolResultStore } from "../tools/tool-result-store.js";
 import { AgentRegistry } from "./agent-registry.js";
@@ -146,7 +146,7 @@ describe("the effects the machines request are the effects the handlers run", ()
     ]);
     const handler = createToolExecuteHandler({
       toolsOf: (name) => agents.get(name).tools,
-      fences: new InMemoryFenceStore(),
+      idempotencyRecords: new InMemoryIdempotencyRecordStore(),
       results: new InMemoryToolResultStore(),
     });
     const toolKind: ActorKindDefinition = {

@@ -21,7 +21,7 @@ const modelTools = new WeakMap<ToolDefinition, Tool>();
 /**
  * The AI SDK tool of a tool definition: description and the JSON schema of its
  * zod input schema, **without `execute`**, so `streamText` ends the step and
- * returns the calls (tools are run by the `tool.execute` effect, fenced), and
+ * returns the calls (tools are run by the `tool.execute` effect, behind idempotency records), and
  * **without validation**, so the calls keep the model's arguments as written
  * (they are validated by the handler, which tells the model what is wrong).
  *

@@ -14,7 +14,7 @@ import type { Logger } from "pino";
 import { EffectCancelledError } from "@troupe/runtime";
 import type { EffectContext, EffectHandler } from "@troupe/runtime";
 import { type ToolDefinition, isRetryableEffectClass } from "./define-tool.js";
-import type { FenceStore } from "./fence-store.js";
+import type { IdempotencyRecordStore } from "./idempotency-record-store.js";
 import { runToolAttempt } from "./run-tool-attempt.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
@@ -38,8 +38,8 @@ export interface ToolExecuteHandlerOptions {
    * does not serve; the call then fails.
    */
   readonly toolsOf: (agent: string | undefined) => Readonly<Record<string, ToolDefinition>>;
-  /** Fences of tool executions (`RedisFenceStore` in a deployment). */
-  readonly fences: FenceStore;
+  /** The idempotency records of tool calls (`RedisIdempotencyRecordStore` in a deployment). */
+  readonly idempotencyRecords: IdempotencyRecordStore;
   /** Where results longer than a tool's `maxResultBytes` are kept in full (`RedisToolResultStore`). */
   readonly results: ToolResultStore;
   /** Reports retries, outcome-unknown calls and hand-overs. */
@@ -49,19 +49,19 @@ export interface ToolExecuteHandlerOptions {
 }
 
 /**
- * Creates the handler of the `tool.execute` effect (issue #5): finds the tool
- * in the agent, validates the model's arguments, consults the call's fence,
- * runs `execute` with the idempotency key, a timeout and the effect's signal,
- * retries `read` / `idempotent_write` calls, records the final result in the
- * fence and returns a {@link ToolExecuteOutput} (a long result truncated, the
+ * Creates the handler of the `tool.execute` effect: finds the tool in the
+ * agent, validates the model's arguments, consults the call's idempotency
+ * record, runs `execute` with the idempotency key, a timeout and the effect's
+ * signal, retries `read` / `idempotent_write` calls, records the final result
+ * in the idempotency record and returns a {@link ToolExecuteOutput} (a long result truncated, the
  * full one kept by reference). See `tools/README.md` for the contract.
  *
  * Unknown tools and invalid arguments are results (`invalid_arguments`) for the
  * model, not errors. When the signal aborts for another reason than an
  * `EffectCancelledError` (shard hand-over, shutdown, lease loss), nothing is
- * recorded and the reason is rethrown: the next owner decides from the fence.
+ * recorded and the reason is rethrown: the next owner decides from the record.
  *
- * @param options - tool lookup, fence store, result store, logger, backoff.
+ * @param options - tool lookup, idempotency record store, result store, logger, backoff.
  * @returns an `EffectHandler` for the effect name `tool.execute`.
  * @throws (from the handler) TroupeError `internal` (malformed input),
  *   UnknownAgentError `unknown_agent`, TroupeError `effect_failed` (retryable:
@@ -70,12 +70,12 @@ export interface ToolExecuteHandlerOptions {
  * ```ts
  * const toolCall = defineActorKind({
  *   kind: "tool-call", machine, version: "1", messageSchemas,
- *   effects: { [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({ toolsOf: (name) => agents.get(name).tools, fences, results }) },
+ *   effects: { [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({ toolsOf: (name) => agents.get(name).tools, idempotencyRecords, results }) },
  * });
  * ```
  */
 export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): EffectHandler {
-  const { fences, logger } = options;
+  const { idempotencyRecords: records, logger } = options;
   const backoffMs = options.retryBackoffMs ?? DEFAULT_TOOL_RETRY_BACKOFF_MS;
 
   return async (rawInput: unknown, context: EffectContext): Promise<ToolExecuteOutput> => {
@@ -92,7 +92,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     if (signal.aborted) return abortedBeforeRun(signal);
 
     for (;;) {
-      const decision = await store("begin", () => fences.begin(key, effectClass));
+      const decision = await store("begin", () => records.begin(key, effectClass));
       if (decision.kind === "reuse") return reused(decision.result);
       if (decision.kind === "outcome_unknown") {
         log?.warn({ attempts: decision.attempts }, "tool call outcome unknown; not run again");
@@ -116,12 +116,15 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       }
       if (outcome.kind === "aborted") {
         if (!EffectCancelledError.isInstance(outcome.reason)) {
-          log?.debug({ attempt }, "tool call given up by the host; the fence stays started");
+          log?.debug(
+            { attempt },
+            "tool call given up by the host; its idempotency record stays started",
+          );
           throw outcome.reason;
         }
         return record(input, tool, cancelledOutput(tool.name, effectClass));
       }
-      const canRetry = isRetryableEffectClass(effectClass) && attempt < fences.maxAttempts;
+      const canRetry = isRetryableEffectClass(effectClass) && attempt < records.maxAttempts;
       if (!canRetry) {
         return record(
           input,
@@ -141,7 +144,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     }
   };
 
-  /** Keeps a long content by reference, records the output in the fence, returns the recorded one. */
+  /** Keeps a long content by reference, records the output in the idempotency record, returns the recorded one. */
   async function record(
     input: ReadInput,
     tool: ToolDefinition,
@@ -161,7 +164,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     const status = final.status === "succeeded" ? "succeeded" : "failed";
     const recorded = await store(
       "complete",
-      () => fences.complete(input.idempotencyKey, status, final),
+      () => records.complete(input.idempotencyKey, status, final),
       true,
     );
     return reused(recorded.result);
@@ -222,7 +225,7 @@ async function store<T>(
     if (TroupeError.isInstance(error)) throw error;
     throw new TroupeError(
       "effect_failed",
-      `tool fence or result store failed (${operation}): ${(error as Error).message}`,
+      `tool idempotency record or result store failed (${operation}): ${(error as Error).message}`,
       { retryable: true, cause: error, details: { operation } },
     );
   }

@@ -8,7 +8,7 @@ import { demoScript } from "../models/demo-script.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import type { EffectContext } from "@troupe/runtime";
 import { defineTool } from "./define-tool.js";
-import { InMemoryFenceStore } from "./in-memory-fence-store.js";
+import { InMemoryIdempotencyRecordStore } from "./in-memory-idempotency-record-store.js";
 import type { ModelCallOutput, ToolExecuteOutput } from "@troupe/protocol";
 import { createToolExecuteHandler } from "./tool-execute-handler.js";
 import { InMemoryToolResultStore } from "./tool-result-store.js";
@@ -40,7 +40,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
     });
     const toolExecute = createToolExecuteHandler({
       toolsOf: (name) => agents.get(name).tools,
-      fences: new InMemoryFenceStore(),
+      idempotencyRecords: new InMemoryIdempotencyRecordStore(),
       results: new InMemoryToolResultStore(),
     });
     const context: EffectContext = {

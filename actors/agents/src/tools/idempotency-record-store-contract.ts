@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import type { ToolEffectClass } from "./define-tool.js";
-import type { FenceStore } from "./fence-store.js";
+import type { IdempotencyRecordStore } from "./idempotency-record-store.js";
 
-/** One case of the {@link FenceStore} contract: a name saying what it proves and the check. */
-export interface FenceStoreContractCase {
+/** One case of the {@link IdempotencyRecordStore} contract: a name saying what it proves and the check. */
+export interface IdempotencyRecordStoreContractCase {
   readonly name: string;
   /** Resolves when the store keeps the contract; rejects with an `AssertionError` otherwise. */
   readonly run: () => Promise<void>;
 }
 
 /**
- * The shared contract suite of {@link FenceStore} (as Hono runs one router
+ * The shared contract suite of {@link IdempotencyRecordStore} (as Hono runs one router
  * suite against every router): plain async checks with `node:assert`, so any
  * test runner can register them and the library does not depend on one.
  * Every case uses its own keys; the store must allow `maxAttempts` 3.
@@ -19,19 +19,19 @@ export interface FenceStoreContractCase {
  * @returns the cases, to register with the runner.
  * @example
  * ```ts
- * for (const { name, run } of fenceStoreContractCases(() => new InMemoryFenceStore())) it(name, run);
+ * for (const { name, run } of idempotencyRecordStoreContractCases(() => new InMemoryIdempotencyRecordStore())) it(name, run);
  * ```
  */
-export function fenceStoreContractCases(
-  createStore: () => FenceStore | Promise<FenceStore>,
-): FenceStoreContractCase[] {
+export function idempotencyRecordStoreContractCases(
+  createStore: () => IdempotencyRecordStore | Promise<IdempotencyRecordStore>,
+): IdempotencyRecordStoreContractCase[] {
   let counter = 0;
   const fresh = () => `contract-${Date.now().toString(36)}-${(counter += 1)}/run/call`;
   const retryable: ToolEffectClass[] = ["read", "idempotent_write"];
   const atMostOnce: ToolEffectClass[] = ["non_idempotent_write", "unclassified"];
   const all = [...retryable, ...atMostOnce];
 
-  const cases: FenceStoreContractCase[] = [
+  const cases: IdempotencyRecordStoreContractCase[] = [
     {
       name: "the first begin of a key runs attempt 1 and records started",
       run: async () => {

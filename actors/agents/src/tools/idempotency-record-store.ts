@@ -1,16 +1,16 @@
 import type { ToolEffectClass } from "./define-tool.js";
 
-/** Time a fence (and a stored full result) is kept after its last change, in ms, by default: 7 days. */
-export const DEFAULT_FENCE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Time an idempotency record (and a stored full result) is kept after its last change, in ms, by default: 7 days. */
+export const DEFAULT_IDEMPOTENCY_RECORD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** The final status a fence records: the call produced a result, or failed for good. */
-export type FenceStatus = "succeeded" | "failed";
+/** The final status an idempotency record holds: the call produced a result, or failed for good. */
+export type IdempotencyRecordStatus = "succeeded" | "failed";
 
-/** State of a fence: `started` (an attempt began, no result yet) or a final {@link FenceStatus}. */
-export type FenceState = "started" | FenceStatus;
+/** State of an idempotency record: `started` (an attempt began, no result yet) or a final {@link IdempotencyRecordStatus}. */
+export type IdempotencyRecordState = "started" | IdempotencyRecordStatus;
 
 /**
- * What {@link FenceStore.begin} decides for a call.
+ * What {@link IdempotencyRecordStore.begin} decides for a call.
  *
  * - `run` — run the tool now; `attempt` is 1-based and counts every attempt of
  *   this call on any host.
@@ -23,19 +23,19 @@ export type FenceState = "started" | FenceStatus;
  *
  * Shape: `{ kind: "run", attempt } | { kind: "reuse", status, result } | { kind: "outcome_unknown", attempts }`.
  */
-export type FenceDecision =
+export type IdempotencyRecordDecision =
   | { readonly kind: "run"; readonly attempt: number }
-  | { readonly kind: "reuse"; readonly status: FenceStatus; readonly result: unknown }
+  | { readonly kind: "reuse"; readonly status: IdempotencyRecordStatus; readonly result: unknown }
   | { readonly kind: "outcome_unknown"; readonly attempts: number };
 
 /**
- * A fence as stored, for inspection. Times are Unix ms of the store's clock
- * (the Redis server's for `RedisFenceStore`).
+ * An idempotency record as stored, for inspection. Times are Unix ms of the store's clock
+ * (the Redis server's for `RedisIdempotencyRecordStore`).
  *
  * Shape: `{ state, attempts, effectClass?, result?, createdAtMs, startedAtMs?, completedAtMs? }`.
  */
-export interface FenceRecord {
-  readonly state: FenceState;
+export interface IdempotencyRecord {
+  readonly state: IdempotencyRecordState;
   /** Attempts begun (0 when `complete` came without `begin`). */
   readonly attempts: number;
   /** The effect class of the first `begin`. */
@@ -49,14 +49,13 @@ export interface FenceRecord {
 }
 
 /**
- * Per-call fences of tool executions, keyed by the idempotency key
- * `<sessionId>/<runId>/<toolCallId>` (issue #5, "Idempotency and fences").
- * They make a tool call run at most once (`non_idempotent_write`,
+ * Idempotency records of tool calls, one per call, keyed by its idempotency
+ * key `<sessionId>/<runId>/<toolCallId>`. They make a tool call run at most once (`non_idempotent_write`,
  * `unclassified`) or at most `MAX_TOOL_ATTEMPTS` (3) times (`read`,
  * `idempotent_write`), whatever the number of hosts and restarts, and let a
  * recorded result be reused instead of running again.
  *
- * Contract (checked by `fenceStoreContractCases` against every implementation):
+ * Contract (checked by `idempotencyRecordStoreContractCases` against every implementation):
  * - `begin` and `complete` are atomic per key; of concurrent `begin`s on a new
  *   key exactly one gets `run` with attempt 1.
  * - `begin` on a key without a record records `started`, attempt 1, → `run`.
@@ -68,7 +67,7 @@ export interface FenceRecord {
  *   already (the first wins) and returns the recorded one.
  * - Results round-trip as JSON (plain data).
  */
-export interface FenceStore {
+export interface IdempotencyRecordStore {
   /** Attempts in all for `read` / `idempotent_write` calls (default 3); the handler retries below it. */
   readonly maxAttempts: number;
   /**
@@ -76,9 +75,9 @@ export interface FenceStore {
    *
    * @param key - the idempotency key.
    * @param effectClass - the tool's effect class.
-   * @returns see {@link FenceDecision}.
+   * @returns see {@link IdempotencyRecordDecision}.
    */
-  begin(key: string, effectClass: ToolEffectClass): Promise<FenceDecision>;
+  begin(key: string, effectClass: ToolEffectClass): Promise<IdempotencyRecordDecision>;
   /**
    * Records the final outcome of a call (first one wins).
    *
@@ -89,14 +88,14 @@ export interface FenceStore {
    */
   complete(
     key: string,
-    status: FenceStatus,
+    status: IdempotencyRecordStatus,
     result: unknown,
-  ): Promise<{ status: FenceStatus; result: unknown }>;
+  ): Promise<{ status: IdempotencyRecordStatus; result: unknown }>;
   /**
-   * The fence of a key, for inspection and tests.
+   * The idempotency record of a key, for inspection and tests.
    *
    * @param key - the idempotency key.
    * @returns the record, or undefined when there is none (never begun, or expired).
    */
-  get(key: string): Promise<FenceRecord | undefined>;
+  get(key: string): Promise<IdempotencyRecord | undefined>;
 }
