@@ -23,7 +23,7 @@ export * from "./tools/idempotency-record-store-contract.js";
 export * from "./tools/in-memory-idempotency-record-store.js";
 export * from "./tools/redis-idempotency-record-store.js";
 export * from "./tools/redis-tool-result-store.js";
-export * from "./tools/run-tool-attempt.js";
+export * from "./tools/run-execution-attempt.js";
 export * from "./tools/tool-arguments.js";
 export * from "./tools/tool-execute-handler.js";
 export * from "./tools/tool-execute-outputs.js";

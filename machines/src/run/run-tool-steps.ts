@@ -132,7 +132,7 @@ export const finishTools: RunStep = (context, event) => {
   const next: ActiveRun = {
     ...run,
     modelCalls: run.modelCalls + 1,
-    attempt: 1,
+    retry: 1,
     transcriptLength: run.transcriptLength + entries.length,
     pendingSteers: [],
     steersApplied: run.steersApplied + run.pendingSteers.length,

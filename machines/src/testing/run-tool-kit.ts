@@ -83,12 +83,12 @@ export const toolEntry = (
     },
   });
 
-/** The request of model call `effectId` (attempt 1, with tools unless `input` says otherwise). */
+/** The request of model call `effectId` (retry 1, with tools unless `input` says otherwise). */
 export const nextModelCall = (effectId: string, input: Record<string, unknown>) =>
   requestEffect({
     effect: "model.call",
     effectId,
-    input: { sessionId: "s1", runId: "r1", withoutTools: false, attempt: 1, ...input },
+    input: { sessionId: "s1", runId: "r1", withoutTools: false, retry: 1, ...input },
   });
 
 /** Feeds `tool.finished` results (status `succeeded` unless given) one after another. */

@@ -13,6 +13,7 @@ import {
   modelCallInputSchema,
   parseEffectInput,
   type ModelCallDelta,
+  type ModelCallInput,
   type ModelCallOutput,
 } from "@troupe/protocol";
 import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
@@ -32,6 +33,15 @@ export interface ModelCallHandlerOptions {
   readonly onPublishError?: (error: unknown, delta: ModelCallDelta) => void;
   /** Environment for API keys and `TROUPE_MODEL`. Default `process.env`. */
   readonly env?: Environment;
+  /**
+   * The stream attempt of this run of the handler (1-based), carried by its
+   * deltas: it must grow with every stream of the same model call — across the
+   * run's retries (`input.retry`) and hosts' re-runs — so that a client keeps
+   * the text of the highest one. `agentKinds` counts it in Redis
+   * (`RedisKeys.modelStreamAttempt`). Default: the effect context's count of
+   * host runs, which does not grow across retries (enough for one process).
+   */
+  readonly streamAttempt?: (input: ModelCallInput, context: EffectContext) => Promise<number>;
 }
 
 /**
@@ -85,6 +95,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     const entries = await readTranscriptEntries(options.transcript, input, signal);
     if (entries === undefined) return cancelledOrRethrow(signal, undefined);
     const prompt = buildModelPrompt(agent, entries);
+    const streamAttempt = await (options.streamAttempt?.(input, context) ?? context.attempt);
     let index = 0;
     const streamed = await streamModelCall({
       model,
@@ -96,7 +107,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
           sessionId: input.sessionId,
           runId: input.runId,
           modelCallIndex: input.modelCallIndex,
-          attempt: input.attempt,
+          retry: input.retry,
         },
       },
       onDelta: async (kind, text) => {
@@ -108,8 +119,8 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
           runId: input.runId,
           modelCallIndex: input.modelCallIndex,
           modelCallId: `${input.runId}.m${input.modelCallIndex}`,
-          attempt: context.attempt,
-          retryAttempt: input.attempt,
+          streamAttempt,
+          retry: input.retry,
           effectId: context.effectId,
           kind,
           text,

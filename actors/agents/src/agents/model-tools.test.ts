@@ -86,7 +86,7 @@ async function call(
     runId: "r1",
     transcriptLength: entries.length,
     modelCallIndex: 1,
-    attempt: 1,
+    retry: 1,
     withoutTools,
     ...(overrides === undefined ? {} : { toolPolicy: overrides }),
   };

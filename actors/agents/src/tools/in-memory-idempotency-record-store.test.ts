@@ -21,7 +21,7 @@ describe("InMemoryIdempotencyRecordStore", () => {
     await store.complete("s/r/c", "succeeded", { content: "ok" });
     expect(await store.get("s/r/c")).toEqual({
       state: "succeeded",
-      attempts: 2,
+      executionAttempts: 2,
       effectClass: "read",
       result: { content: "ok" },
       createdAtMs: 1_000,

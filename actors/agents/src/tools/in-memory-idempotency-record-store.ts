@@ -1,4 +1,8 @@
-import { MAX_TOOL_ATTEMPTS, type ToolEffectClass, isRetryableEffectClass } from "./define-tool.js";
+import {
+  MAX_TOOL_EXECUTION_ATTEMPTS,
+  type ToolEffectClass,
+  isRetryableEffectClass,
+} from "./define-tool.js";
 import type {
   IdempotencyRecordDecision,
   IdempotencyRecord,
@@ -8,15 +12,15 @@ import type {
 
 /** Options of {@link InMemoryIdempotencyRecordStore}. */
 export interface InMemoryIdempotencyRecordStoreOptions {
-  /** Attempts in all for retryable classes; default 3 (`MAX_TOOL_ATTEMPTS`). */
-  readonly maxAttempts?: number;
+  /** Execution attempts in all for retryable classes; default 3 (`MAX_TOOL_EXECUTION_ATTEMPTS`). */
+  readonly maxExecutionAttempts?: number;
   /** Clock for the timestamps, Unix ms; default `Date.now`. */
   readonly now?: () => number;
 }
 
 interface MutableRecord {
   state: IdempotencyRecord["state"];
-  attempts: number;
+  executionAttempts: number;
   effectClass?: ToolEffectClass;
   /** JSON text of the result, like the Redis store keeps it. */
   resultJson?: string;
@@ -34,18 +38,18 @@ interface MutableRecord {
  * @example
  * ```ts
  * const records = new InMemoryIdempotencyRecordStore();
- * await records.begin("s1/r1/c1", "read"); // { kind: "run", attempt: 1 }
+ * await records.begin("s1/r1/c1", "read"); // { kind: "run", executionAttempt: 1 }
  * ```
  */
 export class InMemoryIdempotencyRecordStore implements IdempotencyRecordStore {
   readonly #records = new Map<string, MutableRecord>();
-  /** See {@link IdempotencyRecordStore.maxAttempts}. */
-  readonly maxAttempts: number;
+  /** See {@link IdempotencyRecordStore.maxExecutionAttempts}. */
+  readonly maxExecutionAttempts: number;
   readonly #now: () => number;
 
   /** @param options - see {@link InMemoryIdempotencyRecordStoreOptions}. */
   constructor(options: InMemoryIdempotencyRecordStoreOptions = {}) {
-    this.maxAttempts = options.maxAttempts ?? MAX_TOOL_ATTEMPTS;
+    this.maxExecutionAttempts = options.maxExecutionAttempts ?? MAX_TOOL_EXECUTION_ATTEMPTS;
     this.#now = options.now ?? Date.now;
   }
 
@@ -56,12 +60,12 @@ export class InMemoryIdempotencyRecordStore implements IdempotencyRecordStore {
     if (record === undefined) {
       this.#records.set(key, {
         state: "started",
-        attempts: 1,
+        executionAttempts: 1,
         effectClass,
         createdAtMs: now,
         startedAtMs: now,
       });
-      return Promise.resolve({ kind: "run", attempt: 1 });
+      return Promise.resolve({ kind: "run", executionAttempt: 1 });
     }
     if (record.state !== "started") {
       return Promise.resolve({
@@ -70,12 +74,18 @@ export class InMemoryIdempotencyRecordStore implements IdempotencyRecordStore {
         result: JSON.parse(record.resultJson ?? "null") as unknown,
       });
     }
-    if (isRetryableEffectClass(effectClass) && record.attempts < this.maxAttempts) {
-      record.attempts += 1;
+    if (
+      isRetryableEffectClass(effectClass) &&
+      record.executionAttempts < this.maxExecutionAttempts
+    ) {
+      record.executionAttempts += 1;
       record.startedAtMs = now;
-      return Promise.resolve({ kind: "run", attempt: record.attempts });
+      return Promise.resolve({ kind: "run", executionAttempt: record.executionAttempts });
     }
-    return Promise.resolve({ kind: "outcome_unknown", attempts: record.attempts });
+    return Promise.resolve({
+      kind: "outcome_unknown",
+      executionAttempts: record.executionAttempts,
+    });
   }
 
   /** See {@link IdempotencyRecordStore.complete}. */
@@ -86,7 +96,11 @@ export class InMemoryIdempotencyRecordStore implements IdempotencyRecordStore {
   ): Promise<{ status: IdempotencyRecordStatus; result: unknown }> {
     const resultJson = JSON.stringify(result ?? null);
     const now = this.#now();
-    const record = this.#records.get(key) ?? { state: "started", attempts: 0, createdAtMs: now };
+    const record = this.#records.get(key) ?? {
+      state: "started",
+      executionAttempts: 0,
+      createdAtMs: now,
+    };
     if (record.state === "started") {
       record.state = status;
       record.resultJson = resultJson;

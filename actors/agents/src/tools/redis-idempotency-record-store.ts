@@ -1,7 +1,11 @@
 import type { Redis } from "ioredis";
 import type { RedisKeys } from "@troupe/protocol/internal";
 import { RedisScript } from "@troupe/runtime/internal";
-import { MAX_TOOL_ATTEMPTS, type ToolEffectClass, isRetryableEffectClass } from "./define-tool.js";
+import {
+  MAX_TOOL_EXECUTION_ATTEMPTS,
+  type ToolEffectClass,
+  isRetryableEffectClass,
+} from "./define-tool.js";
 import {
   DEFAULT_IDEMPOTENCY_RECORD_TTL_MS,
   type IdempotencyRecordDecision,
@@ -15,7 +19,8 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `;
 
-// KEYS: the record; ARGV: effectClass, retryable (1|0), maxAttempts, ttlMs
+// KEYS: the record; ARGV: effectClass, retryable (1|0), maxExecutionAttempts, ttlMs
+// The hash field `attempts` holds the execution attempts begun (its name is stored data).
 const beginScript = new RedisScript(`${NOW_MS}
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then
@@ -55,8 +60,8 @@ return {ARGV[1], ARGV[2]}
 export interface RedisIdempotencyRecordStoreOptions {
   /** How long a record is kept after its last change, in ms; default 7 days (604 800 000 ms). */
   readonly ttlMs?: number;
-  /** Attempts in all for retryable classes; default 3 (`MAX_TOOL_ATTEMPTS`). */
-  readonly maxAttempts?: number;
+  /** Execution attempts in all for retryable classes; default 3 (`MAX_TOOL_EXECUTION_ATTEMPTS`). */
+  readonly maxExecutionAttempts?: number;
 }
 
 /**
@@ -75,13 +80,13 @@ export interface RedisIdempotencyRecordStoreOptions {
  */
 export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
   readonly #ttlMs: number;
-  /** See {@link IdempotencyRecordStore.maxAttempts}. */
-  readonly maxAttempts: number;
+  /** See {@link IdempotencyRecordStore.maxExecutionAttempts}. */
+  readonly maxExecutionAttempts: number;
 
   /**
    * @param redis - connection.
    * @param keys - the deployment's key layout.
-   * @param options - TTL and attempts, see {@link RedisIdempotencyRecordStoreOptions}.
+   * @param options - TTL and execution attempts, see {@link RedisIdempotencyRecordStoreOptions}.
    */
   constructor(
     private readonly redis: Redis,
@@ -89,7 +94,7 @@ export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
     options: RedisIdempotencyRecordStoreOptions = {},
   ) {
     this.#ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_RECORD_TTL_MS;
-    this.maxAttempts = options.maxAttempts ?? MAX_TOOL_ATTEMPTS;
+    this.maxExecutionAttempts = options.maxExecutionAttempts ?? MAX_TOOL_EXECUTION_ATTEMPTS;
   }
 
   /** See {@link IdempotencyRecordStore.begin}. @throws the Redis client's error when Redis is unreachable. */
@@ -97,10 +102,15 @@ export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
     const reply = (await beginScript.run(
       this.redis,
       [this.keys.idempotencyRecord(key)],
-      [effectClass, isRetryableEffectClass(effectClass) ? "1" : "0", this.maxAttempts, this.#ttlMs],
+      [
+        effectClass,
+        isRetryableEffectClass(effectClass) ? "1" : "0",
+        this.maxExecutionAttempts,
+        this.#ttlMs,
+      ],
     )) as [string, number | string, string?];
     const [kind, value, result] = reply;
-    if (kind === "run") return { kind: "run", attempt: Number(value) };
+    if (kind === "run") return { kind: "run", executionAttempt: Number(value) };
     if (kind === "reuse") {
       return {
         kind: "reuse",
@@ -108,7 +118,7 @@ export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
         result: JSON.parse(result ?? "null"),
       };
     }
-    return { kind: "outcome_unknown", attempts: Number(value) };
+    return { kind: "outcome_unknown", executionAttempts: Number(value) };
   }
 
   /** See {@link IdempotencyRecordStore.complete}. @throws the Redis client's error when Redis is unreachable. */
@@ -133,7 +143,7 @@ export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
       hash[field] === undefined ? {} : { [field]: Number(hash[field]) };
     return {
       state: hash["state"] as IdempotencyRecord["state"],
-      attempts: Number(hash["attempts"] ?? 0),
+      executionAttempts: Number(hash["attempts"] ?? 0),
       createdAtMs: Number(hash["createdAtMs"] ?? 0),
       ...(hash["effectClass"] === undefined
         ? {}

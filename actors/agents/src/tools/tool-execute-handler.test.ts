@@ -65,7 +65,7 @@ describe("tool.execute: idempotency records", () => {
       ]);
       expect(await run()).toEqual({ status: "succeeded", content: '{"doubled":4}' });
       expect(executions).toHaveLength(1);
-      expect(await records.get(KEY)).toMatchObject({ state: "succeeded", attempts: 1 });
+      expect(await records.get(KEY)).toMatchObject({ state: "succeeded", executionAttempts: 1 });
     },
   );
 
@@ -81,17 +81,17 @@ describe("tool.execute: idempotency records", () => {
   );
 
   it.each(["read", "idempotent_write"] as const)(
-    "a %s call whose earlier attempt started without a result runs again as attempt 2",
+    "a %s call whose earlier execution attempt started without a result runs again as execution attempt 2",
     async (effectClass) => {
       const { executions, records, run } = setup(effectClass);
-      await records.begin(KEY, effectClass); // the host of attempt 1 died mid-execution
+      await records.begin(KEY, effectClass); // the host of execution attempt 1 died mid-execution
       expect(await run()).toEqual({ status: "succeeded", content: '{"doubled":4}' });
       expect(executions.map((context) => context.attempt)).toEqual([2]);
     },
   );
 
   it.each(["non_idempotent_write", "unclassified"] as const)(
-    "a %s call whose earlier attempt started without a result is outcome unknown and never runs",
+    "a %s call whose earlier execution attempt started without a result is outcome unknown and never runs",
     async (effectClass) => {
       const { executions, records, run } = setup(effectClass);
       await records.begin(KEY, effectClass);
@@ -139,7 +139,10 @@ describe("tool.execute: retries", () => {
         content: 'Tool "act" failed (after 3 attempts): boom 3',
       });
       expect(broken.executions).toHaveLength(3);
-      expect(await broken.records.get(KEY)).toMatchObject({ state: "failed", attempts: 3 });
+      expect(await broken.records.get(KEY)).toMatchObject({
+        state: "failed",
+        executionAttempts: 3,
+      });
     },
   );
 
@@ -151,7 +154,7 @@ describe("tool.execute: retries", () => {
       expect(await run()).toEqual(failed);
       expect(await run()).toEqual(failed);
       expect(executions).toHaveLength(1);
-      expect(await records.get(KEY)).toMatchObject({ state: "failed", attempts: 1 });
+      expect(await records.get(KEY)).toMatchObject({ state: "failed", executionAttempts: 1 });
     },
   );
 });

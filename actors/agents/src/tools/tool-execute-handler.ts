@@ -15,7 +15,7 @@ import { EffectCancelledError } from "@troupe/runtime";
 import type { EffectContext, EffectHandler } from "@troupe/runtime";
 import { type ToolDefinition, isRetryableEffectClass } from "./define-tool.js";
 import type { IdempotencyRecordStore } from "./idempotency-record-store.js";
-import { runToolAttempt } from "./run-tool-attempt.js";
+import { runExecutionAttempt } from "./run-execution-attempt.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
   cancelledOutput,
@@ -95,13 +95,14 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       const decision = await store("begin", () => records.begin(key, effectClass));
       if (decision.kind === "reuse") return reused(decision.result);
       if (decision.kind === "outcome_unknown") {
-        log?.warn({ attempts: decision.attempts }, "tool call outcome unknown; not run again");
-        return record(input, tool, outcomeUnknownOutput(tool.name, effectClass, decision.attempts));
+        const { executionAttempts } = decision;
+        log?.warn({ executionAttempts }, "tool call outcome unknown; not run again");
+        return record(input, tool, outcomeUnknownOutput(tool.name, effectClass, executionAttempts));
       }
-      const { attempt } = decision;
-      const outcome = await runToolAttempt(tool, args.input, {
+      const { executionAttempt } = decision;
+      const outcome = await runExecutionAttempt(tool, args.input, {
         idempotencyKey: key,
-        attempt,
+        executionAttempt,
         signal,
       });
       if (outcome.kind === "returned") {
@@ -110,33 +111,37 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
           content = stringifyToolResult(outcome.value);
         } catch (error) {
           const message = `its result is not JSON-serialisable (${(error as Error).message})`;
-          return record(input, tool, threwOutput(tool.name, new Error(message), attempt));
+          return record(input, tool, threwOutput(tool.name, new Error(message), executionAttempt));
         }
         return record(input, tool, { status: "succeeded", content });
       }
       if (outcome.kind === "aborted") {
         if (!EffectCancelledError.isInstance(outcome.reason)) {
           log?.debug(
-            { attempt },
+            { executionAttempt },
             "tool call given up by the host; its idempotency record stays started",
           );
           throw outcome.reason;
         }
         return record(input, tool, cancelledOutput(tool.name, effectClass));
       }
-      const canRetry = isRetryableEffectClass(effectClass) && attempt < records.maxAttempts;
+      const canRetry =
+        isRetryableEffectClass(effectClass) && executionAttempt < records.maxExecutionAttempts;
       if (!canRetry) {
         return record(
           input,
           tool,
           outcome.kind === "timed_out"
-            ? timedOutOutput(tool.name, effectClass, outcome.timeoutMs, attempt)
-            : threwOutput(tool.name, outcome.error, attempt),
+            ? timedOutOutput(tool.name, effectClass, outcome.timeoutMs, executionAttempt)
+            : threwOutput(tool.name, outcome.error, executionAttempt),
         );
       }
-      log?.warn({ attempt, outcome: outcome.kind }, "tool attempt failed; retrying");
+      log?.warn(
+        { executionAttempt, outcome: outcome.kind },
+        "tool execution attempt failed; retrying",
+      );
       try {
-        await sleep(backoffMs * 2 ** (attempt - 1), undefined, { signal });
+        await sleep(backoffMs * 2 ** (executionAttempt - 1), undefined, { signal });
       } catch {
         if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
         return record(input, tool, cancelledOutput(tool.name, effectClass));
@@ -217,7 +222,7 @@ async function store<T>(
   try {
     // `put` and `complete` may be repeated safely (the first `complete` wins), so a
     // passing Redis failure after the tool ran does not turn its result into an
-    // error; `begin` counts attempts and is not repeated here.
+    // error; `begin` counts execution attempts and is not repeated here.
     return idempotent
       ? await pRetry(action, { retries: 3, minTimeout: 50, factor: 2 })
       : await action();

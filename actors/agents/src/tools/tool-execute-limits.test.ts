@@ -157,7 +157,7 @@ describe("tool.execute: aborts", () => {
       await started;
       controller.abort(reason);
       await expect(first).rejects.toBe(reason);
-      expect(await records.get(KEY)).toMatchObject({ state: "started", attempts: 1 });
+      expect(await records.get(KEY)).toMatchObject({ state: "started", executionAttempts: 1 });
       const next = await run("wait", "", new AbortController().signal);
       expect(next.status).toBe(nextStatus);
       expect(executions).toHaveLength(1 + reruns);

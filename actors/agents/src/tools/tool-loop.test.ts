@@ -53,7 +53,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
       sessionId: "s1",
       runId: "r1",
       modelCallIndex: 1,
-      attempt: 1,
+      retry: 1,
       withoutTools: false,
     };
 

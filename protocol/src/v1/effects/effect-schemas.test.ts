@@ -18,16 +18,26 @@ describe("effect schemas", () => {
         parentSessionId: null,
         transcriptLength: 0,
         modelCallIndex: 1,
-        attempt: 1,
+        retry: 1,
       }),
     ).toStrictEqual({
       sessionId: "s1",
       runId: "r1",
       transcriptLength: 0,
       modelCallIndex: 1,
-      attempt: 1,
+      retry: 1,
       withoutTools: false,
     });
+  });
+
+  it("model.call input: `attempt`, stored by earlier releases, reads as `retry`", () => {
+    const stored = { sessionId: "s1", runId: "r1", transcriptLength: 2, modelCallIndex: 1 };
+    expect(modelCallInputSchema.parse({ ...stored, attempt: 2 })).toStrictEqual({
+      ...stored,
+      retry: 2,
+      withoutTools: false,
+    });
+    expect(modelCallInputSchema.parse({ ...stored, retry: 3, attempt: 2 }).retry).toBe(3);
   });
 
   it("model.call output: toolCalls default to [] and each call's effectClass to unclassified", () => {

@@ -9,7 +9,7 @@ import { identifierSchema } from "../field-schemas.js";
  * subagent's run).
  *
  * Shape: `{ sessionId, parentSessionId?, runId, modelCallIndex (1+), modelCallId,
- * attempt (1+), retryAttempt (1+), effectId, kind: "text" | "reasoning", text,
+ * streamAttempt (1+), retry (1+), effectId, kind: "text" | "reasoning", text,
  * index (0+) }`.
  */
 export const modelCallDeltaSchema = z.object({
@@ -19,13 +19,17 @@ export const modelCallDeltaSchema = z.object({
   runId: identifierSchema,
   /** 1-based index of the model call within the run (the input's `modelCallIndex`). */
   modelCallIndex: z.number().int().min(1),
-  /** `<runId>.m<modelCallIndex>`: the same for every attempt of the model call. */
+  /** `<runId>.m<modelCallIndex>`: the same for every retry and stream attempt of the model call. */
   modelCallId: identifierSchema,
-  /** Grows when a host re-runs the call mid-stream (`run.delta`'s `attempt`). */
-  attempt: z.number().int().min(1),
-  /** The run machine's retry attempt of the model call (the input's `attempt`). */
-  retryAttempt: z.number().int().min(1),
-  /** The effect id (`<runId>.m<modelCallIndex>.a<retryAttempt>` from the run machine). */
+  /**
+   * The stream attempt, 1-based: grows with every stream of this model call,
+   * across the run machine's retries and hosts' re-runs, so a client keeps the
+   * text of the highest one. Published as `run.delta`'s `attempt`.
+   */
+  streamAttempt: z.number().int().min(1),
+  /** The run machine's try of the model call (the input's `retry`). */
+  retry: z.number().int().min(1),
+  /** The effect id (`<runId>.m<modelCallIndex>.a<retry>` from the run machine). */
   effectId: identifierSchema,
   kind: z.enum(["text", "reasoning"]),
   text: z.string(),

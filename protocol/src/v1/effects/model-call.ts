@@ -22,34 +22,43 @@ export const MAX_TOOL_CALL_ID_LENGTH = 256;
  * `run.delta` events with `modelCallId` `<runId>.m<modelCallIndex>`) and
  * returns a {@link ModelCallOutput}. `null` reads as absent.
  *
+ * `retry` was called `attempt` in earlier releases; an input stored under
+ * that name (a request still pending across an upgrade) reads as `retry`.
+ *
  * Shape: `{ sessionId, runId, agent?, model?, transcriptLength (entries, 0+),
- * modelCallIndex (1+), attempt (1+), withoutTools (default false), toolPolicy?
+ * modelCallIndex (1+), retry (1+), withoutTools (default false), toolPolicy?
  * ({ ask?, deny? } tool-name patterns), parentSessionId? }`.
  */
 export const modelCallInputSchema = nullAsAbsent(
-  z.object({
-    sessionId: identifierSchema,
-    runId: identifierSchema,
-    /** Agent to run; absent = the host's default agent. */
-    agent: z.string().min(1).optional(),
-    /** Model spec to call; absent = the agent's model. */
-    model: z.string().min(1).optional(),
-    /** The request is built from transcript entries `0 … transcriptLength − 1`. */
-    transcriptLength: z.number().int().nonnegative(),
-    /** 1-based index of the model call within the run. */
-    modelCallIndex: z.number().int().min(1),
-    /** 1-based attempt of this model call (the run machine's retries of retryable errors). */
-    attempt: z.number().int().min(1),
-    /** The run reached `maxModelCalls`: call without tools; the answer ends the run. */
-    withoutTools: z.boolean().default(false),
-    /**
-     * The session's tool policy overrides (from `run.start`); the handler
-     * combines them with the agent's policy to decide each call (the safer wins).
-     */
-    toolPolicy: toolPolicyOverridesSchema.optional(),
-    /** A subagent's run: the delegating session, whose subjects carry the deltas. */
-    parentSessionId: identifierSchema.optional(),
-  }),
+  z.preprocess(
+    retryFromAttempt,
+    z.object({
+      sessionId: identifierSchema,
+      runId: identifierSchema,
+      /** Agent to run; absent = the host's default agent. */
+      agent: z.string().min(1).optional(),
+      /** Model spec to call; absent = the agent's model. */
+      model: z.string().min(1).optional(),
+      /** The request is built from transcript entries `0 … transcriptLength − 1`. */
+      transcriptLength: z.number().int().nonnegative(),
+      /** 1-based index of the model call within the run. */
+      modelCallIndex: z.number().int().min(1),
+      /**
+       * The run machine's try of this model call, 1-based: 1 for the first call,
+       * 2 for its first retry after a retryable error, and so on.
+       */
+      retry: z.number().int().min(1),
+      /** The run reached `maxModelCalls`: call without tools; the answer ends the run. */
+      withoutTools: z.boolean().default(false),
+      /**
+       * The session's tool policy overrides (from `run.start`); the handler
+       * combines them with the agent's policy to decide each call (the safer wins).
+       */
+      toolPolicy: toolPolicyOverridesSchema.optional(),
+      /** A subagent's run: the delegating session, whose subjects carry the deltas. */
+      parentSessionId: identifierSchema.optional(),
+    }),
+  ),
 );
 /** See {@link modelCallInputSchema}. */
 export type ModelCallInput = z.infer<typeof modelCallInputSchema>;
@@ -129,3 +138,10 @@ export const modelCallOutputSchema = nullAsAbsent(
 );
 /** See {@link modelCallOutputSchema}; `toolCalls` is always present after parsing. */
 export type ModelCallOutput = z.infer<typeof modelCallOutputSchema>;
+
+/** An input stored by an earlier release names `retry` `attempt`: read it as `retry`. */
+function retryFromAttempt(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || "retry" in value) return value;
+  const { attempt, ...rest } = value as Record<string, unknown>;
+  return attempt === undefined ? value : { ...rest, retry: attempt };
+}
