@@ -1,7 +1,9 @@
 import {
+  AGENT_RESOLVE_EFFECT,
   EFFECT_ACTION,
   MODEL_CALL_EFFECT,
   TOOL_EXECUTE_EFFECT,
+  agentResolveInputSchema,
   modelCallInputSchema,
   toolExecuteInputSchema,
   type EffectRequestParams,
@@ -15,6 +17,7 @@ import {
   runStart,
   runStep,
 } from "./testing/run-kit.js";
+import { newSession, sessionTransition, userMessage } from "./testing/session-kit.js";
 import { modelToolCall, newToolCallActor, toolStart, toolStep } from "./testing/tool-kit.js";
 
 /** The `troupe.effect` requests among `actions`, after a JSON round trip (as the host stores them). */
@@ -74,5 +77,15 @@ describe("the effects the machines request match the protocol's effect schemas",
     expect(request?.effect).toBe(TOOL_EXECUTE_EFFECT);
     expect(toolExecuteInputSchema.parse(request?.input)).toEqual(request?.input);
     expect(request?.input).toMatchObject({ agent: "assistant", idempotencyKey: "s1/r1/call_1" });
+  });
+
+  it("the agent.resolve the session machine requests parses unchanged with agentResolveInputSchema", () => {
+    for (const agent of ["assistant", "boss--helper", undefined]) {
+      const message = userMessage("m1", { text: "hi", ...(agent === undefined ? {} : { agent }) });
+      const [request] = requests(sessionTransition(newSession(), message).actions);
+      expect(request?.effect).toBe(AGENT_RESOLVE_EFFECT);
+      expect(agentResolveInputSchema.parse(request?.input)).toEqual(request?.input);
+      expect(request?.input).toEqual(agent === undefined ? {} : { agent });
+    }
   });
 });

@@ -12,9 +12,9 @@
  * - **Envelopes v1**: message and event envelopes and the zod schema of every
  *   payload type (`builtinMessageSchemas`, `builtinEventSchemas`).
  * - **Effects v1**: the input and output schema of every effect the built-in
- *   machines request (`model.call`, `tool.execute`), owned here so that the
- *   machine that requests an effect and the host that handles it share one
- *   contract.
+ *   machines request (`model.call`, `tool.execute`, `agent.resolve`), owned
+ *   here so that the machine that requests an effect and the host that
+ *   handles it share one contract.
  * - **Codecs**: pure bytes in, bytes out; msgpack by default, JSON for plain
  *   publishers; decoding validates and fails only with `DecodeError` or
  *   `PayloadTooLargeError`.
@@ -157,6 +157,7 @@ export * from "./v1/events/subagent-events.js";
 export * from "./v1/effects/model-call.js";
 export * from "./v1/effects/model-call-delta.js";
 export * from "./v1/effects/tool-execute.js";
+export * from "./v1/effects/agent-resolve.js";
 export { parseEffectInput } from "./v1/effects/parse-effect-input.js";
 
 export {

@@ -1,4 +1,4 @@
-import { MODEL_CALL_EFFECT, TOOL_EXECUTE_EFFECT } from "@troupe/protocol";
+import { AGENT_RESOLVE_EFFECT, MODEL_CALL_EFFECT, TOOL_EXECUTE_EFFECT } from "@troupe/protocol";
 import {
   runMachine,
   runMessageSchemas,
@@ -18,6 +18,7 @@ import type { HostServices } from "@troupe/runtime";
 import { createDeltaPublisher } from "../transcript/delta-publisher.js";
 import { JetStreamTranscriptReader } from "../transcript/jetstream-transcript-reader.js";
 import { AgentRegistry } from "./agent-registry.js";
+import { createAgentResolveHandler } from "./agent-resolve-handler.js";
 import type { AgentDefinition } from "./agent-definition.js";
 import {
   AGENT_MACHINES_VERSION,
@@ -47,8 +48,9 @@ export interface AgentKindsOptions {
  * The actor kinds that run agents: `session/<sessionId>` (admission, policies,
  * one run at a time), `run/<sessionId>` (the agent loop of that session's runs,
  * one after another) and `tool/<toolActorId>` (one tool call, behind the idempotency
- * record of its idempotency key), with the `model.call` effect wired to the AI SDK and the
- * `tool.execute` effect to the agents' tools.
+ * record of its idempotency key), with the `agent.resolve` effect wired to the
+ * agent registry, the `model.call` effect to the AI SDK and the `tool.execute`
+ * effect to the agents' tools.
  * Run events are published on the session's subjects
  * (`troupe.session.<id>.events.<type>`), deltas as transient `run.delta` events.
  *
@@ -94,26 +96,10 @@ export function agentKinds(
       version: AGENT_MACHINES_VERSION,
       migrate: migrateSessionSnapshot,
       messageSchemas: sessionMessageSchemas,
-      // A user.message carries the settings of its agent (policy, model-call limit);
-      // the session's first message adopts them. An unknown agent name rejects the
-      // message (UnknownAgentError lists the agents served).
-      toEvent: (message) => {
-        const event = {
-          ...(message.payload as Record<string, unknown>),
-          type: message.type,
-          messageId: message.id,
-          timestampMs: message.meta.timestampMs,
-        };
-        if (message.type !== "user.message") return event;
-        const agent = agents.get((message.payload as { agent?: string }).agent);
-        return {
-          ...event,
-          agentDefaults: {
-            policy: agent.settings.policy,
-            maxModelCalls: agent.limits.maxModelCalls,
-          },
-        };
-      },
+      // The session learns an agent's settings (policy, model-call limit) and
+      // whether it is served through this effect, whose result is journaled:
+      // replaying a session never consults the registry (docs/decisions/0008).
+      effects: { [AGENT_RESOLVE_EFFECT]: createAgentResolveHandler(agents) },
     };
     const run: ActorKindDefinition = {
       kind: "run",

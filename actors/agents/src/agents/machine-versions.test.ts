@@ -1,9 +1,18 @@
-import { runMachine, runMessageSchemas } from "@troupe/machines";
+import {
+  runMachine,
+  runMessageSchemas,
+  sessionMachine,
+  sessionMessageSchemas,
+} from "@troupe/machines";
 import { decodeEvent, encodeMessage, shardInboxSubject } from "@troupe/protocol";
 import type { ActorKindDefinition } from "@troupe/runtime";
 import { processMessage, type ActorRecord, type InboxMessage } from "@troupe/runtime/internal";
 import { describe, expect, it } from "vitest";
-import { AGENT_MACHINES_VERSION, migrateRunSnapshot } from "./machine-versions.js";
+import {
+  AGENT_MACHINES_VERSION,
+  migrateRunSnapshot,
+  migrateSessionSnapshot,
+} from "./machine-versions.js";
 
 const address = { kind: "run", id: "s1" };
 const run: ActorKindDefinition = {
@@ -26,8 +35,24 @@ function inbox(seq: number, type: string, payload: Record<string, unknown>): Inb
   return { seq, subject: shardInboxSubject(0, address), data: bytes, contentType, timestampMs };
 }
 
-function committed(record: ActorRecord | undefined, message: InboxMessage): ActorRecord {
-  const result = processMessage(record, message, { definition: run, address });
+const sessionAddress = { kind: "session", id: "s1" };
+const session: ActorKindDefinition = {
+  kind: "session",
+  machine: sessionMachine,
+  version: AGENT_MACHINES_VERSION,
+  messageSchemas: sessionMessageSchemas,
+  migrate: migrateSessionSnapshot,
+};
+
+function committed(
+  record: ActorRecord | undefined,
+  message: InboxMessage,
+  definition = run,
+): ActorRecord {
+  const result = processMessage(record, message, {
+    definition,
+    address: definition === run ? address : sessionAddress,
+  });
   if (result.outcome !== "committed") throw new Error(`not committed: ${result.reason}`);
   if (result.rejection !== undefined) throw result.rejection;
   return result.record;
@@ -89,6 +114,33 @@ describe("agent machine versions", () => {
     );
     expect((backoff.state as { context: { run: { retry: number } } }).context.run.retry).toBe(1);
     expect(backoff.timers).toHaveLength(1);
+  });
+
+  it("a session written by version 1 (created, running) takes later messages after the upgrade", () => {
+    const waiting = committed(undefined, inbox(1, "user.message", { text: "one" }), session);
+    const running = committed(
+      waiting,
+      inbox(2, "effect.completed", {
+        effectId: "agent.1",
+        output: { policy: "enqueue", maxModelCalls: 5 },
+      }),
+      session,
+    );
+    // Version 1 knew neither resolvedAgents nor agentResolutions.
+    const state = running.state as { context: Record<string, unknown> };
+    const { resolvedAgents: _resolved, agentResolutions: _count, ...v1Context } = state.context;
+    const version1 = { ...running, machineVersion: "1", state: { ...state, context: v1Context } };
+    const next = committed(version1, inbox(3, "user.message", { text: "two" }), session);
+    expect(next.effects).toEqual([]);
+    const accepted = next.outbox
+      .filter((item) => item.subject.includes(".events."))
+      .map((item) => decodeEvent(item.body, { contentType: item.contentType }).payload);
+    expect(accepted).toEqual([{ messageId: "m3", type: "user.message", queued: true }]);
+    expect((next.state as { context: unknown }).context).toMatchObject({
+      resolvedAgents: [],
+      agentResolutions: 0,
+      maxModelCalls: 5,
+    });
   });
 
   it("refuses a snapshot of a version it does not know", () => {

@@ -14,7 +14,9 @@ type PersistedSnapshot = { readonly context?: unknown } & Record<string, unknown
  * versions are read through the `migrate…Snapshot` hooks below.
  *
  * - `1`: the first release.
- * - `2`: the run's `attempt` is called `retry`.
+ * - `2`: the run's `attempt` is called `retry`; a session learns its agents'
+ *   settings from the journaled `agent.resolve` effect (`resolvedAgents`,
+ *   `agentResolutions`) instead of from the host at processing time.
  */
 export const AGENT_MACHINES_VERSION = "2";
 
@@ -46,6 +48,11 @@ export function migrateRunSnapshot(persisted: unknown, fromVersion: string): unk
 /**
  * Reads a `session/<sessionId>` snapshot of an earlier version.
  *
+ * - `1` → `2`: the session has resolved no agent through `agent.resolve` yet
+ *   (`resolvedAgents: []`, `agentResolutions: 0`). A session created under
+ *   version 1 keeps the settings it adopted then; a later message naming an
+ *   agent is checked with `agent.resolve` once.
+ *
  * @param persisted - the stored xstate snapshot.
  * @param fromVersion - the version that wrote it.
  * @returns the snapshot in the current shape.
@@ -53,7 +60,12 @@ export function migrateRunSnapshot(persisted: unknown, fromVersion: string): unk
  */
 export function migrateSessionSnapshot(persisted: unknown, fromVersion: string): unknown {
   assertKnown("session", fromVersion);
-  return persisted;
+  if (fromVersion !== "1") return persisted;
+  return withContext(persisted, (context) => ({
+    resolvedAgents: [],
+    agentResolutions: 0,
+    ...context,
+  }));
 }
 
 /**
