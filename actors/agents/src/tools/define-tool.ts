@@ -95,7 +95,7 @@ const toolPlainPartsSchema = z.object({
  * @param options - see {@link ToolOptions}.
  * @returns the frozen {@link ToolDefinition}.
  * @throws InvalidToolError (code `invalid_agent`) listing every problem.
- * @see issue #5, "Tools" — the rules this follows
+ * @see ./README.md — effect classes, idempotency records and the `tool.execute` contract
  * @example
  * ```ts
  * const getWeather = defineTool({
