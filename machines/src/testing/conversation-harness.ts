@@ -36,7 +36,8 @@ type Mail =
  * messages to their target (in order, creating tool call actors on first
  * contact), keeps the transcript log (checking indexes have no gaps), records
  * events, pending effects, cancelled effects and armed timers. Model calls and
- * tool executions are answered by the test.
+ * tool executions are answered by the test; the session's `agent.resolve`
+ * requests are answered at once with `KIT_AGENT_SETTINGS` (see `sessionStep`).
  */
 export class ConversationHarness {
   session: SessionSnapshot = newSession();

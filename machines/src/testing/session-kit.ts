@@ -7,6 +7,7 @@ import {
   type UserMessage,
 } from "@troupe/protocol";
 import type { SnapshotFrom } from "xstate";
+import { DEFAULT_MAX_MODEL_CALLS, DEFAULT_SESSION_POLICY } from "../session/session-context.js";
 import { sessionMachine } from "../session/session-machine.js";
 import type { SessionEvent } from "../session/session-events.js";
 import { inboxEvent } from "./inbox.js";
@@ -16,7 +17,10 @@ import { sendEvent, startMachine, type PureStep, type RequestedAction } from "./
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
 /** The settings the kit's stand-in host reports for every agent: the machine's defaults. */
-export const KIT_AGENT_SETTINGS: AgentResolveOutput = { policy: "enqueue", maxModelCalls: 50 };
+export const KIT_AGENT_SETTINGS: AgentResolveOutput = {
+  policy: DEFAULT_SESSION_POLICY,
+  maxModelCalls: DEFAULT_MAX_MODEL_CALLS,
+};
 
 /** A fresh session `session/s1`. */
 export function newSession(sessionId = "s1"): SessionSnapshot {
