@@ -11,6 +11,10 @@
  *   inbox mapping and the shard hash (`shardOf`).
  * - **Envelopes v1**: message and event envelopes and the zod schema of every
  *   payload type (`builtinMessageSchemas`, `builtinEventSchemas`).
+ * - **Effects v1**: the input and output schema of every effect the built-in
+ *   machines request (`model.call`, `tool.execute`, `agent.resolve`), owned
+ *   here so that the machine that requests an effect and the host that
+ *   handles it share one contract.
  * - **Codecs**: pure bytes in, bytes out; msgpack by default, JSON for plain
  *   publishers; decoding validates and fails only with `DecodeError` or
  *   `PayloadTooLargeError`.
@@ -148,6 +152,13 @@ export * from "./v1/events/run-events.js";
 export * from "./v1/events/tool-events.js";
 export * from "./v1/events/question-events.js";
 export * from "./v1/events/subagent-events.js";
+// Effects: the input and output of every effect a built-in machine requests,
+// one schema each, shared by the machine that requests it and its handler.
+export * from "./v1/effects/model-call.js";
+export * from "./v1/effects/model-call-delta.js";
+export * from "./v1/effects/tool-execute.js";
+export * from "./v1/effects/agent-resolve.js";
+export { parseEffectInput } from "./v1/effects/parse-effect-input.js";
 
 export {
   CONTENT_TYPE_HEADER,

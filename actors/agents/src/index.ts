@@ -7,8 +7,9 @@
  *   tools (zod input schema, effect class, timeout, result size), policy and
  *   subagents. See src/agents/README.md and src/tools/README.md.
  * - {@link agentKinds}: the `session`, `run` and `tool` actor kinds for
- *   `ActorHost.start({ kinds })`, with the `model.call` effect wired to the AI
- *   SDK and `tool.execute` to the agents' tools, each call behind an
+ *   `ActorHost.start({ kinds })`, with the `agent.resolve` effect wired to the
+ *   agent registry (a session's agent settings are journaled), `model.call` to
+ *   the AI SDK and `tool.execute` to the agents' tools, each call behind an
  *   idempotency record.
  * - {@link resolveModel} (`TROUPE_MODEL`, provider specs) and the deterministic
  *   {@link ScriptedModel} for demos and tests.

@@ -2,22 +2,25 @@ import type { ToolPolicyOverrides, Usage } from "@troupe/protocol";
 import type { ActorInput } from "@troupe/protocol";
 import type { ToolPhase } from "./tool-phase.js";
 
-/** Attempts of one model call when its errors are retryable (the first included). */
-export const MAX_MODEL_CALL_ATTEMPTS = 3;
-/** Wait before the second attempt of a model call, in ms; doubles for each further attempt. */
+/**
+ * How many times the run makes one model call when its errors are retryable:
+ * the first call and its retries, so `retry` runs from 1 to 3.
+ */
+export const MAX_MODEL_CALL_TRIES = 3;
+/** Wait before the first retry of a model call, in ms; doubles for each further retry. */
 export const RETRY_BASE_DELAY_MS = 500;
 /** How long a cancelled run waits for the aborted model call's partial result, in ms. */
 export const CANCEL_TIMEOUT_MS = 5000;
 
 /**
- * Wait before retrying a model call whose attempt `attempt` failed:
- * 500 ms × 2^(attempt − 1), i.e. 500 ms, then 1 000 ms.
+ * Wait before retrying a model call whose try `retry` failed:
+ * 500 ms × 2^(retry − 1), i.e. 500 ms, then 1 000 ms.
  *
- * @param attempt - the attempt that failed, 1-based.
+ * @param retry - the try that failed, 1-based (1 = the first call).
  * @returns the delay in ms.
  */
-export function retryDelayMs(attempt: number): number {
-  return RETRY_BASE_DELAY_MS * 2 ** (attempt - 1);
+export function retryDelayMs(retry: number): number {
+  return RETRY_BASE_DELAY_MS * 2 ** (retry - 1);
 }
 
 /** A steer text waiting for the run's next safe point. */
@@ -39,8 +42,11 @@ export interface ActiveRun {
   readonly toolPolicy?: ToolPolicyOverrides | undefined;
   /** 1-based index of the current model call; above `maxModelCalls` = the final call without tools. */
   readonly modelCalls: number;
-  /** 1-based attempt of the current model call. */
-  readonly attempt: number;
+  /**
+   * The try of the current model call, 1-based: 1 for the first call, +1 for
+   * each retry after a retryable error (at most {@link MAX_MODEL_CALL_TRIES}).
+   */
+  readonly retry: number;
   /** Tokens of the model calls that completed, summed. */
   readonly usage: Usage;
   /** Entries in the transcript; the next entry goes at this index. */
@@ -82,13 +88,14 @@ export function initialRunContext(input: ActorInput): RunContext {
 }
 
 /**
- * Id of the current model call's effect: `<runId>.m<modelCallIndex>.a<attempt>`.
+ * Id of the current model call's effect: `<runId>.m<modelCallIndex>.a<retry>`
+ * (the `a` stays from when `retry` was called attempt: ids are in stored snapshots).
  *
  * @param run - the run in progress.
  * @returns the effect id, unique within the run actor.
  */
 export function modelCallEffectId(run: ActiveRun): string {
-  return `${run.runId}.m${run.modelCalls}.a${run.attempt}`;
+  return `${run.runId}.m${run.modelCalls}.a${run.retry}`;
 }
 
 /**

@@ -25,7 +25,7 @@ const cancel = (payload: { runId?: string; reason?: string } = {}) =>
 const calling = () => runStep(newRunActor(), runStart()).snapshot;
 
 describe("run: model call failures", () => {
-  it("retries a retryable error after 500 ms, then 1 000 ms, then fails on the third attempt", () => {
+  it("retries a retryable error after 500 ms, then 1 000 ms, then fails on the third try", () => {
     const firstFailure = runStep(calling(), modelCallFailed("r1.m1.a1", true));
     expect(firstFailure.snapshot.value).toBe("backoff");
     expect(firstFailure.actions).toEqual([timerArmed(BACKOFF_TIMER, 500)]);
@@ -43,7 +43,7 @@ describe("run: model call failures", () => {
           runId: "r1",
           transcriptLength: 1,
           modelCallIndex: 1,
-          attempt: 2,
+          retry: 2,
           withoutTools: false,
         },
       }),
@@ -106,14 +106,14 @@ describe("run: model call failures", () => {
           runId: "r1",
           transcriptLength: 3,
           modelCallIndex: 2,
-          attempt: 1,
+          retry: 1,
           withoutTools: false,
         },
       }),
     );
   });
 
-  it("a failure of an older attempt is ignored", () => {
+  it("a failure of an earlier try is ignored", () => {
     const retrying = runSteps(
       calling(),
       modelCallFailed("r1.m1.a1", true),

@@ -33,10 +33,10 @@ describe("run: a run that answers", () => {
         model: "openai:gpt-4o-mini",
         transcriptLength: 3,
         modelCallIndex: 1,
-        attempt: 1,
+        retry: 1,
       }),
     ]);
-    expect(snapshot.context.run).toMatchObject({ runId: "r1", modelCalls: 1, attempt: 1 });
+    expect(snapshot.context.run).toMatchObject({ runId: "r1", modelCalls: 1, retry: 1 });
   });
 
   it("the answer is appended, reported with its usage, and the session told", () => {
@@ -162,7 +162,7 @@ describe("run: steering", () => {
         index: 3,
         entry: { role: "user", text: "and short", messageId: "st2" },
       }),
-      modelCall("r1.m2.a1", { transcriptLength: 4, modelCallIndex: 2, attempt: 1 }),
+      modelCall("r1.m2.a1", { transcriptLength: 4, modelCallIndex: 2, retry: 1 }),
     ]);
 
     const done = runStep(
@@ -204,7 +204,7 @@ describe("run: steering", () => {
       modelCall("r1.m2.a1", {
         transcriptLength: 3,
         modelCallIndex: 2,
-        attempt: 1,
+        retry: 1,
         withoutTools: true,
       }),
     );

@@ -2,10 +2,10 @@ import { not, setup } from "xstate";
 import { hostActionImplementations } from "@troupe/protocol";
 import type { ActorInput } from "@troupe/protocol";
 import { stepAction } from "../host-actions/machine-step.js";
-import { readModelCallOutput } from "./model-call.js";
+import { readModelCallOutput } from "./model-call-output.js";
 import {
   CANCEL_TIMEOUT_MS,
-  MAX_MODEL_CALL_ATTEMPTS,
+  MAX_MODEL_CALL_TRIES,
   initialRunContext,
   isFinalCall,
   modelCallEffectId,
@@ -26,7 +26,7 @@ import {
   deliverSteers,
   fail,
   finishCancelled,
-  nextAttempt,
+  nextRetry,
   queueSteer,
   requestCancel,
   requestModelCall,
@@ -39,7 +39,7 @@ const step = stepAction<RunContext, RunEvent>;
  * The run actor of a session (`run/<sessionId>`): runs the session's runs one
  * after another. A run is the agent loop: model call → tool calls → model call
  * … until an answer, the `maxModelCalls` limit, a cancellation or a failure.
- * Retryable model errors are retried (3 attempts, durable backoff); each tool
+ * Retryable model errors are retried (3 tries in all, durable backoff); each tool
  * call runs as its own actor (`tool/<toolActorId>`): reads in parallel, writes
  * one at a time in the model's order, later writes skipped once one fails;
  * steer texts are delivered at the next safe point; usage is summed over the
@@ -67,7 +67,7 @@ export const runMachine = setup({
     deliverSteers: step(deliverSteers),
     complete: step(complete),
     fail: step(fail),
-    nextAttempt: step(nextAttempt),
+    nextRetry: step(nextRetry),
     requestCancel: step(requestCancel),
     finishCancelled: step(finishCancelled),
     startTools: step(startTools),
@@ -82,7 +82,7 @@ export const runMachine = setup({
       context.run === undefined &&
       event.sessionId === context.sessionId &&
       event.runId !== context.lastRunId,
-    /** A result of the current model call (older attempts and calls are ignored). */
+    /** A result of the current model call (earlier tries and calls are ignored). */
     isCurrentEffect: ({ context, event }) =>
       (event.type === "effect.completed" || event.type === "effect.failed") &&
       context.run !== undefined &&
@@ -113,7 +113,7 @@ export const runMachine = setup({
       event.type === "effect.failed" &&
       event.error.retryable &&
       run !== undefined &&
-      run.attempt < MAX_MODEL_CALL_ATTEMPTS,
+      run.retry < MAX_MODEL_CALL_TRIES,
     /** A `run.cancel` / `run.steer` for the active run (or for no run in particular). */
     targetsRun: ({ context: { run }, event }) =>
       (event.type === "run.cancel" || event.type === "run.steer") &&
@@ -121,7 +121,7 @@ export const runMachine = setup({
       (event.runId === undefined || event.runId === run.runId),
   },
   delays: {
-    retryDelay: ({ context }) => retryDelayMs(context.run?.attempt ?? 1),
+    retryDelay: ({ context }) => retryDelayMs(context.run?.retry ?? 1),
     cancelTimeout: CANCEL_TIMEOUT_MS,
   },
 }).createMachine({
@@ -157,7 +157,7 @@ export const runMachine = setup({
       },
     },
     backoff: {
-      after: { retryDelay: { target: "calling", actions: "nextAttempt" } },
+      after: { retryDelay: { target: "calling", actions: "nextRetry" } },
       on: {
         "run.cancel": { guard: "targetsRun", target: "idle", actions: "finishCancelled" },
         "run.steer": { guard: "targetsRun", actions: "queueSteer" },

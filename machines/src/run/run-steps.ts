@@ -1,12 +1,8 @@
 import { formatAddress, type RunOutcome, type TranscriptEntry, type Usage } from "@troupe/protocol";
 import { appendEntry, cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import type { HostAction, MachineStep } from "../host-actions/machine-step.js";
-import {
-  MODEL_CALL_EFFECT,
-  checkModelCallOutput,
-  readModelCallOutput,
-  type ModelCallInput,
-} from "./model-call.js";
+import { MODEL_CALL_EFFECT, type ModelCallInput } from "@troupe/protocol";
+import { checkModelCallOutput, readModelCallOutput } from "./model-call-output.js";
 import { isFinalCall, modelCallEffectId, type ActiveRun, type RunContext } from "./run-context.js";
 import { INVALID_MODEL_OUTPUT_CODE, type RunEvent } from "./run-events.js";
 
@@ -77,7 +73,7 @@ export const beginRun: RunStep = (_, event) => {
     maxModelCalls: event.maxModelCalls,
     ...(event.toolPolicy === undefined ? {} : { toolPolicy: event.toolPolicy }),
     modelCalls: 1,
-    attempt: 1,
+    retry: 1,
     usage: { inputTokens: 0, outputTokens: 0 },
     transcriptLength: event.transcriptLength,
     pendingSteers: [],
@@ -104,7 +100,7 @@ export const requestModelCall: RunStep = (context) => {
     ...(run.model === undefined ? {} : { model: run.model }),
     transcriptLength: run.transcriptLength,
     modelCallIndex: run.modelCalls,
-    attempt: run.attempt,
+    retry: run.retry,
     withoutTools: isFinalCall(run),
     ...(run.toolPolicy === undefined ? {} : { toolPolicy: run.toolPolicy }),
     ...(context.parentSessionId === undefined ? {} : { parentSessionId: context.parentSessionId }),
@@ -132,7 +128,7 @@ export const deliverSteers: RunStep = (context, event) => {
   const next: ActiveRun = {
     ...run,
     modelCalls: run.modelCalls + 1,
-    attempt: 1,
+    retry: 1,
     usage: addUsage(run.usage, output.usage),
     transcriptLength: run.transcriptLength + entries.length,
     pendingSteers: [],
@@ -177,9 +173,9 @@ function invalidOutput(event: RunEvent): { code: string; message: string } {
   return { code: INVALID_MODEL_OUTPUT_CODE, message };
 }
 
-/** Next attempt of the same model call (after the backoff). */
-export const nextAttempt: RunStep = ({ run }) =>
-  run === undefined ? {} : { context: { run: { ...run, attempt: run.attempt + 1 } } };
+/** Next try of the same model call (after the backoff). */
+export const nextRetry: RunStep = ({ run }) =>
+  run === undefined ? {} : { context: { run: { ...run, retry: run.retry + 1 } } };
 
 /** Aborts the running model call; the run ends when its partial result arrives. */
 export const requestCancel: RunStep = ({ run }, event) => {

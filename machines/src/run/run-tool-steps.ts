@@ -6,7 +6,7 @@ import {
   type TranscriptEntry,
 } from "@troupe/protocol";
 import { emitEvent, sendMessage } from "@troupe/protocol";
-import { readModelCallOutput } from "./model-call.js";
+import { readModelCallOutput } from "./model-call-output.js";
 import type { ActiveRun, RunContext } from "./run-context.js";
 import type { RunEvent } from "./run-events.js";
 import { addUsage, appendAll, finish, steerEntries, type RunStep } from "./run-steps.js";
@@ -132,7 +132,7 @@ export const finishTools: RunStep = (context, event) => {
   const next: ActiveRun = {
     ...run,
     modelCalls: run.modelCalls + 1,
-    attempt: 1,
+    retry: 1,
     transcriptLength: run.transcriptLength + entries.length,
     pendingSteers: [],
     steersApplied: run.steersApplied + run.pendingSteers.length,

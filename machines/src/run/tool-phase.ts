@@ -1,5 +1,5 @@
 import type { ToolCallStatus, ToolEffectClass, TranscriptEntry } from "@troupe/protocol";
-import type { ClassifiedToolCall } from "./model-call.js";
+import type { ModelToolCall } from "@troupe/protocol";
 
 // The tool phase of a run: the tool calls of one model response, which of them
 // have started and which have a result. Pure functions over plain data; the
@@ -13,7 +13,7 @@ export interface ToolCallResult {
 }
 
 /** One tool call of the response, with its progress. */
-export interface ToolCallSlot extends ClassifiedToolCall {
+export interface ToolCallSlot extends ModelToolCall {
   /** `tool.start` was sent to its tool call actor. */
   readonly started: boolean;
   /** Its result, once known (from `tool.finished`, or decided by the run). */
@@ -47,7 +47,7 @@ export function isWrite(effectClass: ToolEffectClass): boolean {
  *
  * @param calls - the response's tool calls, in the model's order (at least one).
  */
-export function openToolPhase(calls: readonly ClassifiedToolCall[]): ToolPhase {
+export function openToolPhase(calls: readonly ModelToolCall[]): ToolPhase {
   return {
     calls: calls.map(
       ({ toolCallId, toolName, input, effectClass, decision, approvalTimeoutMs, subagent }) => ({

@@ -6,7 +6,7 @@ import {
   type SessionContext,
 } from "./session-context.js";
 import type { SessionEvent } from "./session-events.js";
-import { runIdAt, textOf, type SessionStep } from "./session-step.js";
+import { messageIdOf, runIdAt, textOf, type SessionStep } from "./session-step.js";
 
 // Steps of the session machine about admitting messages: pure functions of
 // context and event; session-machine.ts decides when each runs.
@@ -14,7 +14,11 @@ import { runIdAt, textOf, type SessionStep } from "./session-step.js";
 const clientMessageIdOf = (event: SessionEvent) =>
   event.type === "user.message" ? event.clientMessageId : undefined;
 
-/** Remembers the message (bounded) and, on the first user message, creates the session. */
+/**
+ * Remembers the message (bounded) and, on the first user message, creates the
+ * session: it adopts the message's agent and that agent's resolved settings
+ * (`resolvedAgents`), except those `session.configure` set before.
+ */
 export const admit: SessionStep = (context, event) => {
   const clientMessageId = clientMessageIdOf(event);
   const admittedClientMessageIds =
@@ -25,7 +29,8 @@ export const admit: SessionStep = (context, event) => {
         );
   const patch = { admittedClientMessageIds, admittedCount: context.admittedCount + 1 };
   if (context.created || event.type !== "user.message") return { context: patch };
-  const { agent, agentDefaults } = event;
+  const { agent } = event;
+  const defaults = context.resolvedAgents.find((resolved) => resolved.agent === agent);
   const parent = parentOf(event.metadata);
   return {
     context: {
@@ -33,12 +38,12 @@ export const admit: SessionStep = (context, event) => {
       created: true,
       agent,
       ...(parent === undefined ? {} : { parent }),
-      ...(agentDefaults?.policy === undefined || context.configured.includes("policy")
+      ...(defaults === undefined || context.configured.includes("policy")
         ? {}
-        : { policy: agentDefaults.policy }),
-      ...(agentDefaults?.maxModelCalls === undefined || context.configured.includes("maxModelCalls")
+        : { policy: defaults.policy }),
+      ...(defaults === undefined || context.configured.includes("maxModelCalls")
         ? {}
-        : { maxModelCalls: agentDefaults.maxModelCalls }),
+        : { maxModelCalls: defaults.maxModelCalls }),
     },
     actions: [
       emitEvent("session.created", {
@@ -78,7 +83,7 @@ export const accept: SessionStep = (context, event) => {
     outcome = { queued: true };
   }
   const payload = {
-    messageId: event.messageId,
+    messageId: messageIdOf(event),
     type: event.type,
     ...(clientMessageId === undefined ? {} : { clientMessageId }),
     ...outcome,
@@ -90,7 +95,7 @@ export const accept: SessionStep = (context, event) => {
 export const reportDuplicate: SessionStep = (_, event) => ({
   actions: [
     emitEvent("message.duplicate", {
-      messageId: event.messageId,
+      messageId: messageIdOf(event),
       type: event.type,
       ...(event.type === "user.message" && event.clientMessageId !== undefined
         ? { clientMessageId: event.clientMessageId }
@@ -114,7 +119,7 @@ export function rejectWith(
       emitEvent("message.rejected", {
         reason: reason(context, event),
         code,
-        messageId: event.messageId,
+        messageId: messageIdOf(event),
         type: event.type,
       }),
     ],
@@ -125,7 +130,7 @@ export function rejectWith(
 export const enqueueMessage: SessionStep = (context, event) => {
   const entry: QueuedMessage = {
     seq: context.admittedCount,
-    messageId: event.messageId,
+    messageId: messageIdOf(event),
     text: textOf(event),
     priority: context.activeRunId !== undefined && context.policy === "interrupt",
   };

@@ -3,10 +3,12 @@ import { appendEntry, emitEvent, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
 import { emittedTypes } from "../testing/pure-driver.js";
 import {
+  agentResolved,
   newSession,
   runFinished,
   sessionStep,
   sessionSteps,
+  sessionTransition,
   userMessage,
 } from "../testing/session-kit.js";
 import { admit } from "./session-admission-steps.js";
@@ -202,34 +204,37 @@ describe("session: admitting user messages", () => {
     );
   });
 
-  it("the first message's agent defaults become the session's settings; later ones are ignored", () => {
-    const first = {
-      ...userMessage("m1", { text: "Hello", agent: "strict" }),
-      agentDefaults: { policy: "reject" as const, maxModelCalls: 7 },
-    };
-    const { snapshot } = sessionStep(newSession(), first);
+  it("the first message's agent settings (its agent.resolve result) become the session's; a later message's agent changes nothing", () => {
+    const waiting = sessionTransition(
+      newSession(),
+      userMessage("m1", { text: "Hello", agent: "strict" }),
+    );
+    const { snapshot } = sessionTransition(
+      waiting.snapshot,
+      agentResolved("agent.1", { policy: "reject", maxModelCalls: 7 }),
+    );
     expect(snapshot.context.policy).toBe("reject");
     expect(snapshot.context.maxModelCalls).toBe(7);
-    const second = {
-      ...userMessage("m2", { text: "Again" }),
-      agentDefaults: { policy: "steer" as const, maxModelCalls: 3 },
-    };
-    const next = sessionStep(snapshot, second);
+    const later = sessionTransition(snapshot, userMessage("m2", { text: "Again", agent: "other" }));
+    const next = sessionTransition(
+      later.snapshot,
+      agentResolved("agent.2", { policy: "steer", maxModelCalls: 3 }),
+    );
     expect(next.snapshot.context.policy).toBe("reject");
     expect(next.snapshot.context.maxModelCalls).toBe(7);
     expect(emittedTypes(next.actions)).toEqual(["message.rejected"]);
   });
 
-  it("settings configured before the first message win over the agent's defaults", () => {
+  it("settings configured before the first message win over the agent's settings", () => {
     const configured = sessionStep(
       newSession(),
       inboxEvent("session.configure", { policy: "interrupt" }, "m0"),
     ).snapshot;
-    const first = {
-      ...userMessage("m1", { text: "Hello" }),
-      agentDefaults: { policy: "reject" as const, maxModelCalls: 7 },
-    };
-    const { snapshot } = sessionStep(configured, first);
+    const waiting = sessionTransition(configured, userMessage("m1", { text: "Hello" }));
+    const { snapshot } = sessionTransition(
+      waiting.snapshot,
+      agentResolved("agent.1", { policy: "reject", maxModelCalls: 7 }),
+    );
     expect(snapshot.context.policy).toBe("interrupt");
     expect(snapshot.context.maxModelCalls).toBe(7);
   });

@@ -1,5 +1,10 @@
-import type { SessionPolicy, ToolPolicyOverrides } from "@troupe/protocol";
-import type { ActorInput } from "@troupe/protocol";
+import type {
+  ActorInput,
+  AgentResolveOutput,
+  SessionPolicy,
+  ToolPolicyOverrides,
+} from "@troupe/protocol";
+import type { SessionEvent, UserMessageEvent } from "./session-events.js";
 
 /** Policy of a new session for a message that arrives during a run. */
 export const DEFAULT_SESSION_POLICY: SessionPolicy = "enqueue";
@@ -23,6 +28,25 @@ export interface QueuedMessage {
    * active run did not take.
    */
   readonly priority: boolean;
+}
+
+/**
+ * The settings of an agent, as the session's `agent.resolve` effect reported
+ * them (journaled as its result): `{ agent?, policy, maxModelCalls }`, `agent`
+ * absent for the host's default agent.
+ */
+export type ResolvedAgent = AgentResolveOutput & { readonly agent?: string };
+
+/**
+ * A `user.message` that waits for its agent's `agent.resolve` result, and the
+ * messages that arrived after it, which wait behind it in order.
+ */
+export interface PendingAgent {
+  /** Id of the `agent.resolve` request (`agent.<n>`). */
+  readonly effectId: string;
+  readonly message: UserMessageEvent;
+  /** Messages that arrived since, in arrival order; taken once the result is in. */
+  readonly waiting: readonly SessionEvent[];
 }
 
 /** Context of {@link sessionMachine}; small and bounded (the transcript lives outside). */
@@ -58,6 +82,17 @@ export interface SessionContext {
    * agent's defaults, applied at the first user message, never override them.
    */
   readonly configured: readonly ("policy" | "maxModelCalls")[];
+  /**
+   * Agents resolved so far, one entry per name (at most the host's agents and
+   * the default): the session adopts its first message's agent's settings, and
+   * a later message naming an agent not in here is checked first. Only
+   * journaled `agent.resolve` results fill it, so a replay needs no registry.
+   */
+  readonly resolvedAgents: readonly ResolvedAgent[];
+  /** `agent.resolve` requests made so far (the next id is `agent.<agentResolutions + 1>`). */
+  readonly agentResolutions: number;
+  /** Set in state `resolving`: the message waiting for its agent and those behind it. */
+  readonly pendingAgent?: PendingAgent | undefined;
   /**
    * Tool patterns `session.configure` asked to ask for or deny (accumulated,
    * never removed: a session's tool policy only gets safer); undefined = none.
@@ -96,6 +131,8 @@ export function initialSessionContext(input: ActorInput): SessionContext {
     runCount: 0,
     transcriptLength: 0,
     configured: [],
+    resolvedAgents: [],
+    agentResolutions: 0,
   };
 }
 

@@ -1,4 +1,3 @@
-import type { SessionPolicy } from "@troupe/protocol";
 import {
   type MessageSchemas,
   type QuestionAnswer,
@@ -19,17 +18,10 @@ import {
   sessionConfigureSchema,
   userMessageSchema,
 } from "@troupe/protocol";
-import type { InboxEvent } from "@troupe/protocol";
+import type { EffectCompletedEvent, EffectFailedEvent, InboxEvent } from "@troupe/protocol";
 
-/**
- * Settings of the agent a session runs, added by the host to each `user.message`
- * event (they come from the agent definition, not from the wire). The first
- * message of a session takes them as the session's starting settings.
- */
-export interface SessionAgentDefaults {
-  readonly policy?: SessionPolicy;
-  readonly maxModelCalls?: number;
-}
+/** A `user.message` as the session machine takes it. */
+export type UserMessageEvent = InboxEvent<"user.message", UserMessage>;
 
 /**
  * Events of {@link sessionMachine}: the session inbox's messages, as the host
@@ -37,10 +29,12 @@ export interface SessionAgentDefaults {
  *
  * Public: `user.message`, `run.cancel`, `run.steer`, `session.configure`,
  * `session.close`, and `tool.approve`, `tool.deny`, `question.answer` (forwarded
- * to the tool call actor). From the run actor: `run.finished`.
+ * to the tool call actor). From the run actor: `run.finished`. From the host:
+ * the result of the session's `agent.resolve` effect (`effect.completed`,
+ * `effect.failed`).
  */
 export type SessionEvent =
-  | (InboxEvent<"user.message", UserMessage> & { readonly agentDefaults?: SessionAgentDefaults })
+  | UserMessageEvent
   | InboxEvent<"run.cancel", RunCancel>
   | InboxEvent<"run.steer", RunSteer>
   | InboxEvent<"session.configure", SessionConfigure>
@@ -49,11 +43,13 @@ export type SessionEvent =
   | InboxEvent<"tool.approve", ToolApprove>
   | InboxEvent<"tool.deny", ToolDeny>
   | InboxEvent<"question.answer", QuestionAnswer>
-  | InboxEvent<"run.finished", RunFinished>;
+  | InboxEvent<"run.finished", RunFinished>
+  | EffectCompletedEvent
+  | EffectFailedEvent;
 
 /**
  * The message schemas a host registers for the `session` kind, i.e. every type
- * of {@link SessionEvent}.
+ * of {@link SessionEvent} (the host adds its own `effect.*` and `timer.fired`).
  */
 export const sessionMessageSchemas = {
   "user.message": userMessageSchema,

@@ -1,5 +1,5 @@
 import type { SessionPolicy } from "@troupe/protocol";
-import { not, setup } from "xstate";
+import { and, not, setup } from "xstate";
 import { hostActionImplementations } from "@troupe/protocol";
 import type { ActorInput } from "@troupe/protocol";
 import { stepAction } from "../host-actions/machine-step.js";
@@ -12,6 +12,15 @@ import {
   rejectWith,
   reportDuplicate,
 } from "./session-admission-steps.js";
+import {
+  adoptAgent,
+  holdMessage,
+  isAgentResolution,
+  needsAgentResolution,
+  rejectUnresolvedAgent,
+  requestAgent,
+  resolvesAgent,
+} from "./session-agent-steps.js";
 import { initialSessionContext, type SessionContext } from "./session-context.js";
 import { SESSION_REJECTION_CODES as CODES, type SessionEvent } from "./session-events.js";
 import {
@@ -41,6 +50,8 @@ const forwardTool = [
   { guard: "hasRunForToolMessage", actions: "forwardToToolCall" },
   { actions: "rejectNoRun" },
 ] as const;
+/** A user message whose agent is not resolved yet waits for `agent.resolve`. */
+const resolveAgent = { guard: "needsAgent", target: "resolving", actions: "requestAgent" } as const;
 const configureSafely = [
   { guard: "loosensToolPolicy", actions: "rejectLoosening" },
   { actions: ["configure", "accept"] },
@@ -56,8 +67,16 @@ const runIdOf = (event: SessionEvent) =>
  * (`run/<sessionId>`), applies the session's policy to messages that arrive during
  * a run, appends user turns to the transcript, and ends on `session.close`.
  *
- * States: `idle` (no run), `running` (run `activeRunId` in progress), `closing`
- * (closed while running: waits for the cancelled run to finish), `closed`.
+ * Every agent-dependent decision comes from the journal: the first time the
+ * session meets an agent name (or, for its first message, the default agent)
+ * it requests the `agent.resolve` effect and waits in `resolving`, holding
+ * that message and every later one; the journaled result admits the message
+ * with the agent's settings, or refuses it (`unknown_agent`).
+ *
+ * States: `idle` (no run), `running` (run `activeRunId` in progress),
+ * `resolving` (waits for an agent's settings; returns to `idle` or `running`),
+ * `closing` (closed while running: waits for the cancelled run to finish),
+ * `closed`.
  * See ../../README.md for every message, event and action.
  *
  * Input: `{ address: { kind: "session", id: sessionId } }`.
@@ -82,6 +101,10 @@ export const sessionMachine = setup({
     announceIdle: step(announceIdle),
     announceClosed: step(announceClosed),
     dropQueue: step(dropQueue),
+    requestAgent: step(requestAgent),
+    holdMessage: step(holdMessage),
+    adoptAgent: step(adoptAgent),
+    rejectUnresolvedAgent: step(rejectUnresolvedAgent),
     forwardToToolCall: step(forwardToToolCall),
     forwardToSubagentSession: step(forwardToSubagentSession),
     rejectUnknownSession: step(
@@ -135,6 +158,14 @@ export const sessionMachine = setup({
     hasNextMessage: ({ context, event }) =>
       context.queue.length > 0 ||
       (event.type === "run.finished" && context.steered.length > event.steersApplied),
+    /** A `user.message` whose agent the session has not resolved yet. */
+    needsAgent: ({ context, event }) => needsAgentResolution(context, event),
+    /** The result of the `agent.resolve` request the session waits for. */
+    isAgentResolution: ({ context, event }) => isAgentResolution(context, event),
+    /** A well-formed successful `agent.resolve` result. */
+    resolvesAgent: ({ event }) => resolvesAgent(event),
+    /** A run is active: `resolving` returns to `running` (else to `idle`). */
+    hasActiveRun: ({ context }) => context.activeRunId !== undefined,
     /** A `session.configure` that would loosen the tool policy. */
     loosensToolPolicy: ({ event }) => loosensToolPolicy(event),
     /** The session has a run a tool message may be for (the active one, or the last). */
@@ -153,6 +184,7 @@ export const sessionMachine = setup({
       on: {
         "user.message": [
           { guard: "isDuplicate", actions: "reportDuplicate" },
+          resolveAgent,
           {
             target: "running",
             actions: ["admit", "accept", "enqueueMessage", "startNextRun"],
@@ -170,6 +202,7 @@ export const sessionMachine = setup({
       on: {
         "user.message": [
           { guard: "isDuplicate", actions: "reportDuplicate" },
+          resolveAgent,
           { guard: { type: "policyIs", params: { policy: "reject" } }, actions: "rejectRunActive" },
           {
             guard: { type: "policyIs", params: { policy: "steer" } },
@@ -196,6 +229,27 @@ export const sessionMachine = setup({
           { guard: "hasNextMessage", actions: ["finishRun", "startNextRun"] },
           { target: "idle", actions: ["finishRun", "announceIdle"] },
         ],
+      },
+    },
+    resolving: {
+      on: {
+        "effect.completed": [
+          { guard: not("isAgentResolution") },
+          {
+            guard: and(["resolvesAgent", "hasActiveRun"]),
+            target: "running",
+            actions: "adoptAgent",
+          },
+          { guard: "resolvesAgent", target: "idle", actions: "adoptAgent" },
+          { guard: "hasActiveRun", target: "running", actions: "rejectUnresolvedAgent" },
+          { target: "idle", actions: "rejectUnresolvedAgent" },
+        ],
+        "effect.failed": [
+          { guard: not("isAgentResolution") },
+          { guard: "hasActiveRun", target: "running", actions: "rejectUnresolvedAgent" },
+          { target: "idle", actions: "rejectUnresolvedAgent" },
+        ],
+        "*": { actions: "holdMessage" },
       },
     },
     closing: {

@@ -8,7 +8,7 @@ import {
 import { appendEntry, emitEvent, sendMessage } from "@troupe/protocol";
 import { insertIntoQueue, type QueuedMessage, type SessionContext } from "./session-context.js";
 import { SESSION_REJECTION_CODES, type SessionEvent } from "./session-events.js";
-import { runIdAt, textOf, type SessionStep } from "./session-step.js";
+import { messageIdOf, runIdAt, textOf, type SessionStep } from "./session-step.js";
 
 // Steps of the session machine about runs: pure functions of context and event;
 // session-machine.ts decides when each runs.
@@ -191,7 +191,7 @@ export const forwardToToolCall: SessionStep = (context, event) => {
   });
   return {
     actions: [
-      emitEvent("message.accepted", { messageId: event.messageId, type: event.type, runId }),
+      emitEvent("message.accepted", { messageId: messageIdOf(event), type: event.type, runId }),
       sendMessage({ to, type: send.type, payload: send.payload }),
     ],
   };
@@ -202,7 +202,7 @@ export const forwardSteer: SessionStep = (context, event) => {
   if (context.activeRunId === undefined) return {};
   const entry: QueuedMessage = {
     seq: context.admittedCount,
-    messageId: event.messageId,
+    messageId: messageIdOf(event),
     text: textOf(event),
     priority: true,
   };

@@ -11,6 +11,13 @@ export type SessionStep = (
 /** Id of the `n`-th run of a session (1-based): `r<n>`. */
 export const runIdAt = (runCount: number): string => `r${runCount}`;
 
+/**
+ * The envelope id of the message an event came from (an effect result, which
+ * the session's message steps never see, answers with its effect id).
+ */
+export const messageIdOf = (event: SessionEvent): string =>
+  "messageId" in event ? event.messageId : event.effectId;
+
 /** The text a `user.message` or `run.steer` carries; empty for other events. */
 export const textOf = (event: SessionEvent): string =>
   event.type === "user.message" || event.type === "run.steer" ? event.text : "";

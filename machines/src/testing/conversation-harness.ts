@@ -8,7 +8,7 @@ import type {
 import type { RunEvent } from "../run/run-events.js";
 import type { SessionEvent } from "../session/session-events.js";
 import type { ToolCallEvent } from "../tool/tool-call-events.js";
-import type { ToolExecuteInput, ToolExecuteOutput } from "../tool/tool-execute.js";
+import type { ToolExecuteInput, ToolExecuteOutput } from "@troupe/protocol";
 import { TEST_TIME_MS } from "./inbox.js";
 import type { RequestedAction } from "./pure-driver.js";
 import { newRunActor, runStep, type RunSnapshot } from "./run-kit.js";
@@ -36,7 +36,8 @@ type Mail =
  * messages to their target (in order, creating tool call actors on first
  * contact), keeps the transcript log (checking indexes have no gaps), records
  * events, pending effects, cancelled effects and armed timers. Model calls and
- * tool executions are answered by the test.
+ * tool executions are answered by the test; the session's `agent.resolve`
+ * requests are answered at once with `KIT_AGENT_SETTINGS` (see `sessionStep`).
  */
 export class ConversationHarness {
   session: SessionSnapshot = newSession();

@@ -22,16 +22,24 @@ export interface PureStep<TMachine extends AnyStateMachine> {
 
 /**
  * Strips xstate's execution info from action objects, keeping `{ type, params }`,
- * so tests can compare them with the host action creators' output.
+ * so tests can compare them with the host action creators' output. Immediate
+ * raises (`xstate.raise` without a delay) are left out: xstate takes them
+ * within the same transition and the host ignores them.
  *
  * @param actions - actions returned by `initialTransition` / `transition`.
- * @returns the same actions as plain `{ type, params }` objects.
+ * @returns the actions the host acts on, as plain `{ type, params }` objects.
  */
 export function requestedActions(actions: readonly unknown[]): RequestedAction[] {
-  return actions.map((action) => {
-    const { type, params } = action as { type: string; params?: unknown };
-    return params === undefined ? { type } : { type, params };
-  });
+  return actions
+    .map((action) => {
+      const { type, params } = action as { type: string; params?: unknown };
+      return params === undefined ? { type } : { type, params };
+    })
+    .filter(
+      (action) =>
+        action.type !== "xstate.raise" ||
+        (action.params as { delay?: unknown }).delay !== undefined,
+    );
 }
 
 /**

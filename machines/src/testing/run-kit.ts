@@ -1,6 +1,6 @@
 import type { RunStart } from "@troupe/protocol";
 import type { SnapshotFrom } from "xstate";
-import type { ModelCallOutput } from "../run/model-call.js";
+import type { ModelCallOutput, ModelToolCall } from "@troupe/protocol";
 import type { RunEvent } from "../run/run-events.js";
 import { runMachine } from "../run/run-machine.js";
 import { inboxEvent } from "./inbox.js";
@@ -38,13 +38,22 @@ export function runStart(overrides: Partial<RunStart> = {}) {
   );
 }
 
+/** A tool call as a `model.call` handler may return it: `effectClass` may be absent. */
+export type RawModelToolCall = Omit<ModelToolCall, "effectClass"> &
+  Partial<Pick<ModelToolCall, "effectClass">>;
+
+/** A `model.call` output as a handler may return it: `toolCalls` may be absent. */
+export type RawModelCallOutput = Omit<ModelCallOutput, "toolCalls"> & {
+  readonly toolCalls?: readonly RawModelToolCall[];
+};
+
 /** A model call output with `text`, finish reason `stop` and the given usage. */
 export function modelOutput(
   text: string,
   inputTokens = 10,
   outputTokens = 5,
-  extra: Partial<ModelCallOutput> = {},
-): ModelCallOutput {
+  extra: Partial<RawModelCallOutput> = {},
+): RawModelCallOutput {
   return { text, finishReason: "stop", usage: { inputTokens, outputTokens }, ...extra };
 }
 

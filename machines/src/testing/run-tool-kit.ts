@@ -5,7 +5,7 @@ import {
   type ToolStart,
 } from "@troupe/protocol";
 import { appendEntry, requestEffect, sendMessage } from "@troupe/protocol";
-import type { ClassifiedToolCall, ModelToolCall } from "../run/model-call.js";
+import type { ModelToolCall } from "@troupe/protocol";
 import {
   modelCallCompleted,
   modelOutput,
@@ -13,6 +13,7 @@ import {
   runStart,
   runStep,
   runSteps,
+  type RawModelToolCall,
   type RunSnapshot,
 } from "./run-kit.js";
 import { modelToolCall, toolFinished } from "./tool-kit.js";
@@ -25,11 +26,11 @@ export const readCall = (id: string) => modelToolCall(id);
 /** A write call of `send_email` (`idempotent_write` unless given). */
 export const writeCall = (
   id: string,
-  effectClass: ClassifiedToolCall["effectClass"] = "idempotent_write",
+  effectClass: ModelToolCall["effectClass"] = "idempotent_write",
 ) => modelToolCall(id, { toolName: "send_email", effectClass });
 
 /** The run after its first model call (usage 10 + 5) answered "Let me check." and asked for `calls`. */
-export function answeredWithTools(calls: readonly ModelToolCall[], start = runStart()) {
+export function answeredWithTools(calls: readonly RawModelToolCall[], start = runStart()) {
   const calling = runStep(newRunActor(), start).snapshot;
   return runStep(
     calling,
@@ -38,7 +39,7 @@ export function answeredWithTools(calls: readonly ModelToolCall[], start = runSt
 }
 
 /** The `tool.start` the run sends for `call`. */
-export const toolStartOf = (call: ClassifiedToolCall, extra: Partial<ToolStart> = {}) =>
+export const toolStartOf = (call: ModelToolCall, extra: Partial<ToolStart> = {}) =>
   sendMessage({
     to: `tool/${toolActorId("s1", "r1", call.toolCallId)}`,
     type: "tool.start",
@@ -64,7 +65,7 @@ export const toolCancelOf = (toolCallId: string) =>
 /** The append of the `tool` entry of `call` at `index` (content as `toolFinished` makes it unless given). */
 export const toolEntry = (
   index: number,
-  call: ClassifiedToolCall,
+  call: ModelToolCall,
   status: ToolCallStatus,
   content = `result of ${call.toolCallId}`,
 ) =>
@@ -82,12 +83,12 @@ export const toolEntry = (
     },
   });
 
-/** The request of model call `effectId` (attempt 1, with tools unless `input` says otherwise). */
+/** The request of model call `effectId` (retry 1, with tools unless `input` says otherwise). */
 export const nextModelCall = (effectId: string, input: Record<string, unknown>) =>
   requestEffect({
     effect: "model.call",
     effectId,
-    input: { sessionId: "s1", runId: "r1", withoutTools: false, attempt: 1, ...input },
+    input: { sessionId: "s1", runId: "r1", withoutTools: false, retry: 1, ...input },
   });
 
 /** Feeds `tool.finished` results (status `succeeded` unless given) one after another. */

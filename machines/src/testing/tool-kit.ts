@@ -3,8 +3,7 @@ import type { SnapshotFrom } from "xstate";
 import type { RunEvent } from "../run/run-events.js";
 import type { ToolCallEvent } from "../tool/tool-call-events.js";
 import { toolCallMachine } from "../tool/tool-call-machine.js";
-import type { ToolExecuteOutput } from "../tool/tool-execute.js";
-import type { ClassifiedToolCall } from "../run/model-call.js";
+import type { ModelToolCall, ToolExecuteOutput } from "@troupe/protocol";
 import { inboxEvent } from "./inbox.js";
 import { sendEvent, startMachine, type PureStep } from "./pure-driver.js";
 
@@ -71,8 +70,8 @@ export function toolExecuteFailed(code = "internal", message = "handler crashed"
 /** A tool call as the `model.call` handler reports it (`get_weather`, a read, unless overridden). */
 export function modelToolCall(
   toolCallId: string,
-  overrides: Partial<ClassifiedToolCall> = {},
-): ClassifiedToolCall {
+  overrides: Partial<ModelToolCall> = {},
+): ModelToolCall {
   return {
     toolCallId,
     toolName: "get_weather",

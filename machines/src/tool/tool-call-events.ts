@@ -45,6 +45,9 @@ export const toolMessageSchemas = {
   "subagent.finished": subagentFinishedSchema,
 } as const satisfies MessageSchemas;
 
+/** Effect id of a tool call actor's one `tool.execute` request. */
+export const TOOL_EXECUTE_EFFECT_ID = "execute";
+
 /** Name of the built-in tool every agent has: asks the user and waits for `question.answer`. */
 export const ASK_USER_TOOL = "ask_user";
 /** How long a call that asks for approval waits before it counts as denied: 24 h, in ms. */

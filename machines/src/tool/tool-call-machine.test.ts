@@ -115,16 +115,20 @@ describe("tool call: a call that runs", () => {
   it("a crashed handler (effect.failed) counts as failed with the error's message", () => {
     const { snapshot, actions } = toolStep(
       executing(),
-      toolExecuteFailed("internal", "fence store unreachable"),
+      toolExecuteFailed("internal", "idempotency record store unreachable"),
     );
     expect(snapshot.value).toBe("done");
     expect(snapshot.context.status).toBe("failed");
     expect(actions).toEqual([
       emitEvent("tool.failed", {
         ...about,
-        error: { code: "internal", message: "fence store unreachable", retryable: false },
+        error: {
+          code: "internal",
+          message: "idempotency record store unreachable",
+          retryable: false,
+        },
       }),
-      finished({ status: "failed", content: "fence store unreachable" }),
+      finished({ status: "failed", content: "idempotency record store unreachable" }),
     ]);
   });
 

@@ -7,6 +7,7 @@ import { initialToolCallContext, type ToolCallContext } from "./tool-call-contex
 import {
   ASK_USER_TOOL,
   DEFAULT_APPROVAL_TIMEOUT_MS,
+  TOOL_EXECUTE_EFFECT_ID,
   type ToolCallEvent,
 } from "./tool-call-events.js";
 import {
@@ -26,7 +27,6 @@ import {
   startCall,
   timeOutApproval,
 } from "./tool-call-steps.js";
-import { TOOL_EXECUTE_EFFECT_ID } from "./tool-execute.js";
 import {
   approveDelegation,
   canDelegate,

@@ -1,5 +1,8 @@
 import {
+  TOOL_EXECUTE_EFFECT,
   idempotencyKeyOf,
+  toolExecuteOutputSchema,
+  type ToolExecuteInput,
   type ToolExecutionStatus,
   type ToolFinished,
   type WireError,
@@ -12,15 +15,10 @@ import {
   DENIED_CODE,
   INVALID_ARGUMENTS_CODE,
   INVALID_TOOL_OUTPUT_CODE,
+  TOOL_EXECUTE_EFFECT_ID,
   TOOL_FAILED_CODE,
   type ToolCallEvent,
 } from "./tool-call-events.js";
-import {
-  TOOL_EXECUTE_EFFECT,
-  TOOL_EXECUTE_EFFECT_ID,
-  readToolExecuteOutput,
-  type ToolExecuteInput,
-} from "./tool-execute.js";
 
 // The tool call machine's steps: pure functions of context and event that say
 // what changes and what the host must do. tool-call-machine.ts decides when
@@ -320,17 +318,17 @@ function outcomeOf(event: ToolCallEvent): Outcome | undefined {
     return { status: "failed", content: event.error.message, errorCode: event.error.code };
   }
   if (event.type !== "effect.completed") return undefined;
-  const output = readToolExecuteOutput(event.output);
-  if (output === undefined) {
+  const parsed = toolExecuteOutputSchema.safeParse(event.output);
+  if (!parsed.success) {
     return {
       status: "failed",
       content: `${TOOL_EXECUTE_EFFECT} returned a malformed result (expected { status, content, truncated? })`,
       errorCode: INVALID_TOOL_OUTPUT_CODE,
     };
   }
-  const errorCode =
-    output.status === "invalid_arguments" ? INVALID_ARGUMENTS_CODE : TOOL_FAILED_CODE;
-  return { ...output, errorCode };
+  const { status, content, truncated } = parsed.data;
+  const errorCode = status === "invalid_arguments" ? INVALID_ARGUMENTS_CODE : TOOL_FAILED_CODE;
+  return { status, content, ...(truncated === undefined ? {} : { truncated }), errorCode };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The idempotency key of a tool call: `<sessionId>/<runId>/<toolCallId>`. The
  * host passes it to the tool's `execute` (so a tool can hand it on, to a payment
- * API say) and keys the call's fence with it; the tool actor's id is a hash of
+ * API say) and keys the call's idempotency record with it; the tool actor's id is a hash of
  * it ({@link toolActorId}).
  *
  * The parts are joined as given. A session id cannot contain `/` (it is an actor

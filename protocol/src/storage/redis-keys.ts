@@ -15,7 +15,7 @@
  * | `<p>:actor:<kind>/<id>` | hash | `gen`, `data` (msgpack record), `confirmed` | runtime |
  * | `<p>:history:<kind>/<id>` | list | earlier generations, newest first | runtime |
  * | `<p>:effect-attempt:<kind>/<id>:<effectId>` | counter + TTL | effect runs on hosts (the host run number) | runtime |
- * | `<p>:model-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | stream attempts of one model call (delta attempt) | agents |
+ * | `<p>:model-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | the stream attempt of one model call (`run.delta`'s `attempt`) | agents |
  * | `<p>:fence:tool:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |
  * | `<p>:tool-result:<ref>` | string + TTL | full result of a truncated tool result | agents |
  * | `<p>:demo:notes` | hash | the demo agent's notes | demo agent |
@@ -70,9 +70,11 @@ export class RedisKeys {
     return `${this.prefix}:effect-attempt:${address}:${effectId}`;
   }
   /**
-   * Counter of the stream attempts of one model call (its *delta attempt*): grows
-   * across machine retries and host runs, so clients drop superseded text.
+   * Counter of the stream attempts of one model call: grows with every stream,
+   * across the run's retries and hosts' re-runs, so clients drop superseded
+   * text (`run.delta`'s `attempt`).
    *
+   * @param sessionId - the session whose run makes the call.
    * @param modelCallId - `<runId>.m<modelCallIndex>`.
    */
   modelStreamAttempt(sessionId: string, modelCallId: string): string {

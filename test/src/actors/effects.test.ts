@@ -7,6 +7,7 @@ import {
   shardOf,
   type MessageEnvelope,
 } from "@troupe/protocol";
+import { RedisKeys } from "@troupe/protocol/internal";
 import { describe, expect, it } from "vitest";
 import {
   counterEventSchemas,
@@ -104,8 +105,7 @@ describe("effects", () => {
     expect(effect?.effect).toBe("slow_double");
     expect(effect?.input).toEqual({ count: 5, delayMs: 2000 });
     // The runner counts a run in Redis right before it calls the handler.
-    // Key written by actors/runtime/src/host/effect-runner.ts.
-    const hostRunKey = `troupe:effect-attempt:${actor}:${effect!.effectId}`;
+    const hostRunKey = new RedisKeys("troupe").effectRun(actor, effect!.effectId);
     await waitFor(async () => (await cluster.redis.get(hostRunKey)) === "1", {
       timeoutMs: 5_000,
       description: "host run 1 of the effect started",

@@ -3,6 +3,7 @@ import { TroupeClient } from "@troupe/client";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { Redis } from "ioredis";
+import { RedisKeys } from "@troupe/protocol/internal";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -85,7 +86,8 @@ describe("the troupe CLI against a troupe dev cluster", () => {
   }, 60_000);
 
   it("chat in a pseudo-terminal completes a conversation with an approval", async () => {
-    await redis.del("troupe:demo:outbox");
+    const demoOutbox = new RedisKeys("troupe").demoOutbox();
+    await redis.del(demoOutbox);
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(troupeBin)} chat chat-pty-1`;
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
       env: cliEnv(dev.home),
@@ -103,7 +105,7 @@ describe("the troupe CLI against a troupe dev cluster", () => {
         timeoutMs: 30_000,
         description: "approval prompt",
       });
-      expect(await redis.llen("troupe:demo:outbox")).toBe(0);
+      expect(await redis.llen(demoOutbox)).toBe(0);
       child.stdin.write("y\n");
       await waitFor(() => plain().includes("Sent the email to bob@example.com."), {
         timeoutMs: 30_000,
@@ -115,7 +117,7 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     } finally {
       child.kill("SIGKILL");
     }
-    const outbox = (await redis.lrange("troupe:demo:outbox", 0, -1)).map(
+    const outbox = (await redis.lrange(demoOutbox, 0, -1)).map(
       (entry) => JSON.parse(entry) as { to: string },
     );
     expect(outbox.map((entry) => entry.to)).toEqual(["bob@example.com"]);

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import {
   AgentRegistry,
-  RedisFenceStore,
+  RedisIdempotencyRecordStore,
   RedisToolResultStore,
-  type ToolExecuteOutput,
   createToolExecuteHandler,
 } from "@troupe/agents/internal";
+import type { ToolExecuteOutput } from "@troupe/protocol";
 import { type EffectContext } from "@troupe/runtime";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { type ToolEffectClass, defineAgent, defineTool, readToolResult } from "@troupe/agents";
@@ -55,7 +55,7 @@ function host(effectClass: ToolEffectClass, executions: { count: number }, hang:
   ]);
   const handler = createToolExecuteHandler({
     toolsOf: (name) => agents.get(name).tools,
-    fences: new RedisFenceStore(redis, keys),
+    idempotencyRecords: new RedisIdempotencyRecordStore(redis, keys),
     results: new RedisToolResultStore(redis, keys),
     retryBackoffMs: 1,
   });

@@ -1,6 +1,5 @@
+import { AGENT_RESOLVE_EFFECT, MODEL_CALL_EFFECT, TOOL_EXECUTE_EFFECT } from "@troupe/protocol";
 import {
-  MODEL_CALL_EFFECT,
-  TOOL_EXECUTE_EFFECT,
   runMachine,
   runMessageSchemas,
   sessionMachine,
@@ -11,20 +10,29 @@ import {
   type SessionContext,
   type ToolCallContext,
 } from "@troupe/machines";
-import { RedisFenceStore } from "../tools/redis-fence-store.js";
+import { RedisIdempotencyRecordStore } from "../tools/redis-idempotency-record-store.js";
 import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
 import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
-import type { ActorKindDefinition, EffectHandler } from "@troupe/runtime";
+import type { ActorKindDefinition } from "@troupe/runtime";
 import type { HostServices } from "@troupe/runtime";
 import { createDeltaPublisher } from "../transcript/delta-publisher.js";
 import { JetStreamTranscriptReader } from "../transcript/jetstream-transcript-reader.js";
 import { AgentRegistry } from "./agent-registry.js";
+import { createAgentResolveHandler } from "./agent-resolve-handler.js";
 import type { AgentDefinition } from "./agent-definition.js";
+import {
+  AGENT_MACHINES_VERSION,
+  migrateRunSnapshot,
+  migrateSessionSnapshot,
+  migrateToolCallSnapshot,
+} from "./machine-versions.js";
 import { createModelCallHandler } from "./model-call-handler.js";
 import type { Environment } from "../models/resolve-model.js";
 
-/** Version of the session and run machines recorded in their snapshots. */
-export const AGENT_MACHINES_VERSION = "1";
+/** How long the stream attempt counter of a model call is kept after its last stream, in ms: 7 days. */
+const STREAM_ATTEMPT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export { AGENT_MACHINES_VERSION } from "./machine-versions.js";
 
 /** Options of {@link agentKinds}. */
 export interface AgentKindsOptions {
@@ -39,9 +47,10 @@ export interface AgentKindsOptions {
 /**
  * The actor kinds that run agents: `session/<sessionId>` (admission, policies,
  * one run at a time), `run/<sessionId>` (the agent loop of that session's runs,
- * one after another) and `tool/<toolActorId>` (one tool call, fenced by its
- * idempotency key), with the `model.call` effect wired to the AI SDK and the
- * `tool.execute` effect to the agents' tools.
+ * one after another) and `tool/<toolActorId>` (one tool call, behind the idempotency
+ * record of its idempotency key), with the `agent.resolve` effect wired to the
+ * agent registry, the `model.call` effect to the AI SDK and the `tool.execute`
+ * effect to the agents' tools.
  * Run events are published on the session's subjects
  * (`troupe.session.<id>.events.<type>`), deltas as transient `run.delta` events.
  *
@@ -66,20 +75,15 @@ export function agentKinds(
       onPublishError: (error) =>
         services.logger.debug({ err: error }, "a run.delta could not be published"),
       ...(options.env === undefined ? {} : { env: options.env }),
+      // Deltas carry a stream attempt that grows across the run's retries and
+      // hosts' re-runs of the same model call, so a client can drop superseded text.
+      streamAttempt: async ({ sessionId, runId, modelCallIndex }) => {
+        const key = services.keys.modelStreamAttempt(sessionId, `${runId}.m${modelCallIndex}`);
+        const streamAttempt = await services.redis.incr(key);
+        void services.redis.pexpire(key, STREAM_ATTEMPT_TTL_MS).catch(() => undefined);
+        return streamAttempt;
+      },
     });
-    // Deltas carry an attempt number that grows across machine retries and host
-    // re-runs of the same model call, so a client can drop superseded text.
-    const countedModelCall: EffectHandler = async (input, context) => {
-      const { sessionId, runId, modelCallIndex } = input as {
-        sessionId: string;
-        runId: string;
-        modelCallIndex: number;
-      };
-      const key = services.keys.modelStreamAttempt(sessionId, `${runId}.m${modelCallIndex}`);
-      const attempt = await services.redis.incr(key);
-      void services.redis.pexpire(key, 7 * 24 * 3600 * 1000).catch(() => undefined);
-      return modelCall(input, { ...context, hostRun: attempt });
-    };
     // A subagent's session, its run and its tool calls publish on the
     // delegating session's subjects (meta.actor still names each actor).
     const session: ActorKindDefinition = {
@@ -90,44 +94,31 @@ export function agentKinds(
         return parent === undefined ? address : { kind: "session", id: parent.sessionId };
       },
       version: AGENT_MACHINES_VERSION,
+      migrate: migrateSessionSnapshot,
       messageSchemas: sessionMessageSchemas,
-      // A user.message carries the settings of its agent (policy, model-call limit);
-      // the session's first message adopts them. An unknown agent name rejects the
-      // message (UnknownAgentError lists the agents served).
-      toEvent: (message) => {
-        const event = {
-          ...(message.payload as Record<string, unknown>),
-          type: message.type,
-          messageId: message.id,
-          timestampMs: message.meta.timestampMs,
-        };
-        if (message.type !== "user.message") return event;
-        const agent = agents.get((message.payload as { agent?: string }).agent);
-        return {
-          ...event,
-          agentDefaults: {
-            policy: agent.settings.policy,
-            maxModelCalls: agent.limits.maxModelCalls,
-          },
-        };
-      },
+      // The session learns an agent's settings (policy, model-call limit) and
+      // whether it is served through this effect, whose result is journaled:
+      // replaying a session never consults the registry (docs/decisions/0008).
+      effects: { [AGENT_RESOLVE_EFFECT]: createAgentResolveHandler(agents) },
     };
     const run: ActorKindDefinition = {
       kind: "run",
       machine: runMachine,
       version: AGENT_MACHINES_VERSION,
+      migrate: migrateRunSnapshot,
       messageSchemas: runMessageSchemas,
       eventAddress: (address, context) => ({
         kind: "session",
         id: (context as RunContext | undefined)?.parentSessionId ?? address.id,
       }),
-      effects: { [MODEL_CALL_EFFECT]: countedModelCall },
+      effects: { [MODEL_CALL_EFFECT]: modelCall },
     };
     // One actor per tool call; its events appear under the session's subjects.
     const tool: ActorKindDefinition = {
       kind: "tool",
       machine: toolCallMachine,
       version: AGENT_MACHINES_VERSION,
+      migrate: migrateToolCallSnapshot,
       messageSchemas: toolMessageSchemas,
       eventAddress: (address, context) => {
         const { sessionId, call } = context as ToolCallContext;
@@ -139,7 +130,7 @@ export function agentKinds(
       effects: {
         [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({
           toolsOf: (name) => agents.get(name).tools,
-          fences: new RedisFenceStore(services.redis, services.keys),
+          idempotencyRecords: new RedisIdempotencyRecordStore(services.redis, services.keys),
           results: new RedisToolResultStore(services.redis, services.keys),
           logger: services.logger,
         }),

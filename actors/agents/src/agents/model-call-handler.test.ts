@@ -5,7 +5,7 @@ import type { EffectContext } from "@troupe/runtime";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { EffectCancelledError } from "@troupe/runtime";
-import type { ModelCallDelta, ModelCallResult } from "./model-call-effect.js";
+import type { ModelCallDelta, ModelCallOutput } from "@troupe/protocol";
 import { createModelCallHandler } from "./model-call-handler.js";
 import { InMemoryTranscriptReader } from "./transcript-reader.js";
 
@@ -14,11 +14,14 @@ const input = {
   runId: "r1",
   transcriptLength: 3,
   modelCallIndex: 1,
-  attempt: 1,
+  retry: 1,
   withoutTools: false,
 };
 
-function setup(script: ScriptedScript, options: { attempt?: number } = {}) {
+function setup(
+  script: ScriptedScript,
+  options: { attempt?: number; streamAttempt?: () => Promise<number> } = {},
+) {
   const model = new ScriptedModel(script);
   const agents = new AgentRegistry([
     defineAgent({ name: "assistant", instructions: "You are terse.", model }),
@@ -44,6 +47,7 @@ function setup(script: ScriptedScript, options: { attempt?: number } = {}) {
     agents,
     transcript,
     env: {},
+    ...(options.streamAttempt === undefined ? {} : { streamAttempt: options.streamAttempt }),
     publishDelta: (delta) => {
       deltas.push(delta);
       publish.hook?.(delta);
@@ -63,16 +67,16 @@ describe("model.call handler", () => {
       { role: "user", content: [{ type: "text", text: "second question" }] },
     ]);
     expect(model.lastCall?.providerOptions).toEqual({
-      troupe: { sessionId: "s1", runId: "r1", modelCallIndex: 1, attempt: 1 },
+      troupe: { sessionId: "s1", runId: "r1", modelCallIndex: 1, retry: 1 },
     });
   });
 
-  it("publishes text and reasoning deltas in order with the attempt numbers, and returns the answer", async () => {
+  it("publishes text and reasoning deltas in order with the retry and stream attempt, and returns the answer", async () => {
     const { handler, context, deltas } = setup(
       [{ reasoning: "Think.", text: "Two words.", usage: { inputTokens: 20, outputTokens: 4 } }],
       { attempt: 2 },
     );
-    const result = await handler({ ...input, attempt: 3 }, context);
+    const result = await handler({ ...input, retry: 3 }, context);
     expect(deltas.map(({ kind, text, index }) => [kind, text, index])).toEqual([
       ["reasoning", "Think.", 0],
       ["text", "Two", 1],
@@ -83,8 +87,8 @@ describe("model.call handler", () => {
       runId: "r1",
       modelCallIndex: 1,
       modelCallId: "r1.m1",
-      attempt: 2,
-      retryAttempt: 3,
+      streamAttempt: 2,
+      retry: 3,
       effectId: "r1.m1.a1",
       kind: "reasoning",
       text: "Think.",
@@ -99,11 +103,24 @@ describe("model.call handler", () => {
     });
   });
 
+  it("takes the stream attempt from the streamAttempt option, counted once per handler run", async () => {
+    let counted = 4;
+    const { handler, context, deltas } = setup([{ text: "One." }, { text: "Two." }], {
+      streamAttempt: () => Promise.resolve((counted += 1)),
+    });
+    await handler(input, context);
+    await handler({ ...input, retry: 2 }, context);
+    expect(deltas.map(({ streamAttempt, retry, text }) => [streamAttempt, retry, text])).toEqual([
+      [5, 1, "One."],
+      [6, 2, "Two."],
+    ]);
+  });
+
   it("collects tool calls the model returns, even of a tool the agent does not have", async () => {
     const { handler, context } = setup([
       { toolCalls: [{ toolCallId: "c1", toolName: "search", input: '{"q":"x"}' }] },
     ]);
-    const result = (await handler(input, context)) as ModelCallResult;
+    const result = (await handler(input, context)) as ModelCallOutput;
     expect(result.toolCalls).toEqual([
       {
         toolCallId: "c1",
@@ -122,7 +139,7 @@ describe("model.call handler", () => {
     const result = (await handler(
       { ...input, model: "scripted:demo" },
       context,
-    )) as ModelCallResult;
+    )) as ModelCallOutput;
     expect(result.text).toBe("You said: second question");
     expect(model.callCount).toBe(0);
   });

@@ -9,10 +9,13 @@ import type { AgentRegistry } from "./agent-registry.js";
 import { buildModelPrompt } from "./build-model-prompt.js";
 import { EffectCancelledError } from "@troupe/runtime";
 import {
+  MODEL_CALL_EFFECT,
+  modelCallInputSchema,
+  parseEffectInput,
   type ModelCallDelta,
-  type ModelCallResult,
-  parseModelCallInput,
-} from "./model-call-effect.js";
+  type ModelCallInput,
+  type ModelCallOutput,
+} from "@troupe/protocol";
 import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
 import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
 import { toModelCallError } from "./to-model-call-error.js";
@@ -30,6 +33,15 @@ export interface ModelCallHandlerOptions {
   readonly onPublishError?: (error: unknown, delta: ModelCallDelta) => void;
   /** Environment for API keys and `TROUPE_MODEL`. Default `process.env`. */
   readonly env?: Environment;
+  /**
+   * The stream attempt of this run of the handler (1-based), carried by its
+   * deltas: it must grow with every stream of the same model call — across the
+   * run's retries (`input.retry`) and hosts' re-runs — so that a client keeps
+   * the text of the highest one. `agentKinds` counts it in Redis
+   * (`RedisKeys.modelStreamAttempt`). Default: the effect context's count of
+   * host runs, which does not grow across retries (enough for one process).
+   */
+  readonly streamAttempt?: (input: ModelCallInput, context: EffectContext) => Promise<number>;
 }
 
 /**
@@ -40,7 +52,7 @@ export interface ModelCallHandlerOptions {
  * scripted demo), streams it with `streamText` under the effect's abort signal
  * with the agent's tools (without `execute`; none when `withoutTools`),
  * publishes every text and reasoning delta, and returns a
- * {@link ModelCallResult} whose tool calls carry their raw arguments and
+ * `ModelCallOutput` (`@troupe/protocol`) whose tool calls carry their raw arguments and
  * effect classes.
  *
  * Cancellation: when the signal aborts with an {@link EffectCancelledError}
@@ -75,14 +87,15 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     return cached;
   };
 
-  return async (rawInput: unknown, context: EffectContext): Promise<ModelCallResult> => {
-    const input = parseModelCallInput(rawInput);
+  return async (rawInput: unknown, context: EffectContext): Promise<ModelCallOutput> => {
+    const input = parseEffectInput(MODEL_CALL_EFFECT, modelCallInputSchema, rawInput);
     const { signal } = context;
     const agent = options.agents.get(input.agent);
     const model = modelFor(input.model ?? agent.model);
     const entries = await readTranscriptEntries(options.transcript, input, signal);
     if (entries === undefined) return cancelledOrRethrow(signal, undefined);
     const prompt = buildModelPrompt(agent, entries);
+    const streamAttempt = await (options.streamAttempt?.(input, context) ?? context.hostRun);
     let index = 0;
     const streamed = await streamModelCall({
       model,
@@ -94,7 +107,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
           sessionId: input.sessionId,
           runId: input.runId,
           modelCallIndex: input.modelCallIndex,
-          attempt: input.attempt,
+          retry: input.retry,
         },
       },
       onDelta: async (kind, text) => {
@@ -106,8 +119,8 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
           runId: input.runId,
           modelCallIndex: input.modelCallIndex,
           modelCallId: `${input.runId}.m${input.modelCallIndex}`,
-          attempt: context.hostRun,
-          retryAttempt: input.attempt,
+          streamAttempt,
+          retry: input.retry,
           effectId: context.effectId,
           kind,
           text,
@@ -143,7 +156,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
 function cancelledOrRethrow(
   signal: AbortSignal,
   streamed: StreamedModelCall | undefined,
-): ModelCallResult {
+): ModelCallOutput {
   if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
   return {
     text: streamed?.text ?? "",

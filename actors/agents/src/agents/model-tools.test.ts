@@ -8,7 +8,7 @@ import { AgentRegistry } from "./agent-registry.js";
 import type { ToolPolicyOverrides } from "@troupe/protocol";
 import { type AgentOptions } from "./agent-definition.js";
 import { defineAgent } from "./define-agent.js";
-import type { ModelCallResult } from "./model-call-effect.js";
+import type { ModelCallOutput } from "@troupe/protocol";
 import { createModelCallHandler } from "./model-call-handler.js";
 import type { TranscriptEntry } from "./transcript-entry.js";
 import { InMemoryTranscriptReader } from "./transcript-reader.js";
@@ -86,11 +86,11 @@ async function call(
     runId: "r1",
     transcriptLength: entries.length,
     modelCallIndex: 1,
-    attempt: 1,
+    retry: 1,
     withoutTools,
     ...(overrides === undefined ? {} : { toolPolicy: overrides }),
   };
-  const result = (await handler(input, context)) as ModelCallResult;
+  const result = (await handler(input, context)) as ModelCallOutput;
   return { result, lastCall: model.lastCall };
 }
 
@@ -212,7 +212,7 @@ describe("model.call: tool policy and ask_user", () => {
     { toolCallId: "c2", toolName: "pay", input: "{}" },
     { toolCallId: "c3", toolName: "ask_user", input: '{"question":"Where?"}' },
   ];
-  const decisions = (result: ModelCallResult) =>
+  const decisions = (result: ModelCallOutput) =>
     result.toolCalls.map(({ toolName, decision, approvalTimeoutMs }) => [
       toolName,
       decision,

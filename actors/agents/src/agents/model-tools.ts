@@ -1,11 +1,10 @@
 import { ASK_USER_TOOL } from "@troupe/machines";
-import type { ToolPolicyOverrides } from "@troupe/protocol";
+import type { ModelToolCall, ToolPolicyOverrides } from "@troupe/protocol";
 import { type ModelMessage, type Tool, type ToolSet, asSchema, jsonSchema, tool } from "ai";
 import { z } from "zod";
 import type { ToolDefinition, ToolEffectClass } from "../tools/define-tool.js";
 import { decideToolCall } from "../tools/tool-policy.js";
 import type { AgentDefinition } from "./agent-definition.js";
-import type { ModelToolCall } from "./model-call-effect.js";
 import type { SubagentDefinition } from "./agent-definition.js";
 import { subagentAgentName } from "./subagents.js";
 
@@ -22,7 +21,7 @@ const modelTools = new WeakMap<ToolDefinition, Tool>();
 /**
  * The AI SDK tool of a tool definition: description and the JSON schema of its
  * zod input schema, **without `execute`**, so `streamText` ends the step and
- * returns the calls (tools are run by the `tool.execute` effect, fenced), and
+ * returns the calls (tools are run by the `tool.execute` effect, behind idempotency records), and
  * **without validation**, so the calls keep the model's arguments as written
  * (they are validated by the handler, which tells the model what is wrong).
  *

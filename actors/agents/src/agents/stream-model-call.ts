@@ -14,7 +14,7 @@ export interface StreamModelCallOptions {
   readonly toolChoice?: "none";
   /** Aborts the provider request; the stream then ends with an `abort` part. */
   readonly signal: AbortSignal;
-  /** Passed to the provider as `providerOptions` (e.g. `{ troupe: { attempt } }` for the scripted model). */
+  /** Passed to the provider as `providerOptions` (e.g. `{ troupe: { retry } }` for the scripted model). */
   readonly providerOptions?: Record<string, Record<string, string | number | boolean>>;
   /** Called, and awaited, for every non-empty text or reasoning delta, in stream order. */
   readonly onDelta: (kind: "text" | "reasoning", text: string) => Promise<void>;

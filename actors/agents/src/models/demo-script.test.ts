@@ -4,7 +4,7 @@ import { describeToolResults, demoScript, lastUserText } from "./demo-script.js"
 import { ScriptedModel } from "./scripted-model.js";
 import type { ScriptedRequest } from "./scripted-step.js";
 
-function requestFor(text: string, attempt?: number, toolNames: string[] = []): ScriptedRequest {
+function requestFor(text: string, retry?: number, toolNames: string[] = []): ScriptedRequest {
   return {
     messages: [
       { role: "system", content: "Be brief." },
@@ -14,7 +14,7 @@ function requestFor(text: string, attempt?: number, toolNames: string[] = []): S
     ],
     callIndex: 0,
     toolNames,
-    troupe: attempt === undefined ? undefined : { attempt },
+    troupe: retry === undefined ? undefined : { retry },
   };
 }
 
@@ -36,7 +36,7 @@ describe("demoScript", () => {
     expect(demoScript(requestFor("/slow")).chunkDelayMs).toBe(200);
   });
 
-  it("reasons on /think, fails on /fail and fails only attempt 1 on /flaky", () => {
+  it("reasons on /think, fails on /fail and fails only the first try on /flaky", () => {
     expect(demoScript(requestFor("/think a b c"))).toEqual({
       reasoning: "The user wrote 3 words.",
       text: "You said: a b c",

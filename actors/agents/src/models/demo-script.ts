@@ -34,7 +34,7 @@ export function lastUserText(messages: LanguageModelV4Prompt): string {
  * | `hello`, `hi`, `hey`  | `Hello! I am the Troupe demo agent. Ask me anything.`                 |
  * | `/slow [ms]`          | a 30-word answer, chunks `ms` apart (default 200 ms)                  |
  * | `/think <text>`       | reasoning `The user wrote N words.`, then `You said: <text>`          |
- * | `/flaky <text>`       | attempt 1 fails with a retryable 503; later attempts echo `<text>`    |
+ * | `/flaky <text>`       | the first try fails with a retryable 503; its retries echo `<text>`   |
  * | `/fail`               | a non-retryable 400 `the demo model refuses this request`             |
  * | `/tool <name> [json]` | a call of tool `<name>` with arguments `json` (one call per such line) |
  * | anything else         | `You said: <message>`                                                 |
@@ -45,8 +45,8 @@ export function lastUserText(messages: LanguageModelV4Prompt): string {
  * `call-<prompt length>-<n>`, the same for the same conversation in any
  * process. `/tool` when no tools are offered answers that it cannot call it.
  *
- * The attempt comes from `providerOptions.troupe.attempt` (set by the
- * model-call handler), 1 when absent. Usage is the scripted model's estimate.
+ * The try comes from `providerOptions.troupe.retry` (set by the model-call
+ * handler), 1 when absent. Usage is the scripted model's estimate.
  *
  * @param request - the call to answer.
  * @returns the step to play.
@@ -73,7 +73,7 @@ export function demoScript(request: ScriptedRequest): ScriptedStep {
     case "/think":
       return { reasoning: `The user wrote ${words.length} words.`, text: `You said: ${rest}` };
     case "/flaky":
-      return attemptOf(request) <= 1
+      return retryOf(request) <= 1
         ? { error: { message: "the demo model is overloaded", retryable: true, statusCode: 503 } }
         : { text: `You said: ${rest}` };
     case "/tool":
@@ -91,9 +91,9 @@ export function demoScript(request: ScriptedRequest): ScriptedStep {
   }
 }
 
-function attemptOf(request: ScriptedRequest): number {
-  const attempt = request.troupe?.["attempt"];
-  return typeof attempt === "number" ? attempt : 1;
+function retryOf(request: ScriptedRequest): number {
+  const retry = request.troupe?.["retry"];
+  return typeof retry === "number" ? retry : 1;
 }
 
 /** The `/tool <name> [json]` lines of a message as tool calls; text when no tools are offered. */

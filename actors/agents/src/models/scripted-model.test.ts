@@ -77,7 +77,7 @@ describe("ScriptedModel", () => {
       model,
       prompt: "again",
       maxRetries: 0,
-      providerOptions: { troupe: { attempt: 2 } },
+      providerOptions: { troupe: { retry: 2 } },
     });
     expect(await result.text).toBe("call 1");
     expect(requests[0]?.messages).toEqual([
@@ -85,7 +85,7 @@ describe("ScriptedModel", () => {
       { role: "user", content: [{ type: "text", text: "What is a troupe?" }] },
     ]);
     expect(requests.map((request) => request.callIndex)).toEqual([0, 1]);
-    expect(requests[1]?.troupe).toEqual({ attempt: 2 });
+    expect(requests[1]?.troupe).toEqual({ retry: 2 });
     expect(requests[1]?.toolNames).toEqual([]);
   });
 

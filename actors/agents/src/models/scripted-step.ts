@@ -74,7 +74,8 @@ export interface ScriptedRequest {
   readonly toolNames: readonly string[];
   /**
    * `providerOptions.troupe` of the call, if the caller set it (the model-call
-   * handler sets `{ sessionId, runId, modelCallIndex, attempt }`).
+   * handler sets `{ sessionId, runId, modelCallIndex, retry }`, `retry`
+   * being the run's try of the model call, 1-based).
    */
   readonly troupe: Readonly<Record<string, unknown>> | undefined;
 }

@@ -5,8 +5,12 @@ import { type ToolIssue, InvalidToolError } from "./invalid-tool-error.js";
 export { toolEffectClassSchema, type ToolEffectClass } from "@troupe/protocol";
 import { toolEffectClassSchema, type ToolEffectClass } from "@troupe/protocol";
 
-/** Attempts in all (first run and retries) for a `read` or `idempotent_write` call. */
-export const MAX_TOOL_ATTEMPTS = 3;
+/**
+ * Execution attempts in all (the first execution and its retries) for a `read`
+ * or `idempotent_write` call, counted in the call's idempotency record across
+ * hosts.
+ */
+export const MAX_TOOL_EXECUTION_ATTEMPTS = 3;
 /** Time a tool's `execute` may take when the tool sets no `timeoutMs`, in ms. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 /** Size of a result the model sees in full when the tool sets no `maxResultBytes`, in bytes (UTF-8). */
@@ -15,8 +19,8 @@ export const DEFAULT_MAX_TOOL_RESULT_BYTES = 16_384;
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
- * Whether calls of this class may run again after an attempt that failed or
- * was interrupted (`read`, `idempotent_write`).
+ * Whether calls of this class may run again after an execution attempt that
+ * failed or was interrupted (`read`, `idempotent_write`).
  *
  * @param effectClass - the tool's effect class.
  */
@@ -26,11 +30,17 @@ export function isRetryableEffectClass(effectClass: ToolEffectClass): boolean {
 
 /** What a tool's `execute` receives beside its input. */
 export interface ToolExecutionContext {
-  /** `<sessionId>/<runId>/<toolCallId>`: the same for every attempt; pass it on to APIs that deduplicate (payments, …). */
+  /** `<sessionId>/<runId>/<toolCallId>`: the same for every execution attempt; pass it on to APIs that deduplicate (payments, …). */
   readonly idempotencyKey: string;
   /** Aborted on timeout, cancellation of the run, or when the host gives the call up. */
   readonly signal: AbortSignal;
-  /** 1-based attempt of this call (grows across retries and hosts). */
+  /**
+   * The execution attempt, 1-based: the n-th execution of this tool call under
+   * its idempotency record (it grows across the handler's retries and across
+   * hosts; at most {@link MAX_TOOL_EXECUTION_ATTEMPTS} for `read` and
+   * `idempotent_write`, always 1 for the other classes). Not the model call's
+   * retry, nor the effect's host run.
+   */
   readonly attempt: number;
 }
 
@@ -44,7 +54,7 @@ export interface ToolOptions<Schema extends z.ZodObject = z.ZodObject> {
   readonly inputSchema: Schema;
   /** Default `unclassified` (never run twice). */
   readonly effectClass?: ToolEffectClass;
-  /** Time one attempt may take, in ms (whole, ≥ 1); default 30 000 ms. */
+  /** Time one execution attempt may take, in ms (whole, ≥ 1); default 30 000 ms. */
   readonly timeoutMs?: number;
   /** Largest result the model sees in full, in UTF-8 bytes (whole, ≥ 1); default 16 384 bytes. */
   readonly maxResultBytes?: number;
@@ -80,12 +90,12 @@ const toolPlainPartsSchema = z.object({
 /**
  * Defines a tool: name, description, zod input schema, effect class, limits and
  * `execute`, which receives the validated input (`z.infer` of the schema) and
- * the call's idempotency key, abort signal and attempt.
+ * the call's idempotency key, abort signal and execution attempt.
  *
  * @param options - see {@link ToolOptions}.
  * @returns the frozen {@link ToolDefinition}.
  * @throws InvalidToolError (code `invalid_agent`) listing every problem.
- * @see issue #5, "Tools" — the rules this follows
+ * @see ./README.md — effect classes, idempotency records and the `tool.execute` contract
  * @example
  * ```ts
  * const getWeather = defineTool({

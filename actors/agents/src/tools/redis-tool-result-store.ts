@@ -1,11 +1,11 @@
 import type { Redis } from "ioredis";
 import type { RedisKeys } from "@troupe/protocol/internal";
-import { DEFAULT_FENCE_TTL_MS } from "./fence-store.js";
+import { DEFAULT_IDEMPOTENCY_RECORD_TTL_MS } from "./idempotency-record-store.js";
 import type { ToolResultStore } from "./tool-result-store.js";
 
 /** Options of {@link RedisToolResultStore}. */
 export interface RedisToolResultStoreOptions {
-  /** How long a full result is kept, in ms; default 7 days (604 800 000 ms), as fences. */
+  /** How long a full result is kept, in ms; default 7 days (604 800 000 ms), as idempotency records. */
   readonly ttlMs?: number;
 }
 
@@ -31,7 +31,7 @@ export class RedisToolResultStore implements ToolResultStore {
     private readonly keys: RedisKeys,
     options: RedisToolResultStoreOptions = {},
   ) {
-    this.#ttlMs = options.ttlMs ?? DEFAULT_FENCE_TTL_MS;
+    this.#ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_RECORD_TTL_MS;
   }
 
   /** See {@link ToolResultStore.put}. @throws the Redis client's error when Redis is unreachable. */

@@ -4,8 +4,8 @@ import { AgentRegistry } from "../agents/agent-registry.js";
 import { defineAgent } from "../agents/define-agent.js";
 import type { EffectContext } from "@troupe/runtime";
 import { type ToolEffectClass, type ToolExecutionContext, defineTool } from "./define-tool.js";
-import { InMemoryFenceStore } from "./in-memory-fence-store.js";
-import type { ToolExecuteOutput } from "./tool-execute-effect.js";
+import { InMemoryIdempotencyRecordStore } from "./in-memory-idempotency-record-store.js";
+import type { ToolExecuteOutput } from "@troupe/protocol";
 import { createToolExecuteHandler } from "./tool-execute-handler.js";
 import { InMemoryToolResultStore } from "./tool-result-store.js";
 
@@ -35,11 +35,11 @@ function setup(effectClass: ToolEffectClass, behaviour?: (attempt: number) => un
   const agents = new AgentRegistry([
     defineAgent({ name: "assistant", instructions: "x", tools: [act] }),
   ]);
-  const fences = new InMemoryFenceStore();
+  const records = new InMemoryIdempotencyRecordStore();
   const results = new InMemoryToolResultStore();
   const handler = createToolExecuteHandler({
     toolsOf: (name) => agents.get(name).tools,
-    fences,
+    idempotencyRecords: records,
     results,
     retryBackoffMs: 1,
   });
@@ -51,50 +51,50 @@ function setup(effectClass: ToolEffectClass, behaviour?: (attempt: number) => un
   };
   const run = (overrides: Record<string, unknown> = {}) =>
     handler({ ...input, ...overrides }, context) as Promise<ToolExecuteOutput>;
-  return { executions, fences, run };
+  return { executions, records, run };
 }
 
-describe("tool.execute: fences", () => {
+describe("tool.execute: idempotency records", () => {
   it.each(classes)(
     "a %s call runs once with the idempotency key and is reused afterwards",
     async (effectClass) => {
-      const { executions, fences, run } = setup(effectClass);
+      const { executions, records, run } = setup(effectClass);
       expect(await run()).toEqual({ status: "succeeded", content: '{"doubled":4}' });
       expect(executions.map(({ idempotencyKey, attempt }) => [idempotencyKey, attempt])).toEqual([
         [KEY, 1],
       ]);
       expect(await run()).toEqual({ status: "succeeded", content: '{"doubled":4}' });
       expect(executions).toHaveLength(1);
-      expect(await fences.get(KEY)).toMatchObject({ state: "succeeded", attempts: 1 });
+      expect(await records.get(KEY)).toMatchObject({ state: "succeeded", executionAttempts: 1 });
     },
   );
 
   it.each(classes)(
     "a %s call with a recorded final failure is not run again",
     async (effectClass) => {
-      const { executions, fences, run } = setup(effectClass);
+      const { executions, records, run } = setup(effectClass);
       const recorded = { status: "failed", content: 'Tool "act" failed: earlier' };
-      await fences.complete(KEY, "failed", recorded);
+      await records.complete(KEY, "failed", recorded);
       expect(await run()).toEqual(recorded);
       expect(executions).toHaveLength(0);
     },
   );
 
   it.each(["read", "idempotent_write"] as const)(
-    "a %s call whose earlier attempt started without a result runs again as attempt 2",
+    "a %s call whose earlier execution attempt started without a result runs again as execution attempt 2",
     async (effectClass) => {
-      const { executions, fences, run } = setup(effectClass);
-      await fences.begin(KEY, effectClass); // the host of attempt 1 died mid-execution
+      const { executions, records, run } = setup(effectClass);
+      await records.begin(KEY, effectClass); // the host of execution attempt 1 died mid-execution
       expect(await run()).toEqual({ status: "succeeded", content: '{"doubled":4}' });
       expect(executions.map((context) => context.attempt)).toEqual([2]);
     },
   );
 
   it.each(["non_idempotent_write", "unclassified"] as const)(
-    "a %s call whose earlier attempt started without a result is outcome unknown and never runs",
+    "a %s call whose earlier execution attempt started without a result is outcome unknown and never runs",
     async (effectClass) => {
-      const { executions, fences, run } = setup(effectClass);
-      await fences.begin(KEY, effectClass);
+      const { executions, records, run } = setup(effectClass);
+      await records.begin(KEY, effectClass);
       const output = await run();
       expect(output.status).toBe("outcome_unknown");
       expect(output.content).toContain(
@@ -106,8 +106,8 @@ describe("tool.execute: fences", () => {
   );
 
   it("a read whose 3 attempts all started without a result is outcome unknown", async () => {
-    const { executions, fences, run } = setup("read");
-    for (let attempt = 0; attempt < 3; attempt += 1) await fences.begin(KEY, "read");
+    const { executions, records, run } = setup("read");
+    for (let attempt = 0; attempt < 3; attempt += 1) await records.begin(KEY, "read");
     expect(await run()).toMatchObject({
       status: "outcome_unknown",
       content: expect.stringContaining("3 attempts started and none recorded a result") as unknown,
@@ -116,8 +116,8 @@ describe("tool.execute: fences", () => {
   });
 
   it("uses the effect class of the input over the tool's", async () => {
-    const { executions, fences, run } = setup("read");
-    await fences.begin(KEY, "non_idempotent_write");
+    const { executions, records, run } = setup("read");
+    await records.begin(KEY, "non_idempotent_write");
     expect((await run({ effectClass: "non_idempotent_write" })).status).toBe("outcome_unknown");
     expect(executions).toHaveLength(0);
   });
@@ -139,31 +139,34 @@ describe("tool.execute: retries", () => {
         content: 'Tool "act" failed (after 3 attempts): boom 3',
       });
       expect(broken.executions).toHaveLength(3);
-      expect(await broken.fences.get(KEY)).toMatchObject({ state: "failed", attempts: 3 });
+      expect(await broken.records.get(KEY)).toMatchObject({
+        state: "failed",
+        executionAttempts: 3,
+      });
     },
   );
 
   it.each(["non_idempotent_write", "unclassified"] as const)(
     "a %s call that throws fails at once, is recorded and never retried",
     async (effectClass) => {
-      const { executions, fences, run } = setup(effectClass, () => new Error("card declined"));
+      const { executions, records, run } = setup(effectClass, () => new Error("card declined"));
       const failed = { status: "failed", content: 'Tool "act" failed: card declined' };
       expect(await run()).toEqual(failed);
       expect(await run()).toEqual(failed);
       expect(executions).toHaveLength(1);
-      expect(await fences.get(KEY)).toMatchObject({ state: "failed", attempts: 1 });
+      expect(await records.get(KEY)).toMatchObject({ state: "failed", executionAttempts: 1 });
     },
   );
 });
 
 describe("tool.execute: lookup and input", () => {
-  it("answers an unknown tool with invalid_arguments naming the available tools, without a fence", async () => {
-    const { fences, run } = setup("read");
+  it("answers an unknown tool with invalid_arguments naming the available tools, without an idempotency record", async () => {
+    const { records, run } = setup("read");
     expect(await run({ toolName: "fly" })).toEqual({
       status: "invalid_arguments",
       content: 'Unknown tool "fly". Available tools: act.',
     });
-    expect(await fences.get("s1/r1/c1")).toBeUndefined();
+    expect(await records.get("s1/r1/c1")).toBeUndefined();
   });
 
   it("fails non-retryable for an unknown agent or a malformed input", async () => {
@@ -176,33 +179,33 @@ describe("tool.execute: lookup and input", () => {
   });
 
   it("accepts arguments given as an object and reads an unreadable record as a failure", async () => {
-    const { fences, run } = setup("read");
+    const { records, run } = setup("read");
     expect(await run({ input: { n: 1 } })).toEqual({
       status: "succeeded",
       content: '{"doubled":2}',
     });
-    await fences.complete("s1/r1/c2", "succeeded", "not an output");
+    await records.complete("s1/r1/c2", "succeeded", "not an output");
     expect((await run({ toolCallId: "c2" })).content).toContain(
       "recorded result of this tool call is unreadable",
     );
   });
 
-  it("reports a failing fence store as a retryable effect_failed", async () => {
-    const { run, fences } = setup("read");
-    fences.begin = () => Promise.reject(new Error("connection refused"));
+  it("reports a failing idempotency record store as a retryable effect_failed", async () => {
+    const { run, records } = setup("read");
+    records.begin = () => Promise.reject(new Error("connection refused"));
     await expect(run()).rejects.toMatchObject({ code: "effect_failed", retryable: true });
   });
 });
 
 describe("tool.execute: store failures", () => {
   it("a passing failure to record the result does not turn a successful run into an error, and the tool ran once", async () => {
-    const { executions, fences, run } = setup("non_idempotent_write");
-    const complete = fences.complete.bind(fences);
+    const { executions, records, run } = setup("non_idempotent_write");
+    const complete = records.complete.bind(records);
     let failures = 1;
-    fences.complete = (...args: Parameters<typeof complete>) =>
+    records.complete = (...args: Parameters<typeof complete>) =>
       failures-- > 0 ? Promise.reject(new Error("connection reset")) : complete(...args);
     expect(await run()).toEqual({ status: "succeeded", content: '{"doubled":4}' });
     expect(executions).toHaveLength(1);
-    expect((await fences.get(KEY))?.state).toBe("succeeded");
+    expect((await records.get(KEY))?.state).toBe("succeeded");
   });
 });

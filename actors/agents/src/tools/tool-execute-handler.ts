@@ -1,19 +1,22 @@
 import pRetry from "p-retry";
 import { setTimeout as sleep } from "node:timers/promises";
-import { readToolExecuteOutput } from "@troupe/machines";
-import { TroupeError } from "@troupe/protocol";
+import {
+  TOOL_EXECUTE_EFFECT,
+  TroupeError,
+  idempotencyKeyOf,
+  parseEffectInput,
+  toolExecuteInputSchema,
+  toolExecuteOutputSchema,
+  type ToolExecuteInput,
+  type ToolExecuteOutput,
+} from "@troupe/protocol";
 import type { Logger } from "pino";
 import { EffectCancelledError } from "@troupe/runtime";
 import type { EffectContext, EffectHandler } from "@troupe/runtime";
 import { type ToolDefinition, isRetryableEffectClass } from "./define-tool.js";
-import type { FenceStore } from "./fence-store.js";
-import { runToolAttempt } from "./run-tool-attempt.js";
+import type { IdempotencyRecordStore } from "./idempotency-record-store.js";
+import { runExecutionAttempt } from "./run-execution-attempt.js";
 import { parseToolArguments } from "./tool-arguments.js";
-import {
-  type ParsedToolExecuteInput,
-  type ToolExecuteOutput,
-  parseToolExecuteInput,
-} from "./tool-execute-effect.js";
 import {
   cancelledOutput,
   outcomeUnknownOutput,
@@ -35,8 +38,8 @@ export interface ToolExecuteHandlerOptions {
    * does not serve; the call then fails.
    */
   readonly toolsOf: (agent: string | undefined) => Readonly<Record<string, ToolDefinition>>;
-  /** Fences of tool executions (`RedisFenceStore` in a deployment). */
-  readonly fences: FenceStore;
+  /** The idempotency records of tool calls (`RedisIdempotencyRecordStore` in a deployment). */
+  readonly idempotencyRecords: IdempotencyRecordStore;
   /** Where results longer than a tool's `maxResultBytes` are kept in full (`RedisToolResultStore`). */
   readonly results: ToolResultStore;
   /** Reports retries, outcome-unknown calls and hand-overs. */
@@ -46,19 +49,19 @@ export interface ToolExecuteHandlerOptions {
 }
 
 /**
- * Creates the handler of the `tool.execute` effect (issue #5): finds the tool
- * in the agent, validates the model's arguments, consults the call's fence,
- * runs `execute` with the idempotency key, a timeout and the effect's signal,
- * retries `read` / `idempotent_write` calls, records the final result in the
- * fence and returns a {@link ToolExecuteOutput} (a long result truncated, the
+ * Creates the handler of the `tool.execute` effect: finds the tool in the
+ * agent, validates the model's arguments, consults the call's idempotency
+ * record, runs `execute` with the idempotency key, a timeout and the effect's
+ * signal, retries `read` / `idempotent_write` calls, records the final result
+ * in the idempotency record and returns a {@link ToolExecuteOutput} (a long result truncated, the
  * full one kept by reference). See `tools/README.md` for the contract.
  *
  * Unknown tools and invalid arguments are results (`invalid_arguments`) for the
  * model, not errors. When the signal aborts for another reason than an
  * `EffectCancelledError` (shard hand-over, shutdown, lease loss), nothing is
- * recorded and the reason is rethrown: the next owner decides from the fence.
+ * recorded and the reason is rethrown: the next owner decides from the record.
  *
- * @param options - tool lookup, fence store, result store, logger, backoff.
+ * @param options - tool lookup, idempotency record store, result store, logger, backoff.
  * @returns an `EffectHandler` for the effect name `tool.execute`.
  * @throws (from the handler) TroupeError `internal` (malformed input),
  *   UnknownAgentError `unknown_agent`, TroupeError `effect_failed` (retryable:
@@ -67,16 +70,16 @@ export interface ToolExecuteHandlerOptions {
  * ```ts
  * const toolCall = defineActorKind({
  *   kind: "tool-call", machine, version: "1", messageSchemas,
- *   effects: { [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({ toolsOf: (name) => agents.get(name).tools, fences, results }) },
+ *   effects: { [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({ toolsOf: (name) => agents.get(name).tools, idempotencyRecords, results }) },
  * });
  * ```
  */
 export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): EffectHandler {
-  const { fences, logger } = options;
+  const { idempotencyRecords: records, logger } = options;
   const backoffMs = options.retryBackoffMs ?? DEFAULT_TOOL_RETRY_BACKOFF_MS;
 
   return async (rawInput: unknown, context: EffectContext): Promise<ToolExecuteOutput> => {
-    const input = parseToolExecuteInput(rawInput);
+    const input = readInput(rawInput);
     const { signal } = context;
     const tools = options.toolsOf(input.agent);
     const tool = Object.hasOwn(tools, input.toolName) ? tools[input.toolName] : undefined;
@@ -89,16 +92,17 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     if (signal.aborted) return abortedBeforeRun(signal);
 
     for (;;) {
-      const decision = await store("begin", () => fences.begin(key, effectClass));
+      const decision = await store("begin", () => records.begin(key, effectClass));
       if (decision.kind === "reuse") return reused(decision.result);
       if (decision.kind === "outcome_unknown") {
-        log?.warn({ attempts: decision.attempts }, "tool call outcome unknown; not run again");
-        return record(input, tool, outcomeUnknownOutput(tool.name, effectClass, decision.attempts));
+        const { executionAttempts } = decision;
+        log?.warn({ executionAttempts }, "tool call outcome unknown; not run again");
+        return record(input, tool, outcomeUnknownOutput(tool.name, effectClass, executionAttempts));
       }
-      const { attempt } = decision;
-      const outcome = await runToolAttempt(tool, args.input, {
+      const { executionAttempt } = decision;
+      const outcome = await runExecutionAttempt(tool, args.input, {
         idempotencyKey: key,
-        attempt,
+        executionAttempt,
         signal,
       });
       if (outcome.kind === "returned") {
@@ -107,30 +111,37 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
           content = stringifyToolResult(outcome.value);
         } catch (error) {
           const message = `its result is not JSON-serialisable (${(error as Error).message})`;
-          return record(input, tool, threwOutput(tool.name, new Error(message), attempt));
+          return record(input, tool, threwOutput(tool.name, new Error(message), executionAttempt));
         }
         return record(input, tool, { status: "succeeded", content });
       }
       if (outcome.kind === "aborted") {
         if (!EffectCancelledError.isInstance(outcome.reason)) {
-          log?.debug({ attempt }, "tool call given up by the host; the fence stays started");
+          log?.debug(
+            { executionAttempt },
+            "tool call given up by the host; its idempotency record stays started",
+          );
           throw outcome.reason;
         }
         return record(input, tool, cancelledOutput(tool.name, effectClass));
       }
-      const canRetry = isRetryableEffectClass(effectClass) && attempt < fences.maxAttempts;
+      const canRetry =
+        isRetryableEffectClass(effectClass) && executionAttempt < records.maxExecutionAttempts;
       if (!canRetry) {
         return record(
           input,
           tool,
           outcome.kind === "timed_out"
-            ? timedOutOutput(tool.name, effectClass, outcome.timeoutMs, attempt)
-            : threwOutput(tool.name, outcome.error, attempt),
+            ? timedOutOutput(tool.name, effectClass, outcome.timeoutMs, executionAttempt)
+            : threwOutput(tool.name, outcome.error, executionAttempt),
         );
       }
-      log?.warn({ attempt, outcome: outcome.kind }, "tool attempt failed; retrying");
+      log?.warn(
+        { executionAttempt, outcome: outcome.kind },
+        "tool execution attempt failed; retrying",
+      );
       try {
-        await sleep(backoffMs * 2 ** (attempt - 1), undefined, { signal });
+        await sleep(backoffMs * 2 ** (executionAttempt - 1), undefined, { signal });
       } catch {
         if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
         return record(input, tool, cancelledOutput(tool.name, effectClass));
@@ -138,9 +149,9 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     }
   };
 
-  /** Keeps a long content by reference, records the output in the fence, returns the recorded one. */
+  /** Keeps a long content by reference, records the output in the idempotency record, returns the recorded one. */
   async function record(
-    input: ParsedToolExecuteInput,
+    input: ReadInput,
     tool: ToolDefinition,
     output: ToolExecuteOutput,
   ): Promise<ToolExecuteOutput> {
@@ -158,21 +169,42 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     const status = final.status === "succeeded" ? "succeeded" : "failed";
     const recorded = await store(
       "complete",
-      () => fences.complete(input.idempotencyKey, status, final),
+      () => records.complete(input.idempotencyKey, status, final),
       true,
     );
     return reused(recorded.result);
   }
 }
 
+/** A `tool.execute` input with its defaults: arguments as text, the idempotency key set. */
+type ReadInput = ToolExecuteInput & { readonly input: string; readonly idempotencyKey: string };
+
+/**
+ * Validates a `tool.execute` input (`toolExecuteInputSchema`) and fills in its
+ * defaults: arguments given as an object are serialised, the idempotency key
+ * defaults to `<sessionId>/<runId>/<toolCallId>`.
+ *
+ * @throws TroupeError `internal` when the input does not match the schema.
+ */
+function readInput(rawInput: unknown): ReadInput {
+  const input = parseEffectInput(TOOL_EXECUTE_EFFECT, toolExecuteInputSchema, rawInput);
+  return {
+    ...input,
+    input: typeof input.input === "string" ? input.input : JSON.stringify(input.input),
+    idempotencyKey:
+      input.idempotencyKey ?? idempotencyKeyOf(input.sessionId, input.runId, input.toolCallId),
+  };
+}
+
 /** A recorded output; an unreadable record becomes a failure the model can read. */
 function reused(result: unknown): ToolExecuteOutput {
-  return (
-    readToolExecuteOutput(result) ?? {
-      status: "failed",
-      content: "The recorded result of this tool call is unreadable; it is not run again.",
-    }
-  );
+  const parsed = toolExecuteOutputSchema.safeParse(result);
+  return parsed.success
+    ? parsed.data
+    : {
+        status: "failed",
+        content: "The recorded result of this tool call is unreadable; it is not run again.",
+      };
 }
 
 /** The answer when the effect's signal aborted before anything ran. */
@@ -190,7 +222,7 @@ async function store<T>(
   try {
     // `put` and `complete` may be repeated safely (the first `complete` wins), so a
     // passing Redis failure after the tool ran does not turn its result into an
-    // error; `begin` counts attempts and is not repeated here.
+    // error; `begin` counts execution attempts and is not repeated here.
     return idempotent
       ? await pRetry(action, { retries: 3, minTimeout: 50, factor: 2 })
       : await action();
@@ -198,7 +230,7 @@ async function store<T>(
     if (TroupeError.isInstance(error)) throw error;
     throw new TroupeError(
       "effect_failed",
-      `tool fence or result store failed (${operation}): ${(error as Error).message}`,
+      `tool idempotency record or result store failed (${operation}): ${(error as Error).message}`,
       { retryable: true, cause: error, details: { operation } },
     );
   }

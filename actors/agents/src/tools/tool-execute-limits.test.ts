@@ -6,8 +6,8 @@ import { defineAgent } from "../agents/define-agent.js";
 import { EffectCancelledError } from "@troupe/runtime";
 import type { EffectContext } from "@troupe/runtime";
 import { type ToolEffectClass, type ToolExecutionContext, defineTool } from "./define-tool.js";
-import { InMemoryFenceStore } from "./in-memory-fence-store.js";
-import type { ToolExecuteOutput } from "./tool-execute-effect.js";
+import { InMemoryIdempotencyRecordStore } from "./in-memory-idempotency-record-store.js";
+import type { ToolExecuteOutput } from "@troupe/protocol";
 import { createToolExecuteHandler } from "./tool-execute-handler.js";
 import { InMemoryToolResultStore } from "./tool-result-store.js";
 
@@ -60,11 +60,11 @@ function setup(waitClass: ToolEffectClass = "read", waitMs = 1_000_000) {
   const agents = new AgentRegistry([
     defineAgent({ name: "assistant", instructions: "x", tools: [clock, wait, dump, stubborn] }),
   ]);
-  const fences = new InMemoryFenceStore();
+  const records = new InMemoryIdempotencyRecordStore();
   const results = new InMemoryToolResultStore();
   const handler = createToolExecuteHandler({
     toolsOf: (name) => agents.get(name).tools,
-    fences,
+    idempotencyRecords: records,
     results,
     retryBackoffMs: 1,
   });
@@ -78,7 +78,7 @@ function setup(waitClass: ToolEffectClass = "read", waitMs = 1_000_000) {
   const run = (toolName: string, input: string, signal = controller.signal) =>
     handler({ ...base, toolName, input }, { ...context, signal }) as Promise<ToolExecuteOutput>;
   const nextStart = () => new Promise<void>((resolve) => started.push(resolve));
-  return { executions, fences, results, controller, run, nextStart };
+  return { executions, records, results, controller, run, nextStart };
 }
 
 describe("tool.execute: arguments", () => {
@@ -87,14 +87,14 @@ describe("tool.execute: arguments", () => {
   });
 
   it("answers invalid JSON and a schema mismatch with invalid_arguments, without running", async () => {
-    const { fences, run } = setup();
+    const { records, run } = setup();
     const invalidJson = await run("dump", "{bytes: 4}");
     expect(invalidJson.status).toBe("invalid_arguments");
     expect(invalidJson.content).toContain("they are not valid JSON");
     const mismatch = await run("dump", '{"bytes":"4"}');
     expect(mismatch.status).toBe("invalid_arguments");
     expect(mismatch.content).toContain("expected number, received string\n  → at bytes");
-    expect(await fences.get(KEY)).toBeUndefined();
+    expect(await records.get(KEY)).toBeUndefined();
   });
 });
 
@@ -150,14 +150,14 @@ describe("tool.execute: aborts", () => {
   ] as const)(
     "a %s call given up by the host records no failure; the next owner gets %s",
     async (effectClass, nextStatus, reruns) => {
-      const { executions, fences, run, controller, nextStart } = setup(effectClass, 5);
+      const { executions, records, run, controller, nextStart } = setup(effectClass, 5);
       const reason = new Error("shard handed over");
       const started = nextStart();
       const first = run("wait", "");
       await started;
       controller.abort(reason);
       await expect(first).rejects.toBe(reason);
-      expect(await fences.get(KEY)).toMatchObject({ state: "started", attempts: 1 });
+      expect(await records.get(KEY)).toMatchObject({ state: "started", executionAttempts: 1 });
       const next = await run("wait", "", new AbortController().signal);
       expect(next.status).toBe(nextStatus);
       expect(executions).toHaveLength(1 + reruns);
@@ -174,13 +174,13 @@ describe("tool.execute: aborts", () => {
   ] as const)(
     "a %s call cancelled while it runs ends %s and is recorded",
     async (effectClass, status, content) => {
-      const { fences, run, controller, nextStart } = setup(effectClass);
+      const { records, run, controller, nextStart } = setup(effectClass);
       const started = nextStart();
       const output = run("wait", "");
       await started;
       controller.abort(new EffectCancelledError("c1.x"));
       expect(await output).toEqual({ status, content });
-      expect(await fences.get(KEY)).toMatchObject({ state: "failed" });
+      expect(await records.get(KEY)).toMatchObject({ state: "failed" });
     },
   );
 

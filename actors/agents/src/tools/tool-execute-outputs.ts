@@ -1,5 +1,5 @@
 import { type ToolEffectClass, isRetryableEffectClass } from "./define-tool.js";
-import type { ToolExecuteOutput } from "./tool-execute-effect.js";
+import type { ToolExecuteOutput } from "@troupe/protocol";
 
 /**
  * The texts the model reads when a tool call did not simply succeed. Each
@@ -29,11 +29,15 @@ export function unknownToolOutput(
  *
  * @param toolName - the tool.
  * @param error - what it threw.
- * @param attempts - attempts made (1+).
+ * @param executionAttempts - execution attempts made (1+).
  */
-export function threwOutput(toolName: string, error: unknown, attempts: number): ToolExecuteOutput {
+export function threwOutput(
+  toolName: string,
+  error: unknown,
+  executionAttempts: number,
+): ToolExecuteOutput {
   const message = error instanceof Error ? error.message : String(error);
-  const tries = attempts > 1 ? ` (after ${attempts} attempts)` : "";
+  const tries = executionAttempts > 1 ? ` (after ${executionAttempts} attempts)` : "";
   return { status: "failed", content: `Tool "${toolName}" failed${tries}: ${message}` };
 }
 
@@ -43,15 +47,15 @@ export function threwOutput(toolName: string, error: unknown, attempts: number):
  * @param toolName - the tool.
  * @param effectClass - its class (a write may have taken effect).
  * @param timeoutMs - the timeout, in ms.
- * @param attempts - attempts made (1+).
+ * @param executionAttempts - execution attempts made (1+).
  */
 export function timedOutOutput(
   toolName: string,
   effectClass: ToolEffectClass,
   timeoutMs: number,
-  attempts: number,
+  executionAttempts: number,
 ): ToolExecuteOutput {
-  const tries = attempts > 1 ? ` (each of ${attempts} attempts)` : "";
+  const tries = executionAttempts > 1 ? ` (each of ${executionAttempts} attempts)` : "";
   const effect =
     effectClass === "read" ? "" : " It was aborted and may or may not have taken effect.";
   return {
@@ -78,20 +82,20 @@ export function cancelledOutput(toolName: string, effectClass: ToolEffectClass):
 }
 
 /**
- * `outcome_unknown` for a call that may not run again: an earlier attempt
+ * `outcome_unknown` for a call that may not run again: an earlier execution attempt
  * started and no result was recorded (its host stopped).
  *
  * @param toolName - the tool.
  * @param effectClass - its class.
- * @param attempts - attempts begun.
+ * @param executionAttempts - execution attempts begun.
  */
 export function outcomeUnknownOutput(
   toolName: string,
   effectClass: ToolEffectClass,
-  attempts: number,
+  executionAttempts: number,
 ): ToolExecuteOutput {
   const why = isRetryableEffectClass(effectClass)
-    ? `${attempts} attempts started and none recorded a result (their hosts stopped); it is not tried again.`
+    ? `${executionAttempts} attempts started and none recorded a result (their hosts stopped); it is not tried again.`
     : `an attempt started but its host stopped before recording a result. It was not run again, ` +
       `because it is a ${effectClass} tool and may already have taken effect.`;
   return {

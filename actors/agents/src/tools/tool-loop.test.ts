@@ -2,15 +2,14 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AgentRegistry } from "../agents/agent-registry.js";
 import { defineAgent } from "../agents/define-agent.js";
-import type { ModelCallResult } from "../agents/model-call-effect.js";
 import { createModelCallHandler } from "../agents/model-call-handler.js";
 import { InMemoryTranscriptReader } from "../agents/transcript-reader.js";
 import { demoScript } from "../models/demo-script.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import type { EffectContext } from "@troupe/runtime";
 import { defineTool } from "./define-tool.js";
-import { InMemoryFenceStore } from "./in-memory-fence-store.js";
-import type { ToolExecuteOutput } from "./tool-execute-effect.js";
+import { InMemoryIdempotencyRecordStore } from "./in-memory-idempotency-record-store.js";
+import type { ModelCallOutput, ToolExecuteOutput } from "@troupe/protocol";
 import { createToolExecuteHandler } from "./tool-execute-handler.js";
 import { InMemoryToolResultStore } from "./tool-result-store.js";
 
@@ -41,7 +40,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
     });
     const toolExecute = createToolExecuteHandler({
       toolsOf: (name) => agents.get(name).tools,
-      fences: new InMemoryFenceStore(),
+      idempotencyRecords: new InMemoryIdempotencyRecordStore(),
       results: new InMemoryToolResultStore(),
     });
     const context: EffectContext = {
@@ -54,7 +53,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
       sessionId: "s1",
       runId: "r1",
       modelCallIndex: 1,
-      attempt: 1,
+      retry: 1,
       withoutTools: false,
     };
 
@@ -66,7 +65,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
     const first = (await modelCall(
       { ...request, transcriptLength: 1 },
       context,
-    )) as ModelCallResult;
+    )) as ModelCallOutput;
     expect(first.toolCalls).toEqual([
       {
         toolCallId: "call-2-1",
@@ -100,7 +99,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
     const second = (await modelCall(
       { ...request, modelCallIndex: 2, transcriptLength: 4 },
       context,
-    )) as ModelCallResult;
+    )) as ModelCallOutput;
     expect(second.toolCalls).toEqual([]);
     expect(second.text).toMatch(
       /^Tool results:\nadd: {"sum":5,"execution":1}\nadd \(error\): Invalid arguments for tool "add":\n/,

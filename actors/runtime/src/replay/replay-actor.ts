@@ -28,9 +28,7 @@ export interface ReplayReport {
  * reproduces the stored snapshot (docs/design.md, "Replay machine state in tests").
  *
  * The step sees only the journal and the kind: replay with the settings the
- * hosts ran (`maxPayloadBytes`) and the same kind definitions. For agents this
- * includes the agent registry, whose defaults (policy, model-call limit) a
- * session's `user.message` adopts and which the journal does not record.
+ * hosts ran (`maxPayloadBytes`) and the same kind definitions.
  *
  * @param source - journal location plus the snapshot store, the actor's kind
  *   and the hosts' `maxPayloadBytes`.

@@ -29,10 +29,13 @@ export type RunStarted = z.infer<typeof runStartedSchema>;
 
 /**
  * `run.delta` — streamed text of a model call, published while it streams (not
- * journaled). When a call is re-run after a crash, `attempt` grows; clients drop
- * the provisional text of lower attempts of the same `modelCallId`.
+ * journaled). `attempt` is the model call's *stream attempt*: it grows with
+ * every stream of the same `modelCallId` — a retry of the model call by the
+ * run, or a re-run by another host after a crash — and clients drop the
+ * provisional text of lower stream attempts. (Wire fields are never renamed:
+ * in code the number is called `streamAttempt`.)
  *
- * Shape: `{ runId: string, modelCallId?: string, attempt: number (1+), kind: "text" | "reasoning", text: string }`.
+ * Shape: `{ runId: string, modelCallId?: string, attempt: number (1+), kind: "text" | "reasoning", text: string, index?: number (0+) }`.
  */
 export const runDeltaSchema = z.object({
   runId: identifierSchema,
@@ -40,7 +43,7 @@ export const runDeltaSchema = z.object({
   attempt: z.number().int().min(1),
   kind: z.enum(["text", "reasoning"]),
   text: z.string(),
-  /** Position of the delta within its attempt, from 0 (added for issue #4). */
+  /** Position of the delta within its stream attempt, from 0 (a field added after the first release). */
   index: z.number().int().min(0).optional(),
 });
 /** Payload of `run.delta`. */

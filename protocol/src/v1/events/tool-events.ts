@@ -12,7 +12,9 @@ const toolCallFields = {
 /**
  * `tool.started` — a tool call began executing (after validation, policy and any
  * approval). `tool` is the tool's name; `effectClass` the class its definition
- * declares (`unclassified` for a tool the agent does not know).
+ * declares (`unclassified` for a tool the agent does not know). `attempt`, when
+ * present, is the call's *execution attempt*: the n-th execution of the tool
+ * under the call's idempotency record (1+).
  *
  * Shape: `{ toolCallId: string, runId: string, tool: string, attempt?: number (1+), effectClass?: ToolEffectClass }`.
  */

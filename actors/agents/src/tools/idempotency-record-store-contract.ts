@@ -1,48 +1,51 @@
 import assert from "node:assert/strict";
 import type { ToolEffectClass } from "./define-tool.js";
-import type { FenceStore } from "./fence-store.js";
+import type { IdempotencyRecordStore } from "./idempotency-record-store.js";
 
-/** One case of the {@link FenceStore} contract: a name saying what it proves and the check. */
-export interface FenceStoreContractCase {
+/** One case of the {@link IdempotencyRecordStore} contract: a name saying what it proves and the check. */
+export interface IdempotencyRecordStoreContractCase {
   readonly name: string;
   /** Resolves when the store keeps the contract; rejects with an `AssertionError` otherwise. */
   readonly run: () => Promise<void>;
 }
 
 /**
- * The shared contract suite of {@link FenceStore} (as Hono runs one router
+ * The shared contract suite of {@link IdempotencyRecordStore} (as Hono runs one router
  * suite against every router): plain async checks with `node:assert`, so any
  * test runner can register them and the library does not depend on one.
- * Every case uses its own keys; the store must allow `maxAttempts` 3.
+ * Every case uses its own keys; the store must allow `maxExecutionAttempts` 3.
  *
  * @param createStore - makes the store under test (may return the same store each time).
  * @returns the cases, to register with the runner.
  * @example
  * ```ts
- * for (const { name, run } of fenceStoreContractCases(() => new InMemoryFenceStore())) it(name, run);
+ * for (const { name, run } of idempotencyRecordStoreContractCases(() => new InMemoryIdempotencyRecordStore())) it(name, run);
  * ```
  */
-export function fenceStoreContractCases(
-  createStore: () => FenceStore | Promise<FenceStore>,
-): FenceStoreContractCase[] {
+export function idempotencyRecordStoreContractCases(
+  createStore: () => IdempotencyRecordStore | Promise<IdempotencyRecordStore>,
+): IdempotencyRecordStoreContractCase[] {
   let counter = 0;
   const fresh = () => `contract-${Date.now().toString(36)}-${(counter += 1)}/run/call`;
   const retryable: ToolEffectClass[] = ["read", "idempotent_write"];
   const atMostOnce: ToolEffectClass[] = ["non_idempotent_write", "unclassified"];
   const all = [...retryable, ...atMostOnce];
 
-  const cases: FenceStoreContractCase[] = [
+  const cases: IdempotencyRecordStoreContractCase[] = [
     {
-      name: "the first begin of a key runs attempt 1 and records started",
+      name: "the first begin of a key runs execution attempt 1 and records started",
       run: async () => {
         const store = await createStore();
-        assert.equal(store.maxAttempts, 3);
+        assert.equal(store.maxExecutionAttempts, 3);
         for (const effectClass of all) {
           const key = fresh();
-          assert.deepEqual(await store.begin(key, effectClass), { kind: "run", attempt: 1 });
+          assert.deepEqual(await store.begin(key, effectClass), {
+            kind: "run",
+            executionAttempt: 1,
+          });
           const record = await store.get(key);
           assert.equal(record?.state, "started");
-          assert.equal(record?.attempts, 1);
+          assert.equal(record?.executionAttempts, 1);
           assert.equal(record?.effectClass, effectClass);
           assert.equal(typeof record?.startedAtMs, "number");
         }
@@ -68,7 +71,7 @@ export function fenceStoreContractCases(
             }
             const record = await store.get(key);
             assert.equal(record?.state, status);
-            assert.equal(record?.attempts, 1);
+            assert.equal(record?.executionAttempts, 1);
             assert.deepEqual(record?.result, result);
             assert.equal(typeof record?.completedAtMs, "number");
           }
@@ -76,19 +79,28 @@ export function fenceStoreContractCases(
       },
     },
     {
-      name: "a started read or idempotent_write runs again up to 3 attempts in all, then is outcome unknown",
+      name: "a started read or idempotent_write runs again up to 3 execution attempts in all, then is outcome unknown",
       run: async () => {
         const store = await createStore();
         for (const effectClass of retryable) {
           const key = fresh();
-          assert.deepEqual(await store.begin(key, effectClass), { kind: "run", attempt: 1 });
-          assert.deepEqual(await store.begin(key, effectClass), { kind: "run", attempt: 2 });
-          assert.deepEqual(await store.begin(key, effectClass), { kind: "run", attempt: 3 });
+          assert.deepEqual(await store.begin(key, effectClass), {
+            kind: "run",
+            executionAttempt: 1,
+          });
+          assert.deepEqual(await store.begin(key, effectClass), {
+            kind: "run",
+            executionAttempt: 2,
+          });
+          assert.deepEqual(await store.begin(key, effectClass), {
+            kind: "run",
+            executionAttempt: 3,
+          });
           assert.deepEqual(await store.begin(key, effectClass), {
             kind: "outcome_unknown",
-            attempts: 3,
+            executionAttempts: 3,
           });
-          assert.equal((await store.get(key))?.attempts, 3);
+          assert.equal((await store.get(key))?.executionAttempts, 3);
         }
       },
     },
@@ -102,7 +114,7 @@ export function fenceStoreContractCases(
           for (let again = 0; again < 3; again += 1) {
             assert.deepEqual(await store.begin(key, effectClass), {
               kind: "outcome_unknown",
-              attempts: 1,
+              executionAttempts: 1,
             });
           }
           assert.equal((await store.get(key))?.state, "started");
@@ -150,8 +162,8 @@ export function fenceStoreContractCases(
           status: "failed",
           result: "plain string",
         });
-        assert.equal((await store.get(first))?.attempts, 0);
-        assert.deepEqual(await store.begin(second, "read"), { kind: "run", attempt: 1 });
+        assert.equal((await store.get(first))?.executionAttempts, 0);
+        assert.deepEqual(await store.begin(second, "read"), { kind: "run", executionAttempt: 1 });
       },
     },
   ];

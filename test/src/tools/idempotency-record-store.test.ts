@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import {
-  RedisFenceStore,
+  RedisIdempotencyRecordStore,
   RedisToolResultStore,
-  fenceStoreContractCases,
+  idempotencyRecordStoreContractCases,
 } from "@troupe/agents/internal";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { readToolResult } from "@troupe/agents";
@@ -13,7 +13,7 @@ import { startTestServers, type TestServers } from "../harness/start-test-server
 let servers: TestServers | undefined;
 let redis: Redis | undefined;
 // Each suite its own key prefix, so a failure says which suite owned what.
-const keys = new RedisKeys(`test-fences-${randomUUID()}`);
+const keys = new RedisKeys(`test-records-${randomUUID()}`);
 
 beforeAll(async () => {
   servers = await startTestServers();
@@ -31,15 +31,17 @@ function client(): Redis {
   return redis;
 }
 
-describe("RedisFenceStore keeps the FenceStore contract on a real Redis", () => {
-  for (const { name, run } of fenceStoreContractCases(() => new RedisFenceStore(client(), keys))) {
+describe("RedisIdempotencyRecordStore keeps the IdempotencyRecordStore contract on a real Redis", () => {
+  for (const { name, run } of idempotencyRecordStoreContractCases(
+    () => new RedisIdempotencyRecordStore(client(), keys),
+  )) {
     it(name, run);
   }
 });
 
-describe("RedisFenceStore on a real Redis", () => {
-  it("keeps a fence as a hash under <prefix>:fence:tool:<key> with a TTL renewed by every change", async () => {
-    const store = new RedisFenceStore(client(), keys, { ttlMs: 60_000 });
+describe("RedisIdempotencyRecordStore on a real Redis", () => {
+  it("keeps an idempotency record as a hash under <prefix>:fence:tool:<key> with a TTL renewed by every change", async () => {
+    const store = new RedisIdempotencyRecordStore(client(), keys, { ttlMs: 60_000 });
     const key = `s-${randomUUID()}/r1/c1`;
     await store.begin(key, "idempotent_write");
     const redisKey = keys.idempotencyRecord(key);
@@ -62,7 +64,7 @@ describe("RedisFenceStore on a real Redis", () => {
   });
 
   it("stamps records with the Redis server's clock", async () => {
-    const store = new RedisFenceStore(client(), keys);
+    const store = new RedisIdempotencyRecordStore(client(), keys);
     const key = `s-${randomUUID()}/r1/c1`;
     const [seconds] = await client().time();
     await store.begin(key, "read");

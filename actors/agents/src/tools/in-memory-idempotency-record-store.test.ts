@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { fenceStoreContractCases } from "./fence-store-contract.js";
-import { InMemoryFenceStore } from "./in-memory-fence-store.js";
+import { idempotencyRecordStoreContractCases } from "./idempotency-record-store-contract.js";
+import { InMemoryIdempotencyRecordStore } from "./in-memory-idempotency-record-store.js";
 
-describe("InMemoryFenceStore keeps the FenceStore contract", () => {
-  for (const { name, run } of fenceStoreContractCases(() => new InMemoryFenceStore())) {
+describe("InMemoryIdempotencyRecordStore keeps the IdempotencyRecordStore contract", () => {
+  for (const { name, run } of idempotencyRecordStoreContractCases(
+    () => new InMemoryIdempotencyRecordStore(),
+  )) {
     it(name, run);
   }
 });
 
-describe("InMemoryFenceStore", () => {
+describe("InMemoryIdempotencyRecordStore", () => {
   it("stamps records with the injected clock", async () => {
     let now = 1_000;
-    const store = new InMemoryFenceStore({ now: () => now });
+    const store = new InMemoryIdempotencyRecordStore({ now: () => now });
     await store.begin("s/r/c", "read");
     now = 2_000;
     await store.begin("s/r/c", "read");
@@ -19,7 +21,7 @@ describe("InMemoryFenceStore", () => {
     await store.complete("s/r/c", "succeeded", { content: "ok" });
     expect(await store.get("s/r/c")).toEqual({
       state: "succeeded",
-      attempts: 2,
+      executionAttempts: 2,
       effectClass: "read",
       result: { content: "ok" },
       createdAtMs: 1_000,

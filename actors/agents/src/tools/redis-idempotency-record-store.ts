@@ -1,21 +1,26 @@
 import type { Redis } from "ioredis";
 import type { RedisKeys } from "@troupe/protocol/internal";
 import { RedisScript } from "@troupe/runtime/internal";
-import { MAX_TOOL_ATTEMPTS, type ToolEffectClass, isRetryableEffectClass } from "./define-tool.js";
 import {
-  DEFAULT_FENCE_TTL_MS,
-  type FenceDecision,
-  type FenceRecord,
-  type FenceStatus,
-  type FenceStore,
-} from "./fence-store.js";
+  MAX_TOOL_EXECUTION_ATTEMPTS,
+  type ToolEffectClass,
+  isRetryableEffectClass,
+} from "./define-tool.js";
+import {
+  DEFAULT_IDEMPOTENCY_RECORD_TTL_MS,
+  type IdempotencyRecordDecision,
+  type IdempotencyRecord,
+  type IdempotencyRecordStatus,
+  type IdempotencyRecordStore,
+} from "./idempotency-record-store.js";
 
 const NOW_MS = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `;
 
-// KEYS: fence; ARGV: effectClass, retryable (1|0), maxAttempts, ttlMs
+// KEYS: the record; ARGV: effectClass, retryable (1|0), maxExecutionAttempts, ttlMs
+// The hash field `attempts` holds the execution attempts begun (its name is stored data).
 const beginScript = new RedisScript(`${NOW_MS}
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then
@@ -37,7 +42,7 @@ end
 return {'outcome_unknown', attempts}
 `);
 
-// KEYS: fence; ARGV: status, result (JSON), ttlMs
+// KEYS: the record; ARGV: status, result (JSON), ttlMs
 const completeScript = new RedisScript(`${NOW_MS}
 local state = redis.call('HGET', KEYS[1], 'state')
 if state and state ~= 'started' then
@@ -51,84 +56,94 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {ARGV[1], ARGV[2]}
 `);
 
-/** Options of {@link RedisFenceStore}. */
-export interface RedisFenceStoreOptions {
-  /** How long a fence is kept after its last change, in ms; default 7 days (604 800 000 ms). */
+/** Options of {@link RedisIdempotencyRecordStore}. */
+export interface RedisIdempotencyRecordStoreOptions {
+  /** How long a record is kept after its last change, in ms; default 7 days (604 800 000 ms). */
   readonly ttlMs?: number;
-  /** Attempts in all for retryable classes; default 3 (`MAX_TOOL_ATTEMPTS`). */
-  readonly maxAttempts?: number;
+  /** Execution attempts in all for retryable classes; default 3 (`MAX_TOOL_EXECUTION_ATTEMPTS`). */
+  readonly maxExecutionAttempts?: number;
 }
 
 /**
- * {@link FenceStore} on Redis: one hash per call under
- * `<prefix>:fence:tool:<idempotencyKey>` (see `RedisKeys.idempotencyRecord`), changed only by
- * two Lua scripts, so `begin` and `complete` are atomic even between hosts.
+ * {@link IdempotencyRecordStore} on Redis: one hash per call under
+ * `<prefix>:fence:tool:<idempotencyKey>` (`RedisKeys.idempotencyRecord`; the key
+ * keeps its older name so that records of earlier releases are found), changed
+ * only by two Lua scripts, so `begin` and `complete` are atomic even between hosts.
  * Timestamps come from the Redis server's clock; every change renews the TTL
  * (default 7 days), after which the call counts as never begun.
  *
  * @example
  * ```ts
- * const fences = new RedisFenceStore(redis, new RedisKeys("troupe"));
- * const decision = await fences.begin("s1/r1/c1", "non_idempotent_write");
+ * const records = new RedisIdempotencyRecordStore(redis, new RedisKeys("troupe"));
+ * const decision = await records.begin("s1/r1/c1", "non_idempotent_write");
  * ```
  */
-export class RedisFenceStore implements FenceStore {
+export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
   readonly #ttlMs: number;
-  /** See {@link FenceStore.maxAttempts}. */
-  readonly maxAttempts: number;
+  /** See {@link IdempotencyRecordStore.maxExecutionAttempts}. */
+  readonly maxExecutionAttempts: number;
 
   /**
    * @param redis - connection.
    * @param keys - the deployment's key layout.
-   * @param options - TTL and attempts, see {@link RedisFenceStoreOptions}.
+   * @param options - TTL and execution attempts, see {@link RedisIdempotencyRecordStoreOptions}.
    */
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
-    options: RedisFenceStoreOptions = {},
+    options: RedisIdempotencyRecordStoreOptions = {},
   ) {
-    this.#ttlMs = options.ttlMs ?? DEFAULT_FENCE_TTL_MS;
-    this.maxAttempts = options.maxAttempts ?? MAX_TOOL_ATTEMPTS;
+    this.#ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_RECORD_TTL_MS;
+    this.maxExecutionAttempts = options.maxExecutionAttempts ?? MAX_TOOL_EXECUTION_ATTEMPTS;
   }
 
-  /** See {@link FenceStore.begin}. @throws the Redis client's error when Redis is unreachable. */
-  async begin(key: string, effectClass: ToolEffectClass): Promise<FenceDecision> {
+  /** See {@link IdempotencyRecordStore.begin}. @throws the Redis client's error when Redis is unreachable. */
+  async begin(key: string, effectClass: ToolEffectClass): Promise<IdempotencyRecordDecision> {
     const reply = (await beginScript.run(
       this.redis,
       [this.keys.idempotencyRecord(key)],
-      [effectClass, isRetryableEffectClass(effectClass) ? "1" : "0", this.maxAttempts, this.#ttlMs],
+      [
+        effectClass,
+        isRetryableEffectClass(effectClass) ? "1" : "0",
+        this.maxExecutionAttempts,
+        this.#ttlMs,
+      ],
     )) as [string, number | string, string?];
     const [kind, value, result] = reply;
-    if (kind === "run") return { kind: "run", attempt: Number(value) };
+    if (kind === "run") return { kind: "run", executionAttempt: Number(value) };
     if (kind === "reuse") {
-      return { kind: "reuse", status: value as FenceStatus, result: JSON.parse(result ?? "null") };
+      return {
+        kind: "reuse",
+        status: value as IdempotencyRecordStatus,
+        result: JSON.parse(result ?? "null"),
+      };
     }
-    return { kind: "outcome_unknown", attempts: Number(value) };
+    return { kind: "outcome_unknown", executionAttempts: Number(value) };
   }
 
-  /** See {@link FenceStore.complete}. @throws the Redis client's error when Redis is unreachable. */
+  /** See {@link IdempotencyRecordStore.complete}. @throws the Redis client's error when Redis is unreachable. */
   async complete(
     key: string,
-    status: FenceStatus,
+    status: IdempotencyRecordStatus,
     result: unknown,
-  ): Promise<{ status: FenceStatus; result: unknown }> {
+  ): Promise<{ status: IdempotencyRecordStatus; result: unknown }> {
     const reply = (await completeScript.run(
       this.redis,
       [this.keys.idempotencyRecord(key)],
       [status, JSON.stringify(result ?? null), this.#ttlMs],
-    )) as [FenceStatus, string];
+    )) as [IdempotencyRecordStatus, string];
     return { status: reply[0], result: JSON.parse(reply[1]) as unknown };
   }
 
-  /** See {@link FenceStore.get}. */
-  async get(key: string): Promise<FenceRecord | undefined> {
+  /** See {@link IdempotencyRecordStore.get}. */
+  async get(key: string): Promise<IdempotencyRecord | undefined> {
     const hash = await this.redis.hgetall(this.keys.idempotencyRecord(key));
     if (hash["state"] === undefined) return undefined;
     const number = (field: string) =>
       hash[field] === undefined ? {} : { [field]: Number(hash[field]) };
     return {
-      state: hash["state"] as FenceRecord["state"],
-      attempts: Number(hash["attempts"] ?? 0),
+      state: hash["state"] as IdempotencyRecord["state"],
+      executionAttempts: Number(hash["attempts"] ?? 0),
       createdAtMs: Number(hash["createdAtMs"] ?? 0),
       ...(hash["effectClass"] === undefined
         ? {}

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from "./define-tool.js";
 
 /**
- * How one attempt of a tool's `execute` ended.
+ * How one execution attempt of a tool's `execute` ended.
  *
  * - `returned` — it resolved with `value`.
  * - `threw` — it rejected (or threw) with `error`, without any abort.
@@ -9,39 +9,39 @@ import type { ToolDefinition } from "./define-tool.js";
  * - `aborted` — the effect's signal aborted first (cancellation or the host
  *   giving the effect up); `reason` is the signal's reason.
  */
-export type ToolAttemptOutcome =
+export type ExecutionAttemptOutcome =
   | { readonly kind: "returned"; readonly value: unknown }
   | { readonly kind: "threw"; readonly error: unknown }
   | { readonly kind: "timed_out"; readonly timeoutMs: number }
   | { readonly kind: "aborted"; readonly reason: unknown };
 
-/** What {@link runToolAttempt} needs besides the tool and its input. */
-export interface ToolAttemptOptions {
+/** What {@link runExecutionAttempt} needs besides the tool and its input. */
+export interface ExecutionAttemptOptions {
   /** The call's idempotency key, passed to `execute`. */
   readonly idempotencyKey: string;
-  /** 1-based attempt, passed to `execute`. */
-  readonly attempt: number;
+  /** The execution attempt, 1-based, passed to `execute` as its `attempt`. */
+  readonly executionAttempt: number;
   /** The effect's signal. */
   readonly signal: AbortSignal;
 }
 
 /**
- * Runs one attempt of a tool: calls `execute` with a signal that aborts when
+ * Runs one execution attempt of a tool: calls `execute` with a signal that aborts when
  * the effect's signal does or when the tool's `timeoutMs` passes, and stops
  * waiting at that moment even if `execute` ignores its signal (its late
  * settlement is then ignored). Never throws.
  *
  * @param tool - the tool.
  * @param input - the validated input.
- * @param options - idempotency key, attempt, effect signal.
- * @returns how the attempt ended, see {@link ToolAttemptOutcome}.
+ * @param options - idempotency key, execution attempt, effect signal.
+ * @returns how the execution attempt ended, see {@link ExecutionAttemptOutcome}.
  * @see https://nodejs.org/api/globals.html#static-method-abortsignalanysignals
  */
-export async function runToolAttempt(
+export async function runExecutionAttempt(
   tool: ToolDefinition,
   input: Record<string, unknown>,
-  options: ToolAttemptOptions,
-): Promise<ToolAttemptOutcome> {
+  options: ExecutionAttemptOptions,
+): Promise<ExecutionAttemptOutcome> {
   const { signal } = options;
   if (signal.aborted) return { kind: "aborted", reason: signal.reason };
   const timeout = new AbortController();
@@ -50,21 +50,21 @@ export async function runToolAttempt(
     tool.timeoutMs,
   );
   const combined = AbortSignal.any([signal, timeout.signal]);
-  const stopReason = (): ToolAttemptOutcome =>
+  const stopReason = (): ExecutionAttemptOutcome =>
     signal.aborted
       ? { kind: "aborted", reason: signal.reason }
       : { kind: "timed_out", timeoutMs: tool.timeoutMs };
   let onAbort: (() => void) | undefined;
-  const stopped = new Promise<ToolAttemptOutcome>((resolve) => {
+  const stopped = new Promise<ExecutionAttemptOutcome>((resolve) => {
     onAbort = () => resolve(stopReason());
     combined.addEventListener("abort", onAbort, { once: true });
   });
-  const running = (async (): Promise<ToolAttemptOutcome> => {
+  const running = (async (): Promise<ExecutionAttemptOutcome> => {
     try {
       const value = await tool.execute(input, {
         idempotencyKey: options.idempotencyKey,
         signal: combined,
-        attempt: options.attempt,
+        attempt: options.executionAttempt,
       });
       return { kind: "returned", value };
     } catch (error) {
