@@ -1,4 +1,4 @@
-import { agentKinds, defineAgent } from "@troupe/agents";
+import { AGENT_MACHINES_VERSION, agentKinds, defineAgent } from "@troupe/agents";
 import { InvalidAddressError, parseAddress, shardOf } from "@troupe/protocol";
 import {
   clusterStatus,
@@ -71,7 +71,7 @@ describe("admin read side: inspect, status and replay against a live agent host"
     const [latest, ...earlier] = inspection.generations;
     expect(latest?.latest).toBe(true);
     expect(latest?.generation).toBeGreaterThanOrEqual(1);
-    expect(latest?.machineVersion).toBe("1");
+    expect(latest?.machineVersion).toBe(AGENT_MACHINES_VERSION);
     expect(latest?.status).toBe("active");
     expect(latest?.stateValue).not.toBeNull();
     expect(latest?.eventSeq).toBeGreaterThanOrEqual(1);
@@ -87,7 +87,9 @@ describe("admin read side: inspect, status and replay against a live agent host"
     expect(JSON.parse(JSON.stringify(inspection))).toEqual(inspection);
     const text = formatActorInspection(inspection);
     expect(text).toContain(`lease       ${host.hostId} (token ${inspection.lease.fencingToken}`);
-    expect(text).toMatch(new RegExp(`^\\s*${latest?.generation}  latest  1\\s+active`, "m"));
+    expect(text).toMatch(
+      new RegExp(`^\\s*${latest?.generation}  latest  ${AGENT_MACHINES_VERSION}\\s+active`, "m"),
+    );
   });
 
   it("inspecting an actor that was never written gives exists: false, and invalid text an InvalidAddressError", async () => {
@@ -156,8 +158,8 @@ describe("admin read side: inspect, status and replay against a live agent host"
       replayedGeneration: inspection.generations[0]?.generation,
       difference: undefined,
     });
-    // The session's journal: the user.message and its run's run.finished.
-    expect(report.messagesReplayed).toBe(2);
+    // The session's journal: the user.message, the agent.resolve result and its run's run.finished.
+    expect(report.messagesReplayed).toBe(3);
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
     expect(formatReplayReport(report)).toContain("yes, the journal reproduces the stored snapshot");
     // The run actor's journal (its model call's result included) reproduces too.
