@@ -197,6 +197,8 @@ export default tseslint.config(
     },
     rules: {
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      // One import statement per module (a type-only one may stand beside it).
+      "import-x/no-duplicates": "error",
     },
   },
   {

@@ -1,5 +1,4 @@
-import type { ToolPolicyOverrides, Usage } from "@troupe/protocol";
-import type { ActorInput } from "@troupe/protocol";
+import type { ToolPolicyOverrides, Usage, ActorInput } from "@troupe/protocol";
 import type { ToolPhase } from "./tool-phase.js";
 
 /**

@@ -1,16 +1,19 @@
 import {
-  type MessageSchemas,
-  type RunCancel,
-  type RunStart,
-  type RunSteer,
-  type ToolFinished,
   runCancelSchema,
   runStartSchema,
   runSteerSchema,
   toolFinishedSchema,
 } from "@troupe/protocol";
-import type { EffectCompletedEvent, EffectFailedEvent } from "@troupe/protocol";
-import type { InboxEvent } from "@troupe/protocol";
+import type {
+  EffectCompletedEvent,
+  EffectFailedEvent,
+  MessageSchemas,
+  RunCancel,
+  RunStart,
+  RunSteer,
+  ToolFinished,
+  InboxEvent,
+} from "@troupe/protocol";
 
 /**
  * Events of {@link runMachine}: messages from the session (`run.start`,

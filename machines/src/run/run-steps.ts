@@ -1,7 +1,13 @@
-import { formatAddress, type RunOutcome, type TranscriptEntry, type Usage } from "@troupe/protocol";
+import {
+  formatAddress,
+  type RunOutcome,
+  type TranscriptEntry,
+  type Usage,
+  MODEL_CALL_EFFECT,
+  type ModelCallInput,
+} from "@troupe/protocol";
 import { appendEntry, cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import type { HostAction, MachineStep } from "../host-actions/machine-step.js";
-import { MODEL_CALL_EFFECT, type ModelCallInput } from "@troupe/protocol";
 import { checkModelCallOutput, readModelCallOutput } from "./model-call-output.js";
 import { isFinalCall, modelCallEffectId, type ActiveRun, type RunContext } from "./run-context.js";
 import { INVALID_MODEL_OUTPUT_CODE, type RunEvent } from "./run-events.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runStart } from "../testing/run-kit.js";
+import { runStart, runStep, newRunActor } from "../testing/run-kit.js";
 import {
   answeredWithTools,
   finishTools,
@@ -8,7 +8,6 @@ import {
   writeCall,
 } from "../testing/run-tool-kit.js";
 import { modelToolCall } from "../testing/tool-kit.js";
-import { runStep, newRunActor } from "../testing/run-kit.js";
 
 describe("run: tool policy", () => {
   it("passes the session's tool policy overrides from run.start to every model call", () => {

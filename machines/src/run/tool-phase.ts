@@ -1,5 +1,9 @@
-import type { ToolCallStatus, ToolEffectClass, TranscriptEntry } from "@troupe/protocol";
-import type { ModelToolCall } from "@troupe/protocol";
+import type {
+  ToolCallStatus,
+  ToolEffectClass,
+  TranscriptEntry,
+  ModelToolCall,
+} from "@troupe/protocol";
 
 // The tool phase of a run: the tool calls of one model response, which of them
 // have started and which have a result. Pure functions over plain data; the

@@ -1,16 +1,7 @@
 import {
-  type MessageSchemas,
-  type QuestionAnswer,
-  type ToolApprove,
-  type ToolDeny,
   questionAnswerSchema,
   toolApproveSchema,
   toolDenySchema,
-  type RunCancel,
-  type RunFinished,
-  type RunSteer,
-  type SessionConfigure,
-  type UserMessage,
   runCancelSchema,
   runFinishedSchema,
   runSteerSchema,
@@ -18,7 +9,20 @@ import {
   sessionConfigureSchema,
   userMessageSchema,
 } from "@troupe/protocol";
-import type { EffectCompletedEvent, EffectFailedEvent, InboxEvent } from "@troupe/protocol";
+import type {
+  EffectCompletedEvent,
+  EffectFailedEvent,
+  InboxEvent,
+  MessageSchemas,
+  QuestionAnswer,
+  ToolApprove,
+  ToolDeny,
+  RunCancel,
+  RunFinished,
+  RunSteer,
+  SessionConfigure,
+  UserMessage,
+} from "@troupe/protocol";
 
 /** A `user.message` as the session machine takes it. */
 export type UserMessageEvent = InboxEvent<"user.message", UserMessage>;

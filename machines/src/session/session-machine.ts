@@ -1,7 +1,6 @@
-import type { SessionPolicy } from "@troupe/protocol";
+import type { SessionPolicy, ActorInput } from "@troupe/protocol";
 import { and, not, setup } from "xstate";
 import { hostActionImplementations } from "@troupe/protocol";
-import type { ActorInput } from "@troupe/protocol";
 import { stepAction } from "../host-actions/machine-step.js";
 import {
   accept,

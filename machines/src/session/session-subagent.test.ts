@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolActorId } from "@troupe/protocol";
-import { emitEvent, sendMessage } from "@troupe/protocol";
+import { toolActorId, emitEvent, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
 import {
   modelCallCompleted,

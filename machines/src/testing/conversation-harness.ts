@@ -1,14 +1,15 @@
-import type { TranscriptEntry } from "@troupe/protocol";
 import type {
+  TranscriptEntry,
   AppendParams,
   EffectRequestParams,
   EmitEventParams,
   SendMessageParams,
+  ToolExecuteInput,
+  ToolExecuteOutput,
 } from "@troupe/protocol";
 import type { RunEvent } from "../run/run-events.js";
 import type { SessionEvent } from "../session/session-events.js";
 import type { ToolCallEvent } from "../tool/tool-call-events.js";
-import type { ToolExecuteInput, ToolExecuteOutput } from "@troupe/protocol";
 import { TEST_TIME_MS } from "./inbox.js";
 import type { RequestedAction } from "./pure-driver.js";
 import { newRunActor, runStep, type RunSnapshot } from "./run-kit.js";

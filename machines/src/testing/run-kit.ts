@@ -1,6 +1,5 @@
-import type { RunStart } from "@troupe/protocol";
+import type { RunStart, ModelCallOutput, ModelToolCall } from "@troupe/protocol";
 import type { SnapshotFrom } from "xstate";
-import type { ModelCallOutput, ModelToolCall } from "@troupe/protocol";
 import type { RunEvent } from "../run/run-events.js";
 import { runMachine } from "../run/run-machine.js";
 import { inboxEvent } from "./inbox.js";

@@ -1,11 +1,5 @@
-import {
-  toolActorId,
-  type ToolCallStatus,
-  type ToolFinished,
-  type ToolStart,
-} from "@troupe/protocol";
-import { appendEntry, requestEffect, sendMessage } from "@troupe/protocol";
-import type { ModelToolCall } from "@troupe/protocol";
+import { toolActorId, appendEntry, requestEffect, sendMessage } from "@troupe/protocol";
+import type { ModelToolCall, ToolCallStatus, ToolFinished, ToolStart } from "@troupe/protocol";
 import {
   modelCallCompleted,
   modelOutput,

@@ -1,9 +1,9 @@
-import { toolActorId, type ToolFinished, type ToolStart } from "@troupe/protocol";
+import { toolActorId } from "@troupe/protocol";
 import type { SnapshotFrom } from "xstate";
 import type { RunEvent } from "../run/run-events.js";
 import type { ToolCallEvent } from "../tool/tool-call-events.js";
 import { toolCallMachine } from "../tool/tool-call-machine.js";
-import type { ModelToolCall, ToolExecuteOutput } from "@troupe/protocol";
+import type { ModelToolCall, ToolExecuteOutput, ToolFinished, ToolStart } from "@troupe/protocol";
 import { inboxEvent } from "./inbox.js";
 import { sendEvent, startMachine, type PureStep } from "./pure-driver.js";
 

@@ -1,5 +1,4 @@
-import type { ToolExecutionStatus, ToolStart } from "@troupe/protocol";
-import type { ActorInput } from "@troupe/protocol";
+import type { ToolExecutionStatus, ToolStart, ActorInput } from "@troupe/protocol";
 
 /** The call a tool call actor runs, as `tool.start` described it (without the session id). */
 export type ToolCallRequest = Omit<ToolStart, "sessionId">;

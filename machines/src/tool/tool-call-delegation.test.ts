@@ -1,6 +1,5 @@
-import { toolActorId } from "@troupe/protocol";
+import { toolActorId, emitEvent, sendMessage } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
-import { emitEvent, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
 import { newToolCallActor, toolStart, toolStep, toolSteps } from "../testing/tool-kit.js";
 import {

@@ -1,20 +1,23 @@
 import {
-  type MessageSchemas,
-  type QuestionAnswer,
-  type SubagentFinished,
   subagentFinishedSchema,
-  type ToolApprove,
-  type ToolCancel,
-  type ToolDeny,
-  type ToolStart,
   questionAnswerSchema,
   toolApproveSchema,
   toolCancelSchema,
   toolDenySchema,
   toolStartSchema,
 } from "@troupe/protocol";
-import type { EffectCompletedEvent, EffectFailedEvent } from "@troupe/protocol";
-import type { InboxEvent } from "@troupe/protocol";
+import type {
+  EffectCompletedEvent,
+  EffectFailedEvent,
+  MessageSchemas,
+  QuestionAnswer,
+  SubagentFinished,
+  ToolApprove,
+  ToolCancel,
+  ToolDeny,
+  ToolStart,
+  InboxEvent,
+} from "@troupe/protocol";
 
 /**
  * Events of {@link toolCallMachine}: messages from the run actor

@@ -1,6 +1,5 @@
-import { toolActorId } from "@troupe/protocol";
+import { toolActorId, cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
-import { cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
 import {
   newToolCallActor,

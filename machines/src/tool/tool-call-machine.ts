@@ -1,7 +1,6 @@
-import { toolActorId, type ToolPolicyDecision } from "@troupe/protocol";
+import { toolActorId, hostActionImplementations } from "@troupe/protocol";
 import { and, not, setup } from "xstate";
-import { hostActionImplementations } from "@troupe/protocol";
-import type { ActorInput } from "@troupe/protocol";
+import type { ActorInput, ToolPolicyDecision } from "@troupe/protocol";
 import { stepAction } from "../host-actions/machine-step.js";
 import { initialToolCallContext, type ToolCallContext } from "./tool-call-context.js";
 import {

@@ -1,9 +1,8 @@
-import { parseAddress, shardOf } from "@troupe/protocol";
+import { parseAddress, shardOf, decodeEvent } from "@troupe/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { readStream } from "../support/read-stream.js";
 import { followSession } from "../support/session-events.js";
-import { decodeEvent } from "@troupe/protocol";
 
 const AGENT_HOST = "test/src/fixtures/agent-host.ts";
 

@@ -13,8 +13,7 @@ import {
 import { RedisIdempotencyRecordStore } from "../tools/redis-idempotency-record-store.js";
 import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
 import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
-import type { ActorKindDefinition } from "@troupe/runtime";
-import type { HostServices } from "@troupe/runtime";
+import type { ActorKindDefinition, HostServices } from "@troupe/runtime";
 import { createDeltaPublisher } from "../transcript/delta-publisher.js";
 import { JetStreamTranscriptReader } from "../transcript/jetstream-transcript-reader.js";
 import { AgentRegistry } from "./agent-registry.js";

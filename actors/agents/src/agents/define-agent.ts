@@ -1,4 +1,8 @@
-import { ASK_USER_TOOL, DEFAULT_APPROVAL_TIMEOUT_MS } from "@troupe/machines";
+import {
+  ASK_USER_TOOL,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  DEFAULT_MAX_MODEL_CALLS,
+} from "@troupe/machines";
 import { sessionPolicySchema } from "@troupe/protocol";
 import { z } from "zod";
 import { parseModelSpec } from "../models/model-spec.js";
@@ -9,7 +13,6 @@ import { toSubagentRecord } from "./subagents.js";
 
 /** Default model calls per run: the run machine's (`@troupe/machines`). */
 export { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
-import { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
 
 const nameSchema = z
   .string()

@@ -4,8 +4,7 @@ import { type ModelMessage, type Tool, type ToolSet, asSchema, jsonSchema, tool 
 import { z } from "zod";
 import type { ToolDefinition, ToolEffectClass } from "../tools/define-tool.js";
 import { decideToolCall } from "../tools/tool-policy.js";
-import type { AgentDefinition } from "./agent-definition.js";
-import type { SubagentDefinition } from "./agent-definition.js";
+import type { AgentDefinition, SubagentDefinition } from "./agent-definition.js";
 import { subagentAgentName } from "./subagents.js";
 
 /** A tool call as it streamed: the arguments as the raw JSON text. */

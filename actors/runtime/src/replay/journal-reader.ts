@@ -1,12 +1,7 @@
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
-import {
-  type ActorAddress,
-  CONTENT_TYPE_HEADER,
-  shardInboxSubject,
-  shardOf,
-} from "@troupe/protocol";
+import { CONTENT_TYPE_HEADER, shardInboxSubject, shardOf } from "@troupe/protocol";
 import type { InboxMessage } from "../step/process-message.js";
-import type { StreamNames } from "@troupe/protocol";
+import type { StreamNames, ActorAddress } from "@troupe/protocol";
 
 /** Where an actor's journal lives. */
 export interface JournalSource {

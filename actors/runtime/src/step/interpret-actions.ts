@@ -7,8 +7,6 @@ import {
   inboxSubject,
   parseAddress,
   transcriptSubject,
-} from "@troupe/protocol";
-import {
   APPEND_ACTION,
   CANCEL_EFFECT_ACTION,
   EFFECT_ACTION,

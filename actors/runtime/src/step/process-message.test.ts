@@ -1,5 +1,10 @@
-import { encodeMessage, decodeEvent, TroupeError } from "@troupe/protocol";
-import { EFFECT_ACTION, hostActionImplementations } from "@troupe/protocol";
+import {
+  encodeMessage,
+  decodeEvent,
+  TroupeError,
+  EFFECT_ACTION,
+  hostActionImplementations,
+} from "@troupe/protocol";
 import { assign, cancel, createMachine, emit, enqueueActions, log, raise, setup } from "xstate";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";

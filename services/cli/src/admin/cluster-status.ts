@@ -2,8 +2,7 @@ import { type ConsumerInfo, type JetStreamManager } from "@nats-io/jetstream";
 import { RedisKeys, streamNames } from "@troupe/protocol/internal";
 import { shardConsumerName } from "@troupe/runtime/internal";
 import { assertShardCount, shardInboxFilter } from "@troupe/protocol";
-import { countStoredMessages } from "@troupe/client/internal";
-import { isStreamNotFound } from "@troupe/client/internal";
+import { countStoredMessages, isStreamNotFound } from "@troupe/client/internal";
 import type { Redis } from "ioredis";
 import { DEFAULT_DEPLOYMENT_PREFIX, type AdminDeps } from "./admin-deps.js";
 import {

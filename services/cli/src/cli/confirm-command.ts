@@ -1,6 +1,5 @@
 import type { EventEnvelope } from "@troupe/protocol";
-import type { TroupeClient } from "@troupe/client";
-import type { CommandReceipt } from "@troupe/client";
+import type { TroupeClient, CommandReceipt } from "@troupe/client";
 
 /**
  * What happened to a command (see {@link confirmCommand}):

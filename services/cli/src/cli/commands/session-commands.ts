@@ -3,8 +3,7 @@ import { Command } from "commander";
 import pc from "picocolors";
 import { connectionOptions } from "../connection-options.js";
 import type { ConnectionFlags } from "../connection-settings.js";
-import type { CommandReceipt } from "@troupe/client";
-import type { TroupeClient } from "@troupe/client";
+import type { CommandReceipt, TroupeClient } from "@troupe/client";
 import { confirmCommand } from "../confirm-command.js";
 import { withClient } from "../with-client.js";
 
