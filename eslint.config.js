@@ -35,7 +35,8 @@ const packages = [
     ],
   },
 ];
-const allPackages = [...packages.map((entry) => entry.name), "@troupe/test"];
+/** Every package a zone may name, `test/` (private) included. */
+const allPackages = [...packages, { name: "@troupe/test", dir: "test", may: [] }];
 
 /**
  * Folders of each package's `src/`, lowest layer first. A folder may import
@@ -68,29 +69,42 @@ const folderLayers = {
   test: ["harness", "support", "fixtures", "bench"],
 };
 
-const packageRule = ({ name, may }) =>
+const layerOrder = (layers) => layers.map((layer) => [layer].flat().join("|")).join(" ← ");
+
+/**
+ * `import-x/no-restricted-paths` zones of one package: the packages it may
+ * not import, whole. The rule resolves each import (static, `export … from`
+ * and dynamic `import()`, by package name or by relative path) to a file, so
+ * neither a relative path into another package nor an `import()` gets round it.
+ */
+const packageZones = ({ name, dir, may }) =>
   allPackages
-    .filter((other) => other !== name && !may.includes(other))
+    .filter((other) => other.name !== name && !may.includes(other.name))
     .map((other) => ({
-      group: [other, `${other}/*`],
-      message: `${name} may not import ${other}: see the package map in docs/design.md (allowed: ${may.join(", ") || "none"}).`,
+      target: `./${dir}`,
+      from: `./${other.dir}`,
+      message: `${name} may not import ${other.name}: see the package map in docs/design.md (allowed: ${may.join(", ") || "none"}).`,
     }));
 
-const folderRule = (dir, layers, index) => {
-  const own = [layers[index]].flat();
-  const above = layers.slice(index + 1).flat();
-  return own.map((folder) => {
-    const peers = own.filter((other) => other !== folder);
-    const refused = [...above, ...peers];
-    return {
-      folder,
-      patterns: refused.map((other) => ({
-        group: [`../${other}/*`, `../../${other}/*`],
-        message: `${dir}/src/${folder}/ may not import ${other}/: folders of a package import lower layers only (${layers.map((layer) => [layer].flat().join("|")).join(" ← ")}).`,
+/** Zones of one package's folders: each may import lower layers only, not its peers. */
+const folderZones = (dir, layers) =>
+  layers.flatMap((layer, index) => {
+    const own = [layer].flat();
+    const above = layers.slice(index + 1).flat();
+    return own.flatMap((folder) =>
+      [...above, ...own.filter((other) => other !== folder)].map((other) => ({
+        target: `./${dir}/src/${folder}`,
+        from: `./${dir}/src/${other}`,
+        message: `${dir}/src/${folder}/ may not import ${other}/: folders of a package import lower layers only (${layerOrder(layers)}).`,
       })),
-    };
+    );
   });
-};
+
+/** A package imports its own modules by relative path, never by its own name. */
+const selfImport = ({ name }) => ({
+  group: [name, `${name}/*`],
+  message: `${name} may not import itself by name (that skips the folder order): import the module by its relative path.`,
+});
 
 const ioModules = [
   { group: ["node:*"], message: "machines/ is pure: no Node built-ins (IO, timers, crypto)." },
@@ -117,51 +131,49 @@ const impureSyntax = [
   },
 ];
 
-/** One `no-restricted-imports` entry per file set: package rule, folder rule and extras merged. */
-function restrictedImports() {
+/**
+ * The layering rules per file set. ESLint does not merge one rule's options
+ * across config objects, so each object carries every zone for its files:
+ * sources get the package and folder zones, unit tests the package zones only.
+ */
+function layeringConfigs() {
+  const basePath = import.meta.dirname;
   const configs = [];
   for (const entry of packages) {
     const layers = folderLayers[entry.dir] ?? [];
-    const extra = entry.dir === "machines" ? ioModules : [];
-    const folders = layers.flatMap((_, index) => folderRule(entry.dir, layers, index));
-    const foldered = new Set(folders.map(({ folder }) => folder));
+    const machines = entry.dir === "machines";
     configs.push({
       files: [`${entry.dir}/src/**/*.ts`],
-      ignores: [
-        ...[...foldered].map((folder) => `${entry.dir}/src/${folder}/**`),
-        ...(entry.dir === "machines" ? ["machines/src/**/*.test.ts"] : []),
-      ],
+      ignores: [`${entry.dir}/src/**/*.test.ts`],
       rules: {
-        "no-restricted-imports": ["error", { patterns: [...packageRule(entry), ...extra] }],
+        "import-x/no-restricted-paths": [
+          "error",
+          { basePath, zones: [...packageZones(entry), ...folderZones(entry.dir, layers)] },
+        ],
+        "no-restricted-imports": [
+          "error",
+          { patterns: [selfImport(entry), ...(machines ? ioModules : [])] },
+        ],
       },
     });
-    for (const { folder, patterns } of folders) {
-      configs.push({
-        files: [`${entry.dir}/src/${folder}/**/*.ts`],
-        ignores: [`${entry.dir}/src/${folder}/**/*.test.ts`],
-        rules: {
-          "no-restricted-imports": [
-            "error",
-            { patterns: [...packageRule(entry), ...extra, ...patterns] },
-          ],
-        },
-      });
-    }
     configs.push({
       files: [`${entry.dir}/src/**/*.test.ts`],
-      rules: { "no-restricted-imports": ["error", { patterns: packageRule(entry) }] },
+      rules: {
+        "import-x/no-restricted-paths": ["error", { basePath, zones: packageZones(entry) }],
+        "no-restricted-imports": ["error", { patterns: [selfImport(entry)] }],
+      },
     });
   }
-  const testFolders = folderLayers.test;
-  for (const { folder, patterns } of testFolders.flatMap((_, index) =>
-    folderRule("test", testFolders, index),
-  )) {
-    configs.push({
-      files: [`test/src/${folder}/**/*.ts`],
-      ignores: [`test/src/${folder}/**/*.test.ts`],
-      rules: { "no-restricted-imports": ["error", { patterns }] },
-    });
-  }
+  configs.push({
+    files: ["test/src/**/*.ts"],
+    ignores: ["test/src/**/*.test.ts"],
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        { basePath, zones: folderZones("test", folderLayers.test) },
+      ],
+    },
+  });
   return configs;
 }
 
@@ -199,6 +211,8 @@ export default tseslint.config(
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
       // One import statement per module (a type-only one may stand beside it).
       "import-x/no-duplicates": "error",
+      // Another package is imported by its name and entry, never by a path into its folder.
+      "import-x/no-relative-packages": "error",
     },
   },
   {
@@ -207,7 +221,7 @@ export default tseslint.config(
     files: ["test/src/packaging/apps/*.mjs"],
     rules: { "no-undef": "off" },
   },
-  ...restrictedImports(),
+  ...layeringConfigs(),
   {
     files: ["machines/src/**/*.ts"],
     ignores: ["machines/src/**/*.test.ts"],

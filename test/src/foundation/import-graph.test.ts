@@ -14,10 +14,13 @@ const sourceFolders = [
   "test/src",
 ];
 
-/** Relative import and re-export specifiers of a module, type-only ones included. */
+/** Relative import, re-export and dynamic `import()` specifiers of a module, type-only ones included. */
 function relativeSpecifiers(source: string): string[] {
-  const pattern = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["'](\.{1,2}\/[^"']+)["']/g;
-  return [...source.matchAll(pattern)].map((match) => match[1] ?? "");
+  const fromClause = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["'](\.{1,2}\/[^"']+)["']/g;
+  const dynamic = /\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+  return [...source.matchAll(fromClause), ...source.matchAll(dynamic)].map(
+    (match) => match[1] ?? "",
+  );
 }
 
 /**

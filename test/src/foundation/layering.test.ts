@@ -10,12 +10,18 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
  * Lints `code` with the repository's ESLint config as if it lived at `path`
  * (relative to the repository root) and returns the messages of `rules`.
  * Type-aware rules are switched off: the probe file does not exist on disk,
- * and only the layering rules are under test.
+ * and only the layering rules are under test. The files it imports do exist:
+ * `import-x/no-restricted-paths` resolves each import to a file.
  */
 async function ruleViolations(
   path: string,
   code: string,
-  rules: readonly string[] = ["no-restricted-imports", "no-restricted-syntax"],
+  rules: readonly string[] = [
+    "no-restricted-imports",
+    "no-restricted-syntax",
+    "import-x/no-restricted-paths",
+    "import-x/no-relative-packages",
+  ],
 ): Promise<string[]> {
   const eslint = new ESLint({ cwd: root, overrideConfig: tseslint.configs.disableTypeChecked });
   const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
@@ -58,6 +64,31 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
     const violations = await ruleViolations(path, `export * from "${target}";`);
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatch(/may not import @troupe\//);
+  });
+
+  it("refuses the same imports made dynamically or by a relative path into the package", async () => {
+    const dynamic = await ruleViolations(
+      "services/client/src/layering-probe.ts",
+      'export const load = () => import("@troupe/runtime");',
+    );
+    expect(dynamic).toEqual([
+      expect.stringMatching(/@troupe\/client may not import @troupe\/runtime/),
+    ]);
+    const relative = await ruleViolations(
+      "services/client/src/layering-probe.ts",
+      'export * from "../../../actors/runtime/src/index.js";',
+    );
+    expect(relative).toHaveLength(2);
+    expect(relative.join("\n")).toMatch(/Relative import from another package/);
+    expect(relative.join("\n")).toMatch(/@troupe\/client may not import @troupe\/runtime/);
+  });
+
+  it("refuses a package importing itself by name", async () => {
+    const violations = await ruleViolations(
+      "actors/runtime/src/step/layering-probe.ts",
+      'export * from "@troupe/runtime";',
+    );
+    expect(violations).toEqual([expect.stringMatching(/may not import itself by name/)]);
   });
 
   it.each([
@@ -120,6 +151,15 @@ describe("layering inside a package: folders import lower layers only", () => {
     const violations = await ruleViolations(path, `export * from "${target}";`);
     if (refused === null) expect(violations).toEqual([]);
     else expect(violations).toEqual([expect.stringMatching(refused)]);
+  });
+
+  it("refuses a higher folder imported dynamically", async () => {
+    expect(
+      await ruleViolations(
+        "actors/runtime/src/stores/layering-probe.ts",
+        'export const load = () => import("../host/actor-host.js");',
+      ),
+    ).toEqual([expect.stringMatching(/stores\/ may not import host\//)]);
   });
 
   it("allows imports of lower folders and within a folder", async () => {
