@@ -8,6 +8,7 @@
  */
 export * from "./index.js";
 export * from "./agents/agent-registry.js";
+export * from "./agents/agent-resolve-handler.js";
 export * from "./agents/build-model-prompt.js";
 export * from "./agents/model-call-handler.js";
 export * from "./agents/model-tools.js";

@@ -14,16 +14,15 @@
  * | `<p>:dirty:<shard>` | set | actors with running effects or an unconfirmed outbox | runtime |
  * | `<p>:actor:<kind>/<id>` | hash | `gen`, `data` (msgpack record), `confirmed` | runtime |
  * | `<p>:history:<kind>/<id>` | list | earlier generations, newest first | runtime |
- * | `<p>:effect-attempt:<kind>/<id>:<effectId>` | counter + TTL | effect runs on hosts (the host run number) | runtime |
- * | `<p>:model-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | the stream attempt of one model call (`run.delta`'s `attempt`) | agents |
- * | `<p>:fence:tool:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |
+ * | `<p>:effect-host-run:<kind>/<id>:<effectId>` | counter + TTL | the host run of one effect request | runtime |
+ * | `<p>:model-stream-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | the stream attempt of one model call (`run.delta`'s `attempt`) | agents |
+ * | `<p>:idempotency:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |
  * | `<p>:tool-result:<ref>` | string + TTL | full result of a truncated tool result | agents |
  * | `<p>:demo:notes` | hash | the demo agent's notes | demo agent |
  * | `<p>:demo:outbox` | list | the demo agent's "sent" emails | demo agent |
  *
- * A shard is a number, so `<p>:fence:<shard>` and `<p>:fence:tool:<key>` never
- * collide (the idempotency record key keeps its older `fence:tool` name so that
- * records written by earlier releases are still found).
+ * The names follow the glossary of docs/design.md: "fence" is only the shard's
+ * fencing-token counter, and each counter is named after the attempt it counts.
  */
 export class RedisKeys {
   /**
@@ -67,7 +66,7 @@ export class RedisKeys {
    * @param effectId - the request's id, unique per actor.
    */
   effectRun(address: string, effectId: string): string {
-    return `${this.prefix}:effect-attempt:${address}:${effectId}`;
+    return `${this.prefix}:effect-host-run:${address}:${effectId}`;
   }
   /**
    * Counter of the stream attempts of one model call: grows with every stream,
@@ -78,7 +77,7 @@ export class RedisKeys {
    * @param modelCallId - `<runId>.m<modelCallIndex>`.
    */
   modelStreamAttempt(sessionId: string, modelCallId: string): string {
-    return `${this.prefix}:model-attempt:${sessionId}:${modelCallId}`;
+    return `${this.prefix}:model-stream-attempt:${sessionId}:${modelCallId}`;
   }
   /**
    * A tool call's idempotency record: a hash with `state`, `attempts`,
@@ -86,10 +85,10 @@ export class RedisKeys {
    * `completedAtMs` and a TTL.
    *
    * @param idempotencyKey - `<sessionId>/<runId>/<toolCallId>`.
-   * @example new RedisKeys("troupe").idempotencyRecord("s1/r1/c1") // "troupe:fence:tool:s1/r1/c1"
+   * @example new RedisKeys("troupe").idempotencyRecord("s1/r1/c1") // "troupe:idempotency:s1/r1/c1"
    */
   idempotencyRecord(idempotencyKey: string): string {
-    return `${this.prefix}:fence:tool:${idempotencyKey}`;
+    return `${this.prefix}:idempotency:${idempotencyKey}`;
   }
   /**
    * Full result (UTF-8 string with a TTL) of a tool call whose result reached the

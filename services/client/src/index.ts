@@ -35,3 +35,5 @@ export { StreamsMissingError } from "./streams-missing-error.js";
 export { RunTimeoutError } from "./run-timeout-error.js";
 export { MessageRejectedError } from "./message-rejected-error.js";
 export { ClientClosedError } from "./client-closed-error.js";
+// Errors of the wire contract the client throws as they are (invalid ids, decode failures).
+export { InvalidAddressError, TroupeError } from "@troupe/protocol";

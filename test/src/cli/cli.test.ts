@@ -20,7 +20,7 @@ import {
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "../support/wait-for.js";
 
-// The issue-#6 walk-through, end to end: `troupe dev` starts real servers and
+// The README walk-through, end to end: `troupe dev` starts real servers and
 // two host processes; every other command finds it through TROUPE_HOME.
 describe("the troupe CLI against a troupe dev cluster", () => {
   let dev: TroupeDev;

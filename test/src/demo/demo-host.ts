@@ -1,6 +1,6 @@
 /**
  * Child-process entry of the demo conversation test: an actor host serving the
- * `demo` agent of `@troupe/services` (its scripted model unless `TROUPE_MODEL`
+ * `demo` agent of `@troupe/cli` (its scripted model unless `TROUPE_MODEL`
  * names another). Configured like fixtures/tools-host.ts; prints
  * `{"ready":true,"hostId":…}` once started.
  */

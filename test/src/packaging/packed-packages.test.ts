@@ -1,5 +1,5 @@
 /**
- * Issue #10, "must show": the packages work as a user installs them — packed
+ * The packages work as a user installs them — packed
  * tarballs in fresh npm projects outside the repository, run by a plain
  * `node` against real NATS and Redis.
  *

@@ -40,12 +40,12 @@ describe("RedisIdempotencyRecordStore keeps the IdempotencyRecordStore contract 
 });
 
 describe("RedisIdempotencyRecordStore on a real Redis", () => {
-  it("keeps an idempotency record as a hash under <prefix>:fence:tool:<key> with a TTL renewed by every change", async () => {
+  it("keeps an idempotency record as a hash under <prefix>:idempotency:<key> with a TTL renewed by every change", async () => {
     const store = new RedisIdempotencyRecordStore(client(), keys, { ttlMs: 60_000 });
     const key = `s-${randomUUID()}/r1/c1`;
     await store.begin(key, "idempotent_write");
     const redisKey = keys.idempotencyRecord(key);
-    expect(redisKey).toBe(`${keys.prefix}:fence:tool:${key}`);
+    expect(redisKey).toBe(`${keys.prefix}:idempotency:${key}`);
     expect(await client().hgetall(redisKey)).toMatchObject({
       state: "started",
       attempts: "1",

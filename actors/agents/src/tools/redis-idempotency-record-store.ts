@@ -66,8 +66,7 @@ export interface RedisIdempotencyRecordStoreOptions {
 
 /**
  * {@link IdempotencyRecordStore} on Redis: one hash per call under
- * `<prefix>:fence:tool:<idempotencyKey>` (`RedisKeys.idempotencyRecord`; the key
- * keeps its older name so that records of earlier releases are found), changed
+ * `<prefix>:idempotency:<idempotencyKey>` (`RedisKeys.idempotencyRecord`), changed
  * only by two Lua scripts, so `begin` and `complete` are atomic even between hosts.
  * Timestamps come from the Redis server's clock; every change renews the TTL
  * (default 7 days), after which the call counts as never begun.

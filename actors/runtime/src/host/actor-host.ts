@@ -115,6 +115,13 @@ export class ActorHost {
       typeof options.redis === "string"
         ? new Redis(options.redis, { enableAutoPipelining: true, maxRetriesPerRequest: 2 })
         : options.redis;
+    if (typeof options.redis === "string") {
+      // ioredis reconnects by itself; without a listener each failed attempt
+      // would print an "Unhandled error event" stack to stderr.
+      redis.on("error", (error: unknown) =>
+        logger.warn({ err: error }, "redis connection error; reconnecting"),
+      );
+    }
     const keys = new RedisKeys(settings.prefix);
     const membership = new RedisMembershipStore(redis, keys);
     const recorded = await membership.claimShardCount(settings.shardCount);

@@ -22,7 +22,7 @@ export interface EventRendererOptions {
  * deltas printed, tool and subagent names) and never throws.
  *
  * - `run.delta` text is printed inline as it streams; reasoning deltas dim. A
- *   higher `attempt` of the same model call prints `↻ retrying (attempt n)` on
+ *   higher `attempt` of the same model call prints `↻ streaming again (stream attempt n)` on
  *   a line of its own before its text (the earlier text is void); a delta
  *   already printed (same call, attempt and `index`: the stream replays
  *   stored deltas) or of a superseded attempt is skipped.
@@ -195,7 +195,10 @@ export class EventRenderer {
     const stream = `${delta.modelCallId ?? delta.runId}:${delta.kind}`;
     let out = "";
     if (decision === "retry") {
-      out += this.#closeLine() + this.#colors.dim(`↻ retrying (attempt ${delta.attempt})`) + "\n";
+      out +=
+        this.#closeLine() +
+        this.#colors.dim(`↻ streaming again (stream attempt ${delta.attempt})`) +
+        "\n";
     } else if (this.#stream !== stream) {
       out += this.#closeLine();
     }
