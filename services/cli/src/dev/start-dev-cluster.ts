@@ -7,7 +7,7 @@ import {
   type LocalNatsServer,
 } from "../local-servers/start-local-nats-server.js";
 import { startLocalRedisServer } from "../local-servers/start-local-redis-server.js";
-import { DEMO_AGENT_MODULE } from "../host/load-agents.js";
+import { DEMO_AGENT_MODULE } from "../host/demo-agent-module.js";
 import { acquireDevLock } from "./dev-lock.js";
 import { startDevHostProcess, type DevHostProcess } from "./dev-host-process.js";
 import { removeDevState, writeDevState, type DevState } from "./dev-state.js";

@@ -1,3 +1,4 @@
+import { DEMO_AGENT_MODULE } from "./demo-agent-module.js";
 import type { AgentDefinition } from "@troupe/agents";
 import type { Redis } from "ioredis";
 import { isAbsolute, resolve } from "node:path";
@@ -85,8 +86,7 @@ function isAgent(value: unknown): value is AgentDefinition {
   );
 }
 
-/** The name that stands for the built-in demo agent where a module is expected. */
-export const DEMO_AGENT_MODULE = "demo";
+export { DEMO_AGENT_MODULE };
 
 /**
  * The agents of `troupe host --agent`, `troupe dev --agent` and `troupe replay

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import pc from "picocolors";
 import { DevAlreadyRunningError } from "../../dev/dev-already-running-error.js";
 import { readDevState, troupeHome } from "../../dev/dev-state.js";
-import { DEMO_AGENT_MODULE } from "../../host/load-agents.js";
+import { DEMO_AGENT_MODULE } from "../../host/demo-agent-module.js";
 import { startDevCluster, type DevCluster } from "../../dev/start-dev-cluster.js";
 import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
 
