@@ -2,30 +2,13 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { RedisLeaseStore, leaseStoreContractCases } from "@troupe/runtime/internal";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
+import { describe, expect, it } from "vitest";
+import { useRedisSuite } from "../support/redis-suite.js";
 
-let servers: TestServers | undefined;
-let redis: Redis | undefined;
 // Each suite its own key prefix: the contract leases shards 0 to 31 of it.
 const keys = new RedisKeys(`test-leases-${randomUUID()}`);
 
-beforeAll(async () => {
-  servers = await startTestServers();
-  redis = new Redis(servers.redisUrl, { lazyConnect: true });
-  await redis.connect();
-});
-
-afterAll(async () => {
-  await redis?.quit();
-  await servers?.stop();
-});
-
-function client(): Redis {
-  if (redis === undefined) throw new Error("beforeAll did not connect to Redis");
-  return redis;
-}
+const client = useRedisSuite();
 
 describe("RedisLeaseStore keeps the LeaseStore contract on a real Redis", () => {
   for (const { name, run } of leaseStoreContractCases(() => ({

@@ -6,30 +6,13 @@ import {
 } from "@troupe/agents/internal";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { readToolResult } from "@troupe/agents";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
+import { describe, expect, it } from "vitest";
+import { useRedisSuite } from "../support/redis-suite.js";
 
-let servers: TestServers | undefined;
-let redis: Redis | undefined;
 // Each suite its own key prefix, so a failure says which suite owned what.
 const keys = new RedisKeys(`test-records-${randomUUID()}`);
 
-beforeAll(async () => {
-  servers = await startTestServers();
-  redis = new Redis(servers.redisUrl, { lazyConnect: true });
-  await redis.connect();
-});
-
-afterAll(async () => {
-  await redis?.quit();
-  await servers?.stop();
-});
-
-function client(): Redis {
-  if (redis === undefined) throw new Error("beforeAll did not connect to Redis");
-  return redis;
-}
+const client = useRedisSuite();
 
 describe("RedisIdempotencyRecordStore keeps the IdempotencyRecordStore contract on a real Redis", () => {
   for (const { name, run } of idempotencyRecordStoreContractCases(
