@@ -5,6 +5,15 @@ import {
   type ModelCallOutput,
 } from "@troupe/protocol";
 
+type CheckedModelCallOutput = { readonly output: ModelCallOutput } | { readonly problem: string };
+
+/**
+ * Results by output object: the run machine's guards and then its step read the
+ * same `effect.completed.output` up to three times per message; the schema
+ * parses it once. Weak keys: an entry goes with its event.
+ */
+const checked = new WeakMap<object, CheckedModelCallOutput>();
+
 /**
  * Checks an effect output against the protocol's `modelCallOutputSchema` and
  * says what is wrong with it, so a malformed result fails the run (with that
@@ -14,9 +23,17 @@ import {
  * @returns `{ output }` normalised by the schema (`toolCalls` present, each with
  *   its `effectClass`; `null` fields absent), or `{ problem }` in words.
  */
-export function checkModelCallOutput(
-  output: unknown,
-): { readonly output: ModelCallOutput } | { readonly problem: string } {
+export function checkModelCallOutput(output: unknown): CheckedModelCallOutput {
+  if (typeof output !== "object" || output === null) return checkOnce(output);
+  let result = checked.get(output);
+  if (result === undefined) {
+    result = checkOnce(output);
+    checked.set(output, result);
+  }
+  return result;
+}
+
+function checkOnce(output: unknown): CheckedModelCallOutput {
   const parsed = modelCallOutputSchema.safeParse(output);
   if (parsed.success) return { output: parsed.data };
   const issues = parsed.error.issues;
@@ -48,6 +65,6 @@ export function checkModelCallOutput(
  * @returns the normalised output, or undefined when it is not a model call output.
  */
 export function readModelCallOutput(output: unknown): ModelCallOutput | undefined {
-  const checked = checkModelCallOutput(output);
-  return "output" in checked ? checked.output : undefined;
+  const result = checkModelCallOutput(output);
+  return "output" in result ? result.output : undefined;
 }
