@@ -243,6 +243,31 @@ describe("session: agent settings come from the journal (agent.resolve)", () => 
     ]);
   });
 
+  it("while an agent resolves, the active run can still be cancelled and its tool calls approved", () => {
+    const running = sessionStep(newSession(), userMessage("m1", { text: "one", agent: "a" }));
+    const waiting = sessionTransition(
+      running.snapshot,
+      userMessage("m2", { text: "two", agent: "b" }),
+    );
+    expect(waiting.snapshot.value).toBe("resolving");
+    const cancelled = sessionTransition(
+      waiting.snapshot,
+      inboxEvent("run.cancel", { runId: "r1" }, "m-c"),
+    );
+    expect(cancelled.snapshot.value).toBe("resolving");
+    expect(cancelled.actions).toEqual([
+      sendMessage({ to: "run/s1", type: "run.cancel", payload: { runId: "r1" } }),
+    ]);
+    const approved = sessionTransition(
+      cancelled.snapshot,
+      inboxEvent("tool.approve", { toolCallId: "call_1" }, "m-a"),
+    );
+    expect(approved.snapshot.value).toBe("resolving");
+    expect(emittedTypes(approved.actions)).toEqual(["message.accepted"]);
+    // Only the user message waits for the agent.
+    expect(approved.snapshot.context.pendingAgent?.waiting ?? []).toEqual([]);
+  });
+
   it("a held repeat of a client message id is a duplicate once the original is admitted", () => {
     const { last, snapshot } = transitions(
       newSession(),

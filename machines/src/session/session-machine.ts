@@ -248,6 +248,16 @@ export const sessionMachine = setup({
           { guard: "hasActiveRun", target: "running", actions: "rejectUnresolvedAgent" },
           { target: "idle", actions: "rejectUnresolvedAgent" },
         ],
+        // What does not depend on the held message's admission is not held: the
+        // active run can still be cancelled, and its tool calls approved,
+        // denied or answered, however long the resolution takes.
+        "run.cancel": [
+          { guard: and(["hasActiveRun", "targetsActiveRun"]), actions: "forwardCancel" },
+          { actions: "holdMessage" },
+        ],
+        "tool.approve": forwardTool,
+        "tool.deny": forwardTool,
+        "question.answer": forwardTool,
         "*": { actions: "holdMessage" },
       },
     },
