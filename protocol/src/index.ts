@@ -40,7 +40,12 @@ export {
   PayloadTooLargeError,
   type PayloadTooLargeErrorOptions,
 } from "./errors/payload-too-large-error.js";
-export { toWireError, wireErrorSchema, type WireError } from "./errors/wire-error.js";
+export {
+  messageWithCauses,
+  toWireError,
+  wireErrorSchema,
+  type WireError,
+} from "./errors/wire-error.js";
 
 export {
   ACTOR_TOKEN_PATTERN,

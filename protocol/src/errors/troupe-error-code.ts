@@ -13,6 +13,7 @@
  * | `effect_failed` | an effect (model call, tool, timer) failed after its retries |
  * | `timeout` | an operation did not finish within its deadline |
  * | `model_error` | a model provider call failed (`retryable` says whether a retry may help) |
+ * | `model_timeout` | a model call sent nothing for its idle timeout, or did not finish within its call timeout (retryable; issue #11) |
  * | `model_not_configured` | a model spec is malformed, names an unknown provider, or lacks its API key |
  * | `unknown_agent` | a session named an agent the host does not serve |
  * | `invalid_agent` | an agent definition breaks the rules of `defineAgent` |
@@ -44,6 +45,7 @@ export const TROUPE_ERROR_CODES = [
   "unavailable",
   "message_rejected",
   "unsupported_machine_action",
+  "model_timeout",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

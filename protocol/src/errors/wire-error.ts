@@ -22,14 +22,15 @@ export type WireError = z.infer<typeof wireErrorSchema>;
 /**
  * Turns anything thrown into a {@link WireError}.
  *
- * - a `TroupeError` keeps its `code`, `message`, `retryable` and `details`
- *   (details are reduced to JSON data: bigints become strings, errors inside them
- *   become their message, functions and cycles are dropped);
+ * - a `TroupeError` keeps its `code`, `retryable` and `details` (details are
+ *   reduced to JSON data: bigints become strings, errors inside them become
+ *   their message, functions and cycles are dropped); its `message` is
+ *   {@link messageWithCauses} — the cause does not cross the wire, its message does;
  * - a value that already is a `WireError` is returned as parsed;
- * - any other `Error` becomes `{ code: "internal", message: error.message, retryable: false }`;
+ * - any other `Error` becomes `{ code: "internal", message: messageWithCauses(error), retryable: false }`;
  * - anything else becomes an `internal` error describing the value.
  *
- * The stack and `cause` never leave the process.
+ * The stack and the `cause` objects never leave the process.
  *
  * @param error - anything, typically a caught exception.
  * @returns plain data that matches {@link wireErrorSchema}.
@@ -48,7 +49,7 @@ export function toWireError(error: unknown): WireError {
     const details = toJsonDetails(error.details);
     return {
       code: error.code,
-      message: error.message,
+      message: messageWithCauses(error),
       retryable: error.retryable,
       ...(details === undefined ? {} : { details }),
     };
@@ -56,7 +57,7 @@ export function toWireError(error: unknown): WireError {
   const alreadyWire = wireErrorSchema.safeParse(error);
   if (alreadyWire.success && !(error instanceof Error)) return alreadyWire.data;
   if (error instanceof Error) {
-    return { code: "internal", message: error.message || error.name, retryable: false };
+    return { code: "internal", message: messageWithCauses(error) || error.name, retryable: false };
   }
   if (typeof error === "string") return { code: "internal", message: error, retryable: false };
   return {
@@ -64,6 +65,49 @@ export function toWireError(error: unknown): WireError {
     message: `A non-error value was thrown: ${describe(error)}.`,
     retryable: false,
   };
+}
+
+/** How many causes {@link messageWithCauses} follows. */
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * One message for an error and its `cause` chain: the error's message, then
+ * each cause's message that the text so far does not already contain, joined
+ * with `": "` (the form pino's error serializer logs), so a message is never
+ * repeated — `"model m of p failed (HTTP 400): bad request"`, never
+ * `"…: bad request: bad request"` (issue #11). Follows at most 4 causes;
+ * causes that are not errors (no string `message`) end the chain.
+ *
+ * Troupe errors state what failed in their own words and chain the underlying
+ * error as `cause` instead of pasting its message into theirs.
+ *
+ * @param error - an `Error` (or anything with a string `message`).
+ * @returns the joined message; `""` when `error` has none.
+ * @example
+ * ```ts
+ * messageWithCauses(new TroupeError("model_error", "model m failed", { cause: new Error("overloaded") }))
+ * // "model m failed: overloaded"
+ * ```
+ */
+export function messageWithCauses(error: { readonly message: string; readonly cause?: unknown }): string {
+  let text = error.message;
+  let current: unknown = error.cause;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && hasMessage(current); depth++) {
+    const message = current.message.trim();
+    if (message.length > 0 && !text.includes(message)) {
+      text = text.length === 0 ? message : `${text}: ${message}`;
+    }
+    current = current.cause;
+  }
+  return text;
+}
+
+function hasMessage(value: unknown): value is { message: string; cause?: unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === "string"
+  );
 }
 
 function toJsonDetails(

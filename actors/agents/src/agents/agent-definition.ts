@@ -28,8 +28,23 @@ export interface AgentOptions {
    * tool (allowed unless `toolPolicy` names it).
    */
   readonly subagents?: Readonly<Record<string, SubagentOptions>>;
-  /** `maxModelCalls`: model calls per run before a final call without tools (whole, ≥ 1, default 50). */
-  readonly limits?: { readonly maxModelCalls?: number };
+  /**
+   * Bounds of a run and of each model call:
+   * - `maxModelCalls`: model calls per run before a final call without tools (whole, ≥ 1, default 50);
+   * - `modelIdleTimeoutMs`: longest wait for the first and for each next piece of model
+   *   output — text, reasoning or tool-call arguments; SSE keep-alive comments do not
+   *   count (ms, whole, 1 to 2^31 − 1, default 60 000);
+   * - `modelCallTimeoutMs`: longest time for one model call, from the request to the
+   *   last part (ms, whole, 1 to 2^31 − 1, default 600 000 = 10 min).
+   *
+   * A timeout aborts the HTTP request and counts as a retryable error; after the
+   * run's tries the run fails with `model_timeout` (issue #11).
+   */
+  readonly limits?: {
+    readonly maxModelCalls?: number;
+    readonly modelIdleTimeoutMs?: number;
+    readonly modelCallTimeoutMs?: number;
+  };
   /** `policy` for a message that arrives during a run (default `enqueue`). */
   readonly settings?: { readonly policy?: SessionPolicy };
   /**
@@ -53,7 +68,13 @@ export interface AgentDefinition {
   /** The agent's tools keyed by name (frozen; empty when none). */
   readonly tools: Readonly<Record<string, ToolDefinition>>;
   readonly subagents: Readonly<Record<string, SubagentDefinition>>;
-  readonly limits: { readonly maxModelCalls: number };
+  readonly limits: {
+    readonly maxModelCalls: number;
+    /** ms; see `AgentOptions.limits`. */
+    readonly modelIdleTimeoutMs: number;
+    /** ms; see `AgentOptions.limits`. */
+    readonly modelCallTimeoutMs: number;
+  };
   readonly settings: { readonly policy: SessionPolicy };
   readonly toolPolicy: {
     readonly allow: readonly string[];

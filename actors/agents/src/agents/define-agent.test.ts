@@ -26,7 +26,7 @@ function invalid(action: () => unknown): InvalidAgentError {
 }
 
 describe("defineAgent", () => {
-  it("fills in the defaults: 50 model calls, enqueue, no model, no tools", () => {
+  it("fills in the defaults: 50 model calls, 60 s idle / 10 min call timeouts, enqueue, no model, no tools", () => {
     const agent = defineAgent({ name: "assistant", instructions: "Help." });
     expect(agent).toEqual({
       name: "assistant",
@@ -34,7 +34,7 @@ describe("defineAgent", () => {
       model: undefined,
       tools: {},
       subagents: {},
-      limits: { maxModelCalls: 50 },
+      limits: { maxModelCalls: 50, modelIdleTimeoutMs: 60_000, modelCallTimeoutMs: 600_000 },
       settings: { policy: "enqueue" },
       toolPolicy: { allow: [], ask: [], deny: [] },
       approvalTimeoutMs: 86_400_000,
@@ -48,15 +48,36 @@ describe("defineAgent", () => {
       name: "research_2",
       instructions: "Dig.",
       model,
-      limits: { maxModelCalls: 3 },
+      limits: { maxModelCalls: 3, modelIdleTimeoutMs: 250 },
       settings: { policy: "steer" },
     });
     expect(agent.model).toBe(model);
-    expect(agent.limits.maxModelCalls).toBe(3);
+    expect(agent.limits).toEqual({
+      maxModelCalls: 3,
+      modelIdleTimeoutMs: 250,
+      modelCallTimeoutMs: 600_000,
+    });
     expect(agent.settings.policy).toBe("steer");
     expect(defineAgent({ name: "a", instructions: "x", model: "openai:gpt-4o-mini" }).model).toBe(
       "openai:gpt-4o-mini",
     );
+  });
+
+  it("refuses model timeouts that are not whole ms from 1 to 2^31 - 1 (issue #11)", () => {
+    const error = invalid(() =>
+      defineAgent({
+        name: "a",
+        instructions: "x",
+        limits: { modelIdleTimeoutMs: 0, modelCallTimeoutMs: 2 ** 31 },
+      }),
+    );
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual([
+      "limits.modelIdleTimeoutMs",
+      "limits.modelCallTimeoutMs",
+    ]);
+    expect(() =>
+      defineAgent({ name: "a", instructions: "x", limits: { modelIdleTimeoutMs: 1.5 } }),
+    ).toThrow(/limits\.modelIdleTimeoutMs/);
   });
 
   it("lists every problem of a bad definition at once", () => {

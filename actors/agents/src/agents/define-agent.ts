@@ -14,6 +14,16 @@ import { toSubagentRecord } from "./subagents.js";
 /** Default model calls per run: the run machine's (`@troupe/machines`). */
 export { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
 
+/** Default longest wait for the first and each next piece of a model call's output: 60 s (issue #11). */
+export const DEFAULT_MODEL_IDLE_TIMEOUT_MS = 60_000;
+/** Default longest time for one model call: 10 min (issue #11). */
+export const DEFAULT_MODEL_CALL_TIMEOUT_MS = 600_000;
+/** Largest timeout `setTimeout` honours (2^31 − 1 ms, about 24.8 days); longer ones would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+const timeoutSchema = (fallback: number) =>
+  z.number().int().min(1).max(MAX_TIMEOUT_MS).default(fallback);
+
 const nameSchema = z
   .string()
   .regex(AGENT_NAME_PATTERN, 'must be 1 to 64 characters from A-Z, a-z, 0-9, "_" and "-"');
@@ -22,13 +32,17 @@ const nameSchema = z
  * The plain (serialisable) parts of an agent definition; `model`, `tools` and
  * `subagents` are checked beside it.
  *
- * Shape: `{ name, instructions, limits: { maxModelCalls }, settings: { policy }, toolPolicy: { allow, ask, deny }, approvalTimeoutMs }`.
+ * Shape: `{ name, instructions, limits: { maxModelCalls, modelIdleTimeoutMs, modelCallTimeoutMs }, settings: { policy }, toolPolicy: { allow, ask, deny }, approvalTimeoutMs }`.
  */
 export const agentPlainPartsSchema = z.object({
   name: nameSchema,
   instructions: z.string().min(1, "must not be empty"),
   limits: z
-    .strictObject({ maxModelCalls: z.number().int().min(1).default(DEFAULT_MAX_MODEL_CALLS) })
+    .strictObject({
+      maxModelCalls: z.number().int().min(1).default(DEFAULT_MAX_MODEL_CALLS),
+      modelIdleTimeoutMs: timeoutSchema(DEFAULT_MODEL_IDLE_TIMEOUT_MS),
+      modelCallTimeoutMs: timeoutSchema(DEFAULT_MODEL_CALL_TIMEOUT_MS),
+    })
     .prefault({}),
   settings: z.strictObject({ policy: sessionPolicySchema.default("enqueue") }).prefault({}),
   toolPolicy: z
@@ -59,7 +73,7 @@ export const agentPlainPartsSchema = z.object({
  *   instructions: "You are a helpful assistant. Answer briefly.",
  *   model: "openai:gpt-4o-mini",
  *   tools: [getWeather], // made with defineTool
- *   limits: { maxModelCalls: 20 },
+ *   limits: { maxModelCalls: 20, modelIdleTimeoutMs: 30_000 },
  *   settings: { policy: "interrupt" },
  * });
  * ```

@@ -10,15 +10,18 @@ export interface ModelCallErrorDetails {
   readonly modelId?: string;
   /** `name` of the underlying error (`AI_APICallError`, `TypeError`, …). */
   readonly errorName?: string;
+  /** Provider error type of an error sent inside the stream (`overloaded_error`, …). */
+  readonly errorType?: string;
 }
 
 /**
  * A model call failed. Code `model_error`; `retryable` follows the provider's
- * classification (for `APICallError`: 408, 409, 429 and 5xx, or what the
- * provider says), so the run machine retries it with backoff or fails the run
- * with `run.failed { code: "model_error" }`. `details` holds
- * {@link ModelCallErrorDetails}; the provider error stays in `cause` (never on
- * the wire).
+ * classification (for `APICallError` and errors sent inside a 200 stream: 408,
+ * 409, 429 and 5xx, or what the provider says), so the run machine retries it
+ * with backoff or fails the run with `run.failed { code: "model_error" }`.
+ * `details` holds {@link ModelCallErrorDetails}. The message says what failed
+ * in Troupe's words; the provider error stays in `cause` (only its message
+ * crosses the wire, appended once by `toWireError`; issue #11).
  *
  * @see https://ai-sdk.dev/docs/reference/ai-sdk-errors/ai-api-call-error
  */

@@ -18,6 +18,7 @@ import {
 } from "@troupe/protocol";
 import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
 import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
+import { ModelTimeoutError } from "./model-timeout-error.js";
 import { toModelCallError } from "./to-model-call-error.js";
 import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
 
@@ -50,6 +51,7 @@ export interface ModelCallHandlerOptions {
  * (agent instructions + transcript, tool calls and results included), resolves
  * the model (`input.model`, else the agent's, else `TROUPE_MODEL`, else the
  * scripted demo), streams it with `streamText` under the effect's abort signal
+ * and the agent's bounds (`limits.modelIdleTimeoutMs`, `limits.modelCallTimeoutMs`)
  * with the agent's tools (without `execute`; none when `withoutTools`),
  * publishes every text and reasoning delta, and returns a
  * `ModelCallOutput` (`@troupe/protocol`) whose tool calls carry their raw arguments and
@@ -61,7 +63,17 @@ export interface ModelCallHandlerOptions {
  *
  * @param options - agents, transcript reader, delta publisher, environment.
  * @returns an `EffectHandler` for the effect name `model.call`.
- * @throws (from the handler) ModelCallError `model_error` (retryable as the provider says),
+ * Timeouts (issue #11): when the stream sends no output for the idle timeout,
+ * or the call outlasts the call timeout, the HTTP request is aborted and the
+ * handler throws a retryable `ModelTimeoutError` (`model_timeout`); the run
+ * machine retries it and, after its tries, fails the run with that code. The
+ * bounds are read from the agent definition when the call is made, like its
+ * model and tools: they bound an effect whose result is journaled, so a replay
+ * never needs them (docs/decisions/0011).
+ *
+ * @throws (from the handler) ModelCallError `model_error` (retryable as the provider says,
+ *   for errors on the HTTP response and inside a 200 stream alike), ModelTimeoutError
+ *   `model_timeout` (retryable),
  *   ModelNotConfiguredError `model_not_configured`, UnknownAgentError `unknown_agent`,
  *   TroupeError `effect_failed` (retryable, transcript unreadable or short), TroupeError
  *   `internal` (malformed input), or the signal's reason when aborted for another reason.
@@ -102,6 +114,10 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       ...prompt,
       ...modelToolSettings(agent, input.withoutTools, prompt.messages),
       signal,
+      timeouts: {
+        idleMs: agent.limits.modelIdleTimeoutMs,
+        callMs: agent.limits.modelCallTimeoutMs,
+      },
       providerOptions: {
         troupe: {
           sessionId: input.sessionId,
@@ -133,6 +149,17 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
         }
       },
     });
+    if (streamed.timedOut !== undefined && !signal.aborted) {
+      throw new ModelTimeoutError({
+        timeout: streamed.timedOut,
+        timeoutMs:
+          streamed.timedOut === "idle"
+            ? agent.limits.modelIdleTimeoutMs
+            : agent.limits.modelCallTimeoutMs,
+        provider: model.provider,
+        modelId: model.modelId,
+      });
+    }
     if (streamed.aborted || (signal.aborted && !streamed.finished)) {
       return cancelledOrRethrow(signal, streamed);
     }

@@ -14,6 +14,14 @@ export interface StreamModelCallOptions {
   readonly toolChoice?: "none";
   /** Aborts the provider request; the stream then ends with an `abort` part. */
   readonly signal: AbortSignal;
+  /**
+   * Bounds of the call (issue #11), both in ms: `idleMs` — longest wait for the
+   * first and for each next piece of model output (a non-empty text, reasoning
+   * or tool-argument delta, or a tool call; SSE keep-alive comments and other
+   * parts do not count); `callMs` — longest time for the whole call. Either
+   * aborts the HTTP request and ends the result with `timedOut`. None when absent.
+   */
+  readonly timeouts?: { readonly idleMs: number; readonly callMs: number };
   /** Passed to the provider as `providerOptions` (e.g. `{ troupe: { retry } }` for the scripted model). */
   readonly providerOptions?: Record<string, Record<string, string | number | boolean>>;
   /** Called, and awaited, for every non-empty text or reasoning delta, in stream order. */
@@ -24,8 +32,10 @@ export interface StreamModelCallOptions {
  * Everything one streamed model call produced, however it ended.
  *
  * `finished` — the stream reached its `finish` part; `aborted` — it ended with
- * an `abort` part (or threw after the signal aborted); `error` — the first
- * error part or thrown error (`hasError` tells an `undefined` error apart).
+ * an `abort` part (or threw after the signal aborted); `timedOut` — which of
+ * `options.timeouts` ended it (then `aborted` is true too, the caller's signal
+ * is not aborted); `error` — the first error part or thrown error (`hasError`
+ * tells an `undefined` error apart).
  */
 export interface StreamedModelCall {
   readonly text: string;
@@ -37,6 +47,7 @@ export interface StreamedModelCall {
   readonly finishReason: string | undefined;
   readonly finished: boolean;
   readonly aborted: boolean;
+  readonly timedOut: "idle" | "call" | undefined;
   readonly hasError: boolean;
   readonly error: unknown;
 }
@@ -50,6 +61,11 @@ export interface StreamedModelCall {
  * JSON, unknown tool) carries the raw text, a parsed one is re-serialised with
  * `JSON.stringify`. Never throws for provider errors or aborts: `streamText`
  * turns them into `error` / `abort` parts, reported in the result.
+ *
+ * Timeouts: the idle bound is the AI SDK's own (`timeout: { firstChunkMs,
+ * chunkMs }`, which aborts the request when no output chunk comes in time);
+ * the call bound is an `AbortSignal.timeout(callMs)` joined with the caller's
+ * signal, so the result can tell the two (and a cancellation) apart.
  *
  * @param options - model, prompt, signal and delta callback.
  * @returns what streamed, see {@link StreamedModelCall}.
@@ -65,6 +81,10 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
   let finished = false;
   let aborted = false;
   let hasError = false;
+  const callTimeout =
+    options.timeouts === undefined ? undefined : AbortSignal.timeout(options.timeouts.callMs);
+  const signal =
+    callTimeout === undefined ? options.signal : AbortSignal.any([options.signal, callTimeout]);
   let error: unknown;
   const fail = (value: unknown) => {
     if (hasError) return;
@@ -76,7 +96,15 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
       model: options.model,
       instructions: options.instructions,
       messages: options.messages,
-      abortSignal: options.signal,
+      abortSignal: signal,
+      ...(options.timeouts === undefined
+        ? {}
+        : {
+            timeout: {
+              firstChunkMs: options.timeouts.idleMs,
+              chunkMs: options.timeouts.idleMs,
+            },
+          }),
       maxRetries: 0,
       stopWhen: isStepCount(1),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
@@ -124,10 +152,36 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
       }
     }
   } catch (thrown) {
-    if (options.signal.aborted) aborted = true;
+    if (signal.aborted || isTimeout(thrown)) aborted = true;
     else fail(thrown);
   }
-  return { text, reasoning, toolCalls, usage, finishReason, finished, aborted, hasError, error };
+  // Not the caller's abort, so one of the bounds: the call's, else the SDK's idle one.
+  const timedOut =
+    options.timeouts === undefined || options.signal.aborted || (!aborted && !isTimeout(error))
+      ? undefined
+      : callTimeout?.aborted === true
+        ? "call"
+        : "idle";
+  if (timedOut !== undefined) aborted = true;
+  return {
+    text,
+    reasoning,
+    toolCalls,
+    usage,
+    finishReason,
+    finished,
+    aborted,
+    timedOut,
+    hasError: timedOut === undefined && hasError,
+    error: timedOut === undefined ? error : undefined,
+  };
+}
+
+/** An abort the AI SDK's timeouts cause (`TimeoutError` / `AbortError` `DOMException`). */
+function isTimeout(value: unknown): boolean {
+  return (
+    value instanceof Error && (value.name === "TimeoutError" || value.name === "AbortError")
+  );
 }
 
 /** The arguments text of a streamed call: the raw text of an invalid call, else the parsed input as JSON. */
