@@ -32,13 +32,15 @@ describe("toWireError", () => {
     const inner = new Error("ECONNRESET", { cause: new Error("socket hang up") });
     const chain = new TroupeError("effect_failed", "could not read", { cause: inner });
     expect(toWireError(chain).message).toBe("could not read: ECONNRESET: socket hang up");
-    expect(toWireError(new TypeError("fetch failed", { cause: new Error("other side closed") })))
-      .toEqual({ code: "internal", message: "fetch failed: other side closed", retryable: false });
+    expect(
+      toWireError(new TypeError("fetch failed", { cause: new Error("other side closed") })),
+    ).toEqual({ code: "internal", message: "fetch failed: other side closed", retryable: false });
   });
 
   it("messageWithCauses stops after four causes and at a cause that is not an error", () => {
     let error = new Error("e5");
-    for (const message of ["e4", "e3", "e2", "e1", "e0"]) error = new Error(message, { cause: error });
+    for (const message of ["e4", "e3", "e2", "e1", "e0"])
+      error = new Error(message, { cause: error });
     expect(messageWithCauses(error)).toBe("e0: e1: e2: e3: e4");
     expect(messageWithCauses(new Error("outer", { cause: "a string" }))).toBe("outer");
     expect(messageWithCauses(new Error("", { cause: new Error("inner") }))).toBe("inner");

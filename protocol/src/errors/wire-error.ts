@@ -89,7 +89,10 @@ const MAX_CAUSE_DEPTH = 4;
  * // "model m failed: overloaded"
  * ```
  */
-export function messageWithCauses(error: { readonly message: string; readonly cause?: unknown }): string {
+export function messageWithCauses(error: {
+  readonly message: string;
+  readonly cause?: unknown;
+}): string {
   let text = error.message;
   let current: unknown = error.cause;
   for (let depth = 0; depth < MAX_CAUSE_DEPTH && hasMessage(current); depth++) {

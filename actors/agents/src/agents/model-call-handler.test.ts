@@ -20,11 +20,20 @@ const input = {
 
 function setup(
   script: ScriptedScript,
-  options: { attempt?: number; streamAttempt?: () => Promise<number> } = {},
+  options: {
+    attempt?: number;
+    streamAttempt?: () => Promise<number>;
+    limits?: { modelIdleTimeoutMs?: number; modelCallTimeoutMs?: number };
+  } = {},
 ) {
   const model = new ScriptedModel(script);
   const agents = new AgentRegistry([
-    defineAgent({ name: "assistant", instructions: "You are terse.", model }),
+    defineAgent({
+      name: "assistant",
+      instructions: "You are terse.",
+      model,
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+    }),
   ]);
   const transcript = new InMemoryTranscriptReader();
   transcript.append(
@@ -199,6 +208,41 @@ describe("model.call handler", () => {
       retryable: true,
     });
     expect(model.callCount).toBe(1); // no AI SDK retries: the run machine retries durably
+  });
+
+  it("ends a call with no output for the idle timeout with a retryable model_timeout (issue #11)", async () => {
+    const { handler, context, deltas } = setup([{ text: "one two three", chunkDelayMs: 2_000 }], {
+      limits: { modelIdleTimeoutMs: 100 },
+    });
+    await expect(handler(input, context)).rejects.toMatchObject({
+      name: "ModelTimeoutError",
+      code: "model_timeout",
+      retryable: true,
+      message: "model script of troupe.scripted sent no output for 100 ms (idle timeout)",
+      details: { timeout: "idle", timeoutMs: 100, provider: "troupe.scripted", modelId: "script" },
+    });
+    expect(deltas.map((delta) => delta.text)).toEqual(["one"]);
+  });
+
+  it("ends a call that outlasts the call timeout with a retryable model_timeout, though output keeps coming", async () => {
+    const { handler, context } = setup(
+      [{ text: "a b c d e f g h i j k l m n o p q r s t u v w x y z", chunkDelayMs: 40 }],
+      { limits: { modelIdleTimeoutMs: 5_000, modelCallTimeoutMs: 200 } },
+    );
+    await expect(handler(input, context)).rejects.toMatchObject({
+      code: "model_timeout",
+      retryable: true,
+      details: { timeout: "call", timeoutMs: 200 },
+    });
+  });
+
+  it("a cancellation during a bounded call is still a cancellation, not a timeout", async () => {
+    const { handler, context, controller, publish } = setup(
+      [{ text: "one two three", chunkDelayMs: 20 }],
+      { limits: { modelIdleTimeoutMs: 5_000, modelCallTimeoutMs: 10_000 } },
+    );
+    publish.hook = () => controller.abort(new EffectCancelledError("r1.m1.a1"));
+    expect(await handler(input, context)).toMatchObject({ text: "one", cancelled: true });
   });
 
   it("fails retryable when the transcript is shorter than transcriptLength", async () => {

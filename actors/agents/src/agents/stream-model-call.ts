@@ -179,9 +179,7 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
 
 /** An abort the AI SDK's timeouts cause (`TimeoutError` / `AbortError` `DOMException`). */
 function isTimeout(value: unknown): boolean {
-  return (
-    value instanceof Error && (value.name === "TimeoutError" || value.name === "AbortError")
-  );
+  return value instanceof Error && (value.name === "TimeoutError" || value.name === "AbortError");
 }
 
 /** The arguments text of a streamed call: the raw text of an invalid call, else the parsed input as JSON. */

@@ -107,7 +107,12 @@ export function toModelCallError(
     return new ModelCallError(failed, retryable, { ...where, errorName: name }, error);
   }
   // Nothing with a message to chain: say what was thrown in the message itself.
-  return new ModelCallError(`${failed}: ${String(error)}`, retryable, { ...where, errorName: name }, error);
+  return new ModelCallError(
+    `${failed}: ${String(error)}`,
+    retryable,
+    { ...where, errorName: name },
+    error,
+  );
 }
 
 /** An error reported inside a 200 stream, with the status it stands for. */

@@ -76,7 +76,8 @@ export async function readTranscriptEntries(
     if (TroupeError.isInstance(error)) throw error;
     throw new TroupeError(
       "effect_failed",
-      `could not read the transcript of session ${input.sessionId}: ${(error as Error).message}`,
+      // The reader's error is chained, not pasted in (issue #11: one message, cause chained).
+      `could not read the transcript of session ${input.sessionId}`,
       { retryable: true, cause: error, details: { sessionId: input.sessionId } },
     );
   }

@@ -230,7 +230,8 @@ async function store<T>(
     if (TroupeError.isInstance(error)) throw error;
     throw new TroupeError(
       "effect_failed",
-      `tool idempotency record or result store failed (${operation}): ${(error as Error).message}`,
+      // Redis's error is chained, not pasted in (issue #11: one message, cause chained).
+      `tool idempotency record or result store failed (${operation})`,
       { retryable: true, cause: error, details: { operation } },
     );
   }

@@ -4,7 +4,7 @@
  * also gets `{"ok":false,"error":{"code","message"}}`, so a program reading it
  * always finds one JSON document.
  */
-import { TroupeError } from "@troupe/protocol";
+import { messageWithCauses, TroupeError } from "@troupe/protocol";
 import { CommanderError } from "commander";
 import pc from "picocolors";
 import { createProgram } from "./program.js";
@@ -22,7 +22,8 @@ try {
     // Usage errors thrown by commander itself (it printed them).
     process.exit(error.exitCode);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  // The error's message and its causes', each once (issue #11).
+  const message = error instanceof Error ? messageWithCauses(error) : String(error);
   process.stderr.write(`${pc.red("error:")} ${message}\n`);
   if (process.env.TROUPE_DEBUG !== undefined && error instanceof Error) {
     process.stderr.write(`${error.stack ?? ""}\n`);

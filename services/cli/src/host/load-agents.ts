@@ -50,9 +50,8 @@ export async function loadAgents(
   try {
     loaded = (await import(url)) as Record<string, unknown>;
   } catch (error) {
-    throw new AgentModuleError(specifier, `cannot be imported: ${String(error)}`, {
-      cause: error,
-    });
+    // The import error is chained, not pasted in; the CLI prints the chain once (issue #11).
+    throw new AgentModuleError(specifier, "cannot be imported", { cause: error });
   }
   const exported = loaded["default"] ?? loaded["agents"];
   if (exported === undefined) {

@@ -1,4 +1,4 @@
-import { assertActorId } from "@troupe/protocol";
+import { assertActorId, messageWithCauses } from "@troupe/protocol";
 import { Command } from "commander";
 import { randomUUID } from "node:crypto";
 import { createInterface, type Interface } from "node:readline/promises";
@@ -83,7 +83,7 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
       .catch((error: unknown) => {
         if (signal.aborted) return;
         write(
-          `${colors.red("error:")} ${error instanceof Error ? error.message : String(error)}\n`,
+          `${colors.red("error:")} ${error instanceof Error ? messageWithCauses(error) : String(error)}\n`,
         );
       });
   };
@@ -129,7 +129,7 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
       if (outcome.status === "completed") write("\n");
     } catch (error) {
       write(
-        `\n${colors.red("error:")} ${error instanceof Error ? error.message : String(error)}\n`,
+        `\n${colors.red("error:")} ${error instanceof Error ? messageWithCauses(error) : String(error)}\n`,
       );
     } finally {
       // The run ended (or the wait did): a question still on screen is moot.
