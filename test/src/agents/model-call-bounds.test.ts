@@ -104,7 +104,7 @@ describe("model calls are bounded", () => {
     });
     expect(log.types()).not.toContain("run.completed");
     // The session is free again: the next message gets its answer.
-    await say("stall-1", "after the stall", "stalls");
+    await say("stall-1", "after the stall", "plain");
     expect(await log.first("run.completed", undefined, 20_000)).toMatchObject({
       text: "echo: after the stall",
     });

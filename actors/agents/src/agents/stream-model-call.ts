@@ -64,8 +64,9 @@ export interface StreamedModelCall {
  *
  * Timeouts: the idle bound is the AI SDK's own (`timeout: { firstChunkMs,
  * chunkMs }`, which aborts the request when no output chunk comes in time);
- * the call bound is an `AbortSignal.timeout(callMs)` joined with the caller's
- * signal, so the result can tell the two (and a cancellation) apart.
+ * the call bound is a timer of ours (cleared when the call ends) whose abort
+ * signal is joined with the caller's, so the result can tell the two (and a
+ * cancellation) apart.
  *
  * @param options - model, prompt, signal and delta callback.
  * @returns what streamed, see {@link StreamedModelCall}.
@@ -81,10 +82,24 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
   let finished = false;
   let aborted = false;
   let hasError = false;
-  const callTimeout =
-    options.timeouts === undefined ? undefined : AbortSignal.timeout(options.timeouts.callMs);
+  // Our own timer rather than AbortSignal.timeout: it is cleared when the call
+  // ends, so a finished call holds no 10-minute timer and its request's listeners.
+  const callTimeout = options.timeouts === undefined ? undefined : new AbortController();
+  const callTimer =
+    options.timeouts === undefined
+      ? undefined
+      : setTimeout(() => {
+          callTimeout?.abort(
+            new DOMException(
+              `call timeout of ${options.timeouts?.callMs} ms exceeded`,
+              "TimeoutError",
+            ),
+          );
+        }, options.timeouts.callMs);
   const signal =
-    callTimeout === undefined ? options.signal : AbortSignal.any([options.signal, callTimeout]);
+    callTimeout === undefined
+      ? options.signal
+      : AbortSignal.any([options.signal, callTimeout.signal]);
   let error: unknown;
   const fail = (value: unknown) => {
     if (hasError) return;
@@ -154,12 +169,14 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
   } catch (thrown) {
     if (signal.aborted || isTimeout(thrown)) aborted = true;
     else fail(thrown);
+  } finally {
+    clearTimeout(callTimer);
   }
   // Not the caller's abort, so one of the bounds: the call's, else the SDK's idle one.
   const timedOut =
     options.timeouts === undefined || options.signal.aborted || (!aborted && !isTimeout(error))
       ? undefined
-      : callTimeout?.aborted === true
+      : callTimeout?.signal.aborted === true
         ? "call"
         : "idle";
   if (timedOut !== undefined) aborted = true;
