@@ -180,7 +180,7 @@ export class EffectRunner {
           effect: effect.effect,
           effectId: effect.effectId,
           error: wireError,
-          ...(error instanceof Error ? { err: error } : {}),
+          ...(isPlainError(error) ? { err: error } : {}),
         },
         "effect failed",
       );
@@ -225,5 +225,14 @@ export class EffectRunner {
         await sleep(Math.min(2000, 50 * 2 ** Math.min(tries, 6)));
       }
     }
+  }
+}
+
+/** Whether `value` is an Error that can be logged (false for anything that throws when inspected). */
+function isPlainError(value: unknown): value is Error {
+  try {
+    return value instanceof Error && typeof value.message === "string";
+  } catch {
+    return false;
   }
 }

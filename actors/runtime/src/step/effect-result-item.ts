@@ -122,7 +122,12 @@ export function unsendableResultError(effect: PendingEffect, error: unknown): Tr
       },
     );
   }
-  const reason = error instanceof Error ? error.message : "unknown reason";
+  let reason = "unknown reason";
+  try {
+    if (error instanceof Error) reason = error.message;
+  } catch {
+    // keep the generic reason
+  }
   return new TroupeError("internal", `${what} cannot be encoded: ${reason.slice(0, 500)}`, {
     retryable: false,
     cause: error,

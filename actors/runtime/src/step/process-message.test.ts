@@ -4,7 +4,7 @@ import {
   TroupeError,
   EFFECT_ACTION,
   hostActionImplementations,
-  appendEntry,
+  APPEND_ACTION,
   builtinEventSchemas,
 } from "@troupe/protocol";
 import { assign, cancel, createMachine, emit, enqueueActions, log, raise, setup } from "xstate";
@@ -457,12 +457,15 @@ describe("processMessage contains oversized outboxes and failing steps (issue #1
         ],
       },
       note: {
-        actions: appendEntry(({ event }) => ({
-          log: "transcript",
-          key: "s1",
-          index: 0,
-          entry: { role: "user", text: event.text.repeat(2) },
-        })),
+        actions: {
+          type: APPEND_ACTION,
+          params: ({ event }) => ({
+            log: "transcript" as const,
+            key: "s1",
+            index: 0,
+            entry: { role: "user" as const, text: event.text.repeat(2), messageId: "m1" },
+          }),
+        },
       },
       fetch: { actions: { type: EFFECT_ACTION, params: { effect: "fetch", input: {} } } },
       "effect.completed": {

@@ -210,12 +210,13 @@ function failEffectInstead(
 
 /** `error` as a TroupeError (code `internal` for anything else, message capped). */
 function asTroupeError(error: unknown, what: string): TroupeError {
-  if (TroupeError.isInstance(error)) return error;
   let reason: string;
   try {
+    if (TroupeError.isInstance(error)) return error;
     reason = String(error);
   } catch {
-    reason = "a value that cannot be shown";
+    // A thrown value that cannot even be inspected (a hostile proxy).
+    reason = "a value that cannot be inspected";
   }
   return new TroupeError("internal", `${what}: ${reason.slice(0, 1000)}`, { cause: error });
 }
