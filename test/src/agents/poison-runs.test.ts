@@ -89,14 +89,16 @@ describe("poison runs", () => {
     const textFailed = text.payloads("run.failed")[0]!;
     expect(textFailed.code).toBe("payload_too_large");
     expect(textFailed.message).toMatch(
-      /^The "model\.call" effect result is \d+ bytes encoded; the limit is 1048576 bytes\./,
+      /^The model's answer is 11\d{5} bytes \(text, reasoning and tool-call arguments\); the limit is 524288 bytes\.$/,
     );
 
     // A tool call with 1.1 MB of arguments: the same, and the tool never ran.
     expect(await ended(args)).toBe("failed");
     const argsFailed = args.payloads("run.failed")[0]!;
     expect(argsFailed.code).toBe("payload_too_large");
-    expect(argsFailed.message).toMatch(/^The "model\.call" effect result is \d+ bytes encoded/);
+    expect(argsFailed.message).toMatch(
+      /^The model's answer is 11\d{5} bytes .*the limit is 524288 bytes\.$/,
+    );
     expect(args.types()).not.toContain("tool.started");
 
     // A 3 MB tool result (tool copied with maxResultBytes 8 MiB): stored by

@@ -19,6 +19,7 @@ import {
 import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
 import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
 import { toModelCallError } from "./to-model-call-error.js";
+import { assertModelOutputFits } from "./model-output-size.js";
 import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
 
 /** Options of {@link createModelCallHandler}. */
@@ -64,7 +65,8 @@ export interface ModelCallHandlerOptions {
  * @throws (from the handler) ModelCallError `model_error` (retryable as the provider says),
  *   ModelNotConfiguredError `model_not_configured`, UnknownAgentError `unknown_agent`,
  *   TroupeError `effect_failed` (retryable, transcript unreadable or short), TroupeError
- *   `internal` (malformed input), or the signal's reason when aborted for another reason.
+ *   `internal` (malformed input), TroupeError `payload_too_large` (an answer over
+ *   `MAX_MODEL_OUTPUT_BYTES`, issue #11), or the signal's reason when aborted for another reason.
  * @example
  * ```ts
  * const run = defineActorKind({
@@ -139,7 +141,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     if (streamed.hasError) {
       throw toModelCallError(streamed.error, model);
     }
-    return {
+    return assertModelOutputFits({
       text: streamed.text,
       ...(streamed.reasoning.length > 0 ? { reasoning: streamed.reasoning } : {}),
       finishReason: streamed.finishReason ?? "other",
@@ -148,7 +150,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       toolCalls: input.withoutTools
         ? []
         : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
-    };
+    });
   };
 }
 
@@ -158,7 +160,7 @@ function cancelledOrRethrow(
   streamed: StreamedModelCall | undefined,
 ): ModelCallOutput {
   if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
-  return {
+  return assertModelOutputFits({
     text: streamed?.text ?? "",
     ...(streamed !== undefined && streamed.reasoning.length > 0
       ? { reasoning: streamed.reasoning }
@@ -167,5 +169,5 @@ function cancelledOrRethrow(
     usage: streamed?.usage ?? { inputTokens: 0, outputTokens: 0 },
     toolCalls: [],
     cancelled: true,
-  };
+  });
 }
