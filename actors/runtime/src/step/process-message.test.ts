@@ -573,6 +573,8 @@ describe("processMessage contains oversized outboxes and failing steps (issue #1
       version: "1",
       messageSchemas: { say: z.object({ text: z.string() }) },
       toEvent: () => {
+        // The point of the test: a thrown value that is not an Error.
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
         throw Object.assign(Object.create(null) as object, { weird: true });
       },
     });
