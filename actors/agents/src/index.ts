@@ -24,6 +24,7 @@ export * from "./agents/agent-kinds.js";
 export * from "./agents/define-agent.js";
 export * from "./agents/invalid-agent-error.js";
 export * from "./agents/model-call-error.js";
+export { MAX_MODEL_OUTPUT_BYTES } from "./agents/model-output-size.js";
 export * from "./agents/subagents.js";
 export * from "./agents/unknown-agent-error.js";
 export * from "./models/demo-script.js";

@@ -5,7 +5,7 @@
  * | --- | --- |
  * | `invalid_address` | an actor kind or id breaks the address rules |
  * | `decode_failed` | bytes did not decode into a valid envelope |
- * | `payload_too_large` | an encoded message is above the payload limit |
+ * | `payload_too_large` | an encoded message is above the payload limit (also: an effect result, outbox item or model answer that would be) |
  * | `lease_lost` | the host no longer holds the shard lease it acted under |
  * | `fenced` | a write carried a fencing token older than the current one |
  * | `shard_count_mismatch` | a host's shard count differs from the deployment's |

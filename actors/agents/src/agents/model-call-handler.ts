@@ -20,6 +20,7 @@ import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js"
 import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
 import { ModelTimeoutError } from "./model-timeout-error.js";
 import { toModelCallError } from "./to-model-call-error.js";
+import { assertModelOutputFits } from "./model-output-size.js";
 import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
 
 /** Options of {@link createModelCallHandler}. */
@@ -76,7 +77,8 @@ export interface ModelCallHandlerOptions {
  *   `model_timeout` (retryable),
  *   ModelNotConfiguredError `model_not_configured`, UnknownAgentError `unknown_agent`,
  *   TroupeError `effect_failed` (retryable, transcript unreadable or short), TroupeError
- *   `internal` (malformed input), or the signal's reason when aborted for another reason.
+ *   `internal` (malformed input), TroupeError `payload_too_large` (an answer over
+ *   `MAX_MODEL_OUTPUT_BYTES`, issue #11), or the signal's reason when aborted for another reason.
  * @example
  * ```ts
  * const run = defineActorKind({
@@ -166,7 +168,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     if (streamed.hasError) {
       throw toModelCallError(streamed.error, model);
     }
-    return {
+    return assertModelOutputFits({
       text: streamed.text,
       ...(streamed.reasoning.length > 0 ? { reasoning: streamed.reasoning } : {}),
       finishReason: streamed.finishReason ?? "other",
@@ -175,7 +177,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       toolCalls: input.withoutTools
         ? []
         : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
-    };
+    });
   };
 }
 
@@ -185,7 +187,7 @@ function cancelledOrRethrow(
   streamed: StreamedModelCall | undefined,
 ): ModelCallOutput {
   if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
-  return {
+  return assertModelOutputFits({
     text: streamed?.text ?? "",
     ...(streamed !== undefined && streamed.reasoning.length > 0
       ? { reasoning: streamed.reasoning }
@@ -194,5 +196,5 @@ function cancelledOrRethrow(
     usage: streamed?.usage ?? { inputTokens: 0, outputTokens: 0 },
     toolCalls: [],
     cancelled: true,
-  };
+  });
 }

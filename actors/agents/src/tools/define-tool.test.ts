@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineAgent } from "../agents/define-agent.js";
 import { InvalidAgentError } from "../agents/invalid-agent-error.js";
-import { defineTool, isToolDefinition } from "./define-tool.js";
+import { MAX_TOOL_RESULT_BYTES, defineTool, isToolDefinition } from "./define-tool.js";
 import { InvalidToolError } from "./invalid-tool-error.js";
 import { toToolRecord } from "./tool-record.js";
 
@@ -71,6 +71,32 @@ describe("defineTool", () => {
       "execute",
     ]);
     expect(invalid.message).toContain('Invalid tool "get weather": name: must be 1 to 64');
+  });
+
+  it("refuses a maxResultBytes above what fits in a message, naming the limit (issue #11)", () => {
+    const options = {
+      name: "dump",
+      description: "A large result.",
+      inputSchema: z.object({}),
+      execute: () => Promise.resolve("x"),
+    };
+    let error: unknown;
+    try {
+      defineTool({ ...options, maxResultBytes: 8 * 1024 * 1024 });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(InvalidToolError);
+    const invalid = error as InvalidToolError;
+    expect(invalid.code).toBe("invalid_agent");
+    expect(invalid.issues.map((issue) => issue.path.join("."))).toEqual(["maxResultBytes"]);
+    expect(invalid.message).toContain(
+      'Invalid tool "dump": maxResultBytes: must be at most 524288 bytes (MAX_TOOL_RESULT_BYTES, 512 KiB)',
+    );
+    expect(MAX_TOOL_RESULT_BYTES).toBe(524_288);
+    expect(defineTool({ ...options, maxResultBytes: MAX_TOOL_RESULT_BYTES }).maxResultBytes).toBe(
+      MAX_TOOL_RESULT_BYTES,
+    );
   });
 });
 

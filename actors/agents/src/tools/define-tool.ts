@@ -15,6 +15,16 @@ export const MAX_TOOL_EXECUTION_ATTEMPTS = 3;
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 /** Size of a result the model sees in full when the tool sets no `maxResultBytes`, in bytes (UTF-8). */
 export const DEFAULT_MAX_TOOL_RESULT_BYTES = 16_384;
+/**
+ * Largest `maxResultBytes` a tool may set: 512 KiB (524 288 UTF-8 bytes). The
+ * result a model sees travels in a `tool.execute` effect result, a
+ * `tool.finished` message, a `tool.completed` event and a transcript entry, each
+ * limited to the 1 MiB payload limit (`DEFAULT_MAX_PAYLOAD_BYTES`) together with
+ * the call's arguments and the envelope; half of it leaves room for those.
+ * Longer results are kept in full by reference (`ToolResultStore`) and reach the
+ * model truncated (issue #11).
+ */
+export const MAX_TOOL_RESULT_BYTES = 512 * 1024;
 /** Tool names: 1 to 64 characters from `A-Z a-z 0-9 _ -` (what providers accept as function names). */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -56,7 +66,11 @@ export interface ToolOptions<Schema extends z.ZodObject = z.ZodObject> {
   readonly effectClass?: ToolEffectClass;
   /** Time one execution attempt may take, in ms (whole, ≥ 1); default 30 000 ms. */
   readonly timeoutMs?: number;
-  /** Largest result the model sees in full, in UTF-8 bytes (whole, ≥ 1); default 16 384 bytes. */
+  /**
+   * Largest result the model sees in full, in UTF-8 bytes (whole, 1 to
+   * {@link MAX_TOOL_RESULT_BYTES}); default 16 384 bytes. A longer result is
+   * stored by reference and the model sees its beginning.
+   */
   readonly maxResultBytes?: number;
   /** Runs the tool; the result is plain data or a string. Throw to fail the call. */
   execute(input: z.infer<Schema>, context: ToolExecutionContext): Promise<unknown>;
@@ -84,7 +98,15 @@ const toolPlainPartsSchema = z.object({
   description: z.string().min(1, "must not be empty"),
   effectClass: toolEffectClassSchema.default("unclassified"),
   timeoutMs: z.number().int().min(1).default(DEFAULT_TOOL_TIMEOUT_MS),
-  maxResultBytes: z.number().int().min(1).default(DEFAULT_MAX_TOOL_RESULT_BYTES),
+  maxResultBytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(
+      MAX_TOOL_RESULT_BYTES,
+      `must be at most ${MAX_TOOL_RESULT_BYTES} bytes (MAX_TOOL_RESULT_BYTES, 512 KiB), so a result fits the 1 MiB message limit; longer results are stored by reference`,
+    )
+    .default(DEFAULT_MAX_TOOL_RESULT_BYTES),
 });
 
 /**
@@ -94,7 +116,8 @@ const toolPlainPartsSchema = z.object({
  *
  * @param options - see {@link ToolOptions}.
  * @returns the frozen {@link ToolDefinition}.
- * @throws InvalidToolError (code `invalid_agent`) listing every problem.
+ * @throws InvalidToolError (code `invalid_agent`) listing every problem, e.g. a
+ *   `maxResultBytes` above {@link MAX_TOOL_RESULT_BYTES}.
  * @see ./README.md — effect classes, idempotency records and the `tool.execute` contract
  * @example
  * ```ts

@@ -13,7 +13,11 @@ import {
 import type { Logger } from "pino";
 import { EffectCancelledError } from "@troupe/runtime";
 import type { EffectContext, EffectHandler } from "@troupe/runtime";
-import { type ToolDefinition, isRetryableEffectClass } from "./define-tool.js";
+import {
+  MAX_TOOL_RESULT_BYTES,
+  type ToolDefinition,
+  isRetryableEffectClass,
+} from "./define-tool.js";
 import type { IdempotencyRecordStore } from "./idempotency-record-store.js";
 import { runExecutionAttempt } from "./run-execution-attempt.js";
 import { parseToolArguments } from "./tool-arguments.js";
@@ -156,12 +160,15 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     output: ToolExecuteOutput,
   ): Promise<ToolExecuteOutput> {
     let final = output;
-    if (utf8ByteLength(output.content) > tool.maxResultBytes) {
+    // defineTool refuses more, but a definition copied with a larger value must
+    // not produce a result message that cannot be sent (issue #11).
+    const shownBytes = Math.min(tool.maxResultBytes, MAX_TOOL_RESULT_BYTES);
+    if (utf8ByteLength(output.content) > shownBytes) {
       const ref = input.idempotencyKey;
       await store("put", () => options.results.put(ref, output.content), true);
       final = {
         status: output.status,
-        content: truncatedContent(output.content, tool.maxResultBytes, ref),
+        content: truncatedContent(output.content, shownBytes, ref),
         truncated: true,
         resultRef: ref,
       };

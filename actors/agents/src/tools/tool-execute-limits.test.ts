@@ -5,7 +5,12 @@ import { AgentRegistry } from "../agents/agent-registry.js";
 import { defineAgent } from "../agents/define-agent.js";
 import { EffectCancelledError } from "@troupe/runtime";
 import type { EffectContext } from "@troupe/runtime";
-import { type ToolEffectClass, type ToolExecutionContext, defineTool } from "./define-tool.js";
+import {
+  MAX_TOOL_RESULT_BYTES,
+  type ToolEffectClass,
+  type ToolExecutionContext,
+  defineTool,
+} from "./define-tool.js";
 import { InMemoryIdempotencyRecordStore } from "./in-memory-idempotency-record-store.js";
 import type { ToolExecuteOutput } from "@troupe/protocol";
 import { createToolExecuteHandler } from "./tool-execute-handler.js";
@@ -140,6 +145,43 @@ describe("tool.execute: result size", () => {
     );
     expect(await results.get(KEY)).toBe("é".repeat(20));
     expect(await run("dump", '{"bytes":40}')).toEqual(output);
+  });
+
+  it("shows at most MAX_TOOL_RESULT_BYTES of a 3 MB result even for a copied definition claiming 8 MiB (issue #11)", async () => {
+    const huge = defineTool({
+      name: "huge",
+      description: "A 3 MB result.",
+      inputSchema: z.object({}),
+      effectClass: "read",
+      maxResultBytes: MAX_TOOL_RESULT_BYTES,
+      execute: () => Promise.resolve("h".repeat(3_000_000)),
+    });
+    // Spreading keeps the brand, so only the handler can stop this copy.
+    const copied = { ...huge, maxResultBytes: 8 * 1024 * 1024 };
+    const agents = new AgentRegistry([
+      defineAgent({ name: "assistant", instructions: "x", tools: [copied] }),
+    ]);
+    const results = new InMemoryToolResultStore();
+    const handler = createToolExecuteHandler({
+      toolsOf: (name) => agents.get(name).tools,
+      idempotencyRecords: new InMemoryIdempotencyRecordStore(),
+      results,
+    });
+    const output = (await handler(
+      { ...base, toolName: "huge", input: "" },
+      {
+        signal: new AbortController().signal,
+        address: { kind: "tool-call", id: "s1" },
+        effectId: "c1.x",
+        hostRun: 1,
+      },
+    )) as ToolExecuteOutput;
+    expect(output).toMatchObject({ status: "succeeded", truncated: true, resultRef: KEY });
+    expect(output.content.startsWith("h".repeat(MAX_TOOL_RESULT_BYTES) + "\n\n[Truncated")).toBe(
+      true,
+    );
+    expect(output.content.length).toBeLessThan(MAX_TOOL_RESULT_BYTES + 400);
+    expect((await results.get(KEY))?.length).toBe(3_000_000);
   });
 });
 

@@ -144,11 +144,18 @@ export class ActorCell {
 
   #pump(): void {
     if (this.#busy !== undefined) return;
-    this.#busy = this.#drain().finally(() => {
-      this.#busy = undefined;
-      this.lastUsedMs = this.dependencies.clock.now();
-      if (this.#queue.length > 0 && this.#shard.accepting()) this.#pump();
-    });
+    this.#busy = this.#drain()
+      .catch((error: unknown) => {
+        // #drain handles its own failures; this keeps a bug from becoming an
+        // unhandled rejection (a host exit) — the cell is pumped again on the next message.
+        this.#activated = false;
+        this.dependencies.logger.error({ actor: this.actor, err: error }, "actor cell failed");
+      })
+      .finally(() => {
+        this.#busy = undefined;
+        this.lastUsedMs = this.dependencies.clock.now();
+        if (this.#queue.length > 0 && this.#shard.accepting()) this.#pump();
+      });
   }
 
   async #drain(): Promise<void> {
@@ -233,6 +240,17 @@ export class ActorCell {
           reason: result.rejection.message,
         },
         "message rejected",
+      );
+    }
+    if (result.effectFailedBy !== undefined) {
+      logger.warn(
+        {
+          actor: this.actor,
+          seq: message.seq,
+          code: result.effectFailedBy.code,
+          reason: result.effectFailedBy.message,
+        },
+        "effect result could not be applied; the machine took effect.failed instead",
       );
     }
     await publisher.publish(result.record.outbox);

@@ -160,7 +160,7 @@ export class ActorHost {
       leases: new RedisLeaseStore(redis, keys),
       kinds: new Map(kinds.map((kind) => [kind.kind, kind])),
       publisher,
-      effects: new EffectRunner(redis, keys, publisher, logger, clock),
+      effects: new EffectRunner(redis, keys, publisher, logger, clock, settings.maxPayloadBytes),
       logger,
       clock,
       limit: (task) => limiter(task),

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   type ActorAddress,
-  encodeMessage,
+  DEFAULT_MAX_PAYLOAD_BYTES,
   formatAddress,
-  inboxSubject,
   toWireError,
 } from "@troupe/protocol";
 import type { Redis } from "ioredis";
@@ -13,6 +12,11 @@ import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { PendingEffect } from "../step/actor-record.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
 import { EffectCancelledError } from "../errors/effect-cancelled-error.js";
+import {
+  type EffectResult,
+  effectResultItem,
+  effectWireError,
+} from "../step/effect-result-item.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
 
 /**
@@ -23,6 +27,12 @@ import type { OutboxPublisher } from "./outbox-publisher.js";
  *
  * A handler aborted because the host gave up the shard publishes nothing: the new
  * owner resumes the effect.
+ *
+ * Whatever a handler returns or throws, the host keeps running (issue #11): a
+ * result over `maxPayloadBytes` or one that cannot be encoded is delivered as
+ * `effect.failed` (`payload_too_large` / `internal`) instead, a thrown value of
+ * any kind becomes `effect.failed`, and the promise of every running effect has
+ * a last-resort `catch` that logs.
  */
 export class EffectRunner {
   readonly #running = new Map<string, AbortController>();
@@ -34,6 +44,9 @@ export class EffectRunner {
    * @param publisher - publishes results into the inbox.
    * @param logger - for failed effects and retried deliveries.
    * @param clock - timestamps of the result messages (`meta.timestampMs`).
+   * @param maxPayloadBytes - largest result message, in bytes (the host's
+   *   `maxPayloadBytes`; default 1 MiB); a larger result is delivered as
+   *   `effect.failed` code `payload_too_large`.
    */
   constructor(
     private readonly redis: Redis,
@@ -41,6 +54,7 @@ export class EffectRunner {
     private readonly publisher: OutboxPublisher,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    private readonly maxPayloadBytes: number = DEFAULT_MAX_PAYLOAD_BYTES,
   ) {}
 
   /** Whether an effect of `address` is running on this host. */
@@ -112,13 +126,21 @@ export class EffectRunner {
     shardSignal.addEventListener("abort", onAbort, { once: true });
     this.#running.set(key, controller);
     this.#runningPerActor.set(actor, (this.#runningPerActor.get(actor) ?? 0) + 1);
-    void this.#run(address, definition, effect, controller.signal).finally(() => {
-      shardSignal.removeEventListener("abort", onAbort);
-      if (this.#running.get(key) === controller) this.#running.delete(key);
-      const left = (this.#runningPerActor.get(actor) ?? 1) - 1;
-      if (left > 0) this.#runningPerActor.set(actor, left);
-      else this.#runningPerActor.delete(actor);
-    });
+    void this.#run(address, definition, effect, controller.signal)
+      .catch((error: unknown) => {
+        // #run answers every outcome itself; reaching here is a bug, never a host exit.
+        this.logger.error(
+          { actor, effect: effect.effect, effectId: effect.effectId, err: error },
+          "effect runner failed; the effect runs again when the actor is next activated",
+        );
+      })
+      .finally(() => {
+        shardSignal.removeEventListener("abort", onAbort);
+        if (this.#running.get(key) === controller) this.#running.delete(key);
+        const left = (this.#runningPerActor.get(actor) ?? 1) - 1;
+        if (left > 0) this.#runningPerActor.set(actor, left);
+        else this.#runningPerActor.delete(actor);
+      });
   }
 
   async #run(
@@ -129,9 +151,7 @@ export class EffectRunner {
   ): Promise<void> {
     const actor = formatAddress(address);
     const hostRunKey = this.keys.effectRun(actor, effect.effectId);
-    let result:
-      | { type: "effect.completed"; payload: Record<string, unknown> }
-      | { type: "effect.failed"; payload: Record<string, unknown> };
+    let result: EffectResult;
     try {
       const hostRun = await this.redis.incr(hostRunKey);
       void this.redis.pexpire(hostRunKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
@@ -153,14 +173,18 @@ export class EffectRunner {
       };
     } catch (error) {
       if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
+      const wireError = effectWireError(error);
       this.logger.warn(
-        { actor, effect: effect.effect, effectId: effect.effectId, err: error },
+        {
+          actor,
+          effect: effect.effect,
+          effectId: effect.effectId,
+          error: wireError,
+          ...(isPlainError(error) ? { err: error } : {}),
+        },
         "effect failed",
       );
-      result = {
-        type: "effect.failed",
-        payload: { effectId: effect.effectId, error: toWireError(error) },
-      };
+      result = { type: "effect.failed", payload: { effectId: effect.effectId, error: wireError } };
     }
     if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
     await this.#deliver(address, effect, result, signal);
@@ -169,24 +193,23 @@ export class EffectRunner {
   async #deliver(
     address: ActorAddress,
     effect: PendingEffect,
-    result: { type: "effect.completed" | "effect.failed"; payload: Record<string, unknown> },
+    result: EffectResult,
     signal?: AbortSignal,
   ): Promise<void> {
     const actor = formatAddress(address);
-    const id = `${actor}:fx:${effect.effectId}`;
-    const encoded = encodeMessage({
-      v: 1,
-      id,
-      type: result.type,
-      payload: result.payload,
-      meta: { actor, timestampMs: this.clock.now() },
+    const { item, replacedBy } = effectResultItem({
+      address,
+      effect,
+      result,
+      timestampMs: this.clock.now(),
+      maxPayloadBytes: this.maxPayloadBytes,
     });
-    const item = {
-      subject: inboxSubject(address),
-      messageId: id,
-      contentType: encoded.contentType,
-      body: encoded.bytes,
-    };
+    if (replacedBy !== undefined) {
+      this.logger.warn(
+        { actor, effect: effect.effect, effectId: effect.effectId, code: replacedBy.code },
+        `effect result not sendable; delivered as effect.failed: ${replacedBy.message}`,
+      );
+    }
     // The result is the actor's only way forward: retry (same Nats-Msg-Id) until
     // it is stored or the host gives the shard up (the next owner re-runs the effect).
     for (let tries = 1; ; tries += 1) {
@@ -202,5 +225,14 @@ export class EffectRunner {
         await sleep(Math.min(2000, 50 * 2 ** Math.min(tries, 6)));
       }
     }
+  }
+}
+
+/** Whether `value` is an Error that can be logged (false for anything that throws when inspected). */
+function isPlainError(value: unknown): value is Error {
+  try {
+    return value instanceof Error && typeof value.message === "string";
+  } catch {
+    return false;
   }
 }

@@ -192,7 +192,12 @@ export class ShardWorker {
         );
       }
     } catch (error) {
-      void this.#deadLetterUnroutable(message, parsed, error);
+      void this.#deadLetterUnroutable(message, parsed, error).catch((failure: unknown) =>
+        this.dependencies.logger.error(
+          { shard: this.shard, seq: message.seq, err: failure },
+          "could not dead-letter an unroutable message",
+        ),
+      );
       return;
     }
     this.#cellFor(formatAddress(address), address)?.enqueue(message);

@@ -1,5 +1,7 @@
 import {
   type ActorAddress,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  PayloadTooLargeError,
   encodeEvent,
   encodeMessage,
   eventSubject,
@@ -54,6 +56,11 @@ export interface InterpretContext {
   readonly correlationId: string | undefined;
   /** Last event sequence before this transition. */
   readonly eventSeq: number;
+  /**
+   * Largest outbox item (event, message, transcript entry), in bytes; default
+   * the protocol's 1 MiB. The host passes its `maxPayloadBytes`.
+   */
+  readonly maxPayloadBytes?: number | undefined;
 }
 
 /**
@@ -74,6 +81,10 @@ export interface InterpretContext {
  * @returns the outbox, effects and timer changes.
  * @throws UnsupportedMachineActionError for an action the host cannot carry out
  *   (`processMessage` then rejects the message: dead letter, state untouched).
+ * @throws PayloadTooLargeError when one event, message or transcript entry
+ *   encodes to more than `context.maxPayloadBytes` (issue #11: nothing
+ *   unsendable reaches the outbox; `processMessage` turns it into a rejection, or
+ *   into `effect.failed` for an effect result).
  */
 export function interpretActions(
   actions: readonly MachineAction[],
@@ -89,22 +100,26 @@ export function interpretActions(
     eventSeq: context.eventSeq,
   };
   let eventSeq = context.eventSeq;
+  const maxPayloadBytes = context.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   const pushEvent = (type: string, payload: Record<string, unknown>) => {
     eventSeq += 1;
     const id = `${actor}:ev:${eventSeq}`;
-    const encoded = encodeEvent({
-      v: 1,
-      id,
-      type,
-      payload,
-      meta: {
-        actor,
-        seq: eventSeq,
-        timestampMs: context.nowMs,
-        causationId: context.causationId,
-        ...(context.correlationId === undefined ? {} : { correlationId: context.correlationId }),
+    const encoded = encodeEvent(
+      {
+        v: 1,
+        id,
+        type,
+        payload,
+        meta: {
+          actor,
+          seq: eventSeq,
+          timestampMs: context.nowMs,
+          causationId: context.causationId,
+          ...(context.correlationId === undefined ? {} : { correlationId: context.correlationId }),
+        },
       },
-    });
+      { maxPayloadBytes, subject: eventSubject(context.eventAddress, type) },
+    );
     result.outbox.push({
       subject: eventSubject(context.eventAddress, type),
       messageId: id,
@@ -129,6 +144,13 @@ export function interpretActions(
       case APPEND_ACTION: {
         const params = action.params as AppendParams;
         const encoded = encodeTranscriptEntry(params.index, params.entry);
+        if (encoded.bytes.byteLength > maxPayloadBytes) {
+          throw new PayloadTooLargeError({
+            sizeBytes: encoded.bytes.byteLength,
+            maxBytes: maxPayloadBytes,
+            subject: transcriptSubject(params.key),
+          });
+        }
         result.outbox.push({
           subject: transcriptSubject(params.key),
           messageId: `${params.key}:${params.log}:${params.index}`,
@@ -172,18 +194,21 @@ export function interpretActions(
       case SEND_ACTION: {
         const params = action.params as SendMessageParams;
         const messageId = `${actor}:out:${derivedId}`;
-        const encoded = encodeMessage({
-          v: 1,
-          id: messageId,
-          type: params.type,
-          payload: params.payload,
-          meta: {
-            actor,
-            timestampMs: context.nowMs,
-            causationId: context.causationId,
-            correlationId: context.correlationId ?? context.causationId,
+        const encoded = encodeMessage(
+          {
+            v: 1,
+            id: messageId,
+            type: params.type,
+            payload: params.payload,
+            meta: {
+              actor,
+              timestampMs: context.nowMs,
+              causationId: context.causationId,
+              correlationId: context.correlationId ?? context.causationId,
+            },
           },
-        });
+          { maxPayloadBytes, subject: inboxSubject(parseAddress(params.to)) },
+        );
         result.outbox.push({
           subject: inboxSubject(parseAddress(params.to)),
           messageId,

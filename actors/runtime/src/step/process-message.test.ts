@@ -4,6 +4,8 @@ import {
   TroupeError,
   EFFECT_ACTION,
   hostActionImplementations,
+  APPEND_ACTION,
+  builtinEventSchemas,
 } from "@troupe/protocol";
 import { assign, cancel, createMachine, emit, enqueueActions, log, raise, setup } from "xstate";
 import { describe, expect, it } from "vitest";
@@ -313,7 +315,7 @@ describe("processMessage", () => {
     expect(run(true).equals(run(false))).toBe(true);
   });
 
-  it("an effect result the machine cannot take is rejected and still consumes the pending effect", () => {
+  it("an effect result the machine cannot take is dead-lettered, given to the machine as effect.failed, and still consumes the pending effect", () => {
     const added = committed(processMessage(undefined, inbox(1, { type: "add", by: 3 }), options));
     const requested = committed(
       processMessage(added.record, inbox(2, { type: "double" }), options),
@@ -326,9 +328,20 @@ describe("processMessage", () => {
         options,
       ),
     );
-    expect(broken.rejection?.code).toBe("internal");
+    expect(broken.rejection).toBeUndefined();
+    expect(broken.effectFailedBy?.code).toBe("internal");
+    // This machine has no effect.failed transition: its state stays as it was.
     expect(broken.record.state).toEqual(requested.record.state);
     expect(broken.record.effects).toEqual([]);
+    expect(broken.record.outbox.map((item) => item.subject)).toEqual([
+      "_troupe.deadletter.counter.c1",
+      "troupe.counter.c1.events.message.rejected",
+    ]);
+    const rejected = decodeEvent(broken.record.outbox[1]!.body, {
+      contentType: broken.record.outbox[1]!.contentType,
+    });
+    expect(rejected.payload).toMatchObject({ code: "internal", type: "effect.completed" });
+    expect(rejected.meta.seq).toBe(broken.record.eventSeq);
   });
 });
 
@@ -417,5 +430,162 @@ describe("processMessage never drops an action silently", () => {
     expect(result.rejection).toBeUndefined();
     expect(result.record.outbox).toEqual([]);
     expect((result.record.state as { context: { count: number } }).context.count).toBe(100);
+  });
+});
+
+describe("processMessage contains oversized outboxes and failing steps (issue #11)", () => {
+  const limit = 4096;
+  const echo = setup({
+    types: {
+      context: {} as { texts: number; lastError?: string },
+      events: {} as
+        | { type: "say"; text: string }
+        | { type: "note"; text: string }
+        | { type: "fetch" }
+        | { type: "effect.completed"; output: { text: string } }
+        | { type: "effect.failed"; error: { code: string; message: string } },
+    },
+    actions: { ...hostActionImplementations },
+  }).createMachine({
+    id: "echo",
+    context: { texts: 0 },
+    on: {
+      say: {
+        actions: [
+          assign({ texts: ({ context }) => context.texts + 1 }),
+          emit(({ event }) => ({ type: "echo.said", text: event.text.repeat(2) })),
+        ],
+      },
+      note: {
+        actions: {
+          type: APPEND_ACTION,
+          params: ({ event }) => ({
+            log: "transcript" as const,
+            key: "s1",
+            index: 0,
+            entry: { role: "user" as const, text: event.text.repeat(2), messageId: "m1" },
+          }),
+        },
+      },
+      fetch: { actions: { type: EFFECT_ACTION, params: { effect: "fetch", input: {} } } },
+      "effect.completed": {
+        actions: emit(({ event }) => ({ type: "echo.said", text: event.output.text.repeat(2) })),
+      },
+      "effect.failed": {
+        actions: [
+          assign({ lastError: ({ event }) => event.error.code }),
+          emit(({ event }) => ({ type: "echo.failed", code: event.error.code })),
+        ],
+      },
+    },
+  });
+  const echoKind = defineActorKind({
+    kind: "counter",
+    machine: echo,
+    version: "1",
+    messageSchemas: {
+      say: z.object({ text: z.string() }),
+      note: z.object({ text: z.string() }),
+      fetch: z.object({}),
+    },
+  });
+  const echoOptions = { definition: echoKind, address, maxPayloadBytes: limit };
+
+  it("an event over maxPayloadBytes rejects the message with payload_too_large, state untouched", () => {
+    const first = committed(
+      processMessage(undefined, inbox(1, { type: "say", text: "hi" }), echoOptions),
+    );
+    const big = committed(
+      processMessage(
+        first.record,
+        inbox(2, { type: "say", text: "z".repeat(limit * 0.6) }),
+        echoOptions,
+      ),
+    );
+    expect(big.rejection?.code).toBe("payload_too_large");
+    expect(big.rejection?.message).toMatch(/echo\.said is \d+ bytes; the limit is 4096 bytes/);
+    expect(big.record.state).toEqual(first.record.state);
+    expect(big.record.outbox.map((item) => item.subject)).toEqual([
+      "_troupe.deadletter.counter.c1",
+      "troupe.counter.c1.events.message.rejected",
+    ]);
+    expect(big.record.outbox.every((item) => item.body.byteLength < limit * 2)).toBe(true);
+  });
+
+  it("a transcript entry over maxPayloadBytes rejects the message too", () => {
+    const big = committed(
+      processMessage(
+        undefined,
+        inbox(1, { type: "note", text: "n".repeat(limit * 0.6) }),
+        echoOptions,
+      ),
+    );
+    expect(big.rejection?.code).toBe("payload_too_large");
+    expect(big.rejection?.message).toContain("troupe.transcript.s1");
+    const small = committed(
+      processMessage(undefined, inbox(1, { type: "note", text: "fits" }), echoOptions),
+    );
+    expect(small.rejection).toBeUndefined();
+    expect(small.record.outbox).toHaveLength(1);
+  });
+
+  it("an effect result whose outbox would be too large reaches the machine as effect.failed payload_too_large", () => {
+    const requested = committed(
+      processMessage(undefined, inbox(1, { type: "fetch" }), echoOptions),
+    );
+    const [pending] = requested.record.effects;
+    const result = committed(
+      processMessage(
+        requested.record,
+        inbox(2, {
+          type: "effect.completed",
+          effectId: pending!.effectId,
+          output: { text: "w".repeat(limit * 0.6) },
+        }),
+        { ...echoOptions, maxPayloadBytes: limit },
+      ),
+    );
+    expect(result.rejection).toBeUndefined();
+    expect(result.effectFailedBy?.code).toBe("payload_too_large");
+    expect(result.record.effects).toEqual([]);
+    expect((result.record.state as { context: { lastError?: string } }).context.lastError).toBe(
+      "payload_too_large",
+    );
+    const events = result.record.outbox
+      .filter((item) => item.subject.startsWith("troupe."))
+      .map((item) =>
+        decodeEvent(item.body, {
+          contentType: item.contentType,
+          schemas: { ...builtinEventSchemas, "echo.failed": z.object({ code: z.string() }) },
+        }),
+      );
+    expect(events.map((event) => [event.type, event.meta.seq])).toEqual([
+      ["echo.failed", 1],
+      ["message.rejected", 2],
+    ]);
+    expect(result.record.eventSeq).toBe(2);
+  });
+
+  it("never throws: a kind whose toEvent hook throws a non-error gets the message dead-lettered", () => {
+    const throwing = defineActorKind({
+      kind: "counter",
+      machine: echo,
+      version: "1",
+      messageSchemas: { say: z.object({ text: z.string() }) },
+      toEvent: () => {
+        // The point of the test: a thrown value that is not an Error.
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
+        throw Object.assign(Object.create(null) as object, { weird: true });
+      },
+    });
+    const result = committed(
+      processMessage(undefined, inbox(1, { type: "say", text: "hi" }), {
+        definition: throwing,
+        address,
+      }),
+    );
+    expect(result.rejection?.code).toBe("internal");
+    expect(result.record.inboxSeq).toBe(1);
+    expect(result.record.outbox[0]?.subject).toBe("_troupe.deadletter.counter.c1");
   });
 });

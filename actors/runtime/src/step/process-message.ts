@@ -6,6 +6,7 @@ import {
   PayloadTooLargeError,
   TroupeError,
   decodeMessage,
+  toWireError,
   formatAddress,
   hostMessageSchemas,
 } from "@troupe/protocol";
@@ -45,6 +46,13 @@ export type StepResult =
       readonly effectsCancelled: readonly string[];
       /** Set when the message was rejected (dead-lettered; machine state untouched). */
       readonly rejection: TroupeError | undefined;
+      /**
+       * Set when an `effect.completed` could not be applied (the machine threw,
+       * or the outbox it asked for was too large): the machine took
+       * `effect.failed` with this error instead, and the outbox also carries the
+       * result's dead letter and `message.rejected` event.
+       */
+      readonly effectFailedBy?: TroupeError | undefined;
       /**
        * The live xstate snapshot matching `record.state` (undefined after a
        * rejection): pass it back as `StepOptions.live` with the next message to
@@ -89,7 +97,14 @@ export interface StepOptions {
  * A snapshot written by another machine version is migrated with the kind's
  * `migrate` hook; without one, the message is rejected with
  * `unknown_machine_version`. An exception thrown by the machine itself rejects the
- * message with code `internal` rather than crashing the host. A transition that
+ * message with code `internal` rather than crashing the host, and so does an
+ * outbox item (event, message, transcript entry) over `maxPayloadBytes`, with
+ * code `payload_too_large`. An `effect.completed` that fails either way is
+ * dead-lettered too, but the machine is given `effect.failed` with that error in
+ * its place, so the actor can fail what waited for the effect instead of
+ * waiting forever (issue #11). The
+ * step never throws: whatever goes wrong is contained to this actor's message
+ * (dead letter and `message.rejected`). A transition that
  * asks for an action the host cannot carry out (one `enqueueActions` enqueued,
  * or a spawned child) rejects the message with code
  * `unsupported_machine_action`: nothing the machine asked for is dropped
@@ -101,6 +116,20 @@ export interface StepOptions {
  * @returns what to write, publish and start.
  */
 export function processMessage(
+  record: ActorRecord | undefined,
+  message: InboxMessage,
+  options: StepOptions,
+): StepResult {
+  try {
+    return step(record, message, options);
+  } catch (error) {
+    // A pure step that threw would throw again on every redelivery: reject the
+    // message so it is dead-lettered once instead of blocking the actor forever.
+    return reject(record, message, options, asTroupeError(error, "the step failed"));
+  }
+}
+
+function step(
   record: ActorRecord | undefined,
   message: InboxMessage,
   options: StepOptions,
@@ -130,13 +159,66 @@ export function processMessage(
   try {
     return transitionMachine(record, message, envelope, options);
   } catch (error) {
-    const rejection = TroupeError.isInstance(error)
-      ? error
-      : new TroupeError("internal", `the machine failed on ${envelope.type}: ${String(error)}`, {
-          cause: error,
-        });
+    const rejection = asTroupeError(error, `the machine failed on ${envelope.type}`);
+    if (envelope.type === "effect.completed") {
+      const asFailure = failEffectInstead(record, message, envelope, options, rejection);
+      if (asFailure !== undefined) return asFailure;
+    }
     return reject(withoutAnswered(record, envelope), message, options, rejection, envelope);
   }
+}
+
+/**
+ * Gives the machine `effect.failed` carrying `error` for an `effect.completed` it
+ * could not take; undefined when that fails too (the caller then rejects).
+ */
+function failEffectInstead(
+  record: ActorRecord | undefined,
+  message: InboxMessage,
+  envelope: MessageEnvelope,
+  options: StepOptions,
+  error: TroupeError,
+): StepResult | undefined {
+  const { effectId } = envelope.payload as { effectId: string };
+  const failed: MessageEnvelope = {
+    ...envelope,
+    type: "effect.failed",
+    payload: { effectId, error: toWireError(error) },
+  };
+  let result: StepResult;
+  try {
+    result = transitionMachine(record, message, failed, options);
+  } catch {
+    return undefined;
+  }
+  if (result.outcome !== "committed") return result;
+  // The result itself is still dead-lettered, with a `message.rejected` event.
+  const eventSeq = result.record.eventSeq + 1;
+  const deadLetter = deadLetterItems({
+    address: options.address,
+    message,
+    error,
+    eventSeq,
+    envelope: { id: envelope.id, type: envelope.type },
+  });
+  return {
+    ...result,
+    record: { ...result.record, eventSeq, outbox: [...result.record.outbox, ...deadLetter] },
+    effectFailedBy: error,
+  };
+}
+
+/** `error` as a TroupeError (code `internal` for anything else, message capped). */
+function asTroupeError(error: unknown, what: string): TroupeError {
+  let reason: string;
+  try {
+    if (TroupeError.isInstance(error)) return error;
+    reason = String(error);
+  } catch {
+    // A thrown value that cannot even be inspected (a hostile proxy).
+    reason = "a value that cannot be inspected";
+  }
+  return new TroupeError("internal", `${what}: ${reason.slice(0, 1000)}`, { cause: error });
 }
 
 const schemasByDefinition = new WeakMap<ActorKindDefinition, MessageSchemas>();
@@ -243,6 +325,7 @@ function transitionMachine(
     causationId: envelope.id,
     correlationId: envelope.meta.correlationId,
     eventSeq: record?.eventSeq ?? 0,
+    maxPayloadBytes: options.maxPayloadBytes,
   });
   // `spawn` inside `assign` returns no action (an enqueued `spawnChild` was
   // refused above): such a child shows only in the next snapshot.
