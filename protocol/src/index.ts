@@ -100,10 +100,14 @@ export { streamNames, type StreamNames } from "./subjects/stream-names.js";
 export { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "./subjects/deployment-defaults.js";
 export {
   DEAD_LETTER_STREAM_SUBJECTS,
-  EVENT_STREAM_SUBJECTS,
+  DELTA_STREAM_SUBJECTS,
+  eventStreamSubjects,
   INBOX_STREAM_SUBJECTS,
+  LEGACY_EVENT_STREAM_SUBJECTS,
   TRANSCRIPT_STREAM_SUBJECTS,
+  type EventStreamSubjectsOptions,
 } from "./subjects/stream-subjects.js";
+export { subjectCovers, subjectsCollide } from "./subjects/subject-overlap.js";
 
 export {
   ENVELOPE_VERSION,
@@ -134,6 +138,8 @@ export {
 } from "./v1/message-schemas.js";
 export {
   builtinEventSchemas,
+  isTransientEventType,
+  transientEventTypes,
   type BuiltinEventSchemas,
   type EventSchemas,
   type EventType,
