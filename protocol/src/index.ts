@@ -96,18 +96,16 @@ export {
 export { inboxSubjectMapping, type SubjectMapping } from "./subjects/inbox-subject-mapping.js";
 export { INVALID_TOKEN_PLACEHOLDER, deadLetterSubject } from "./subjects/dead-letter-subject.js";
 export { transcriptSubject } from "./subjects/transcript-subject.js";
+export { deltaSubject, EXPECTED_STREAM_HEADER } from "./subjects/delta-subject.js";
 export { streamNames, type StreamNames } from "./subjects/stream-names.js";
 export { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "./subjects/deployment-defaults.js";
 export {
   DEAD_LETTER_STREAM_SUBJECTS,
   DELTA_STREAM_SUBJECTS,
-  eventStreamSubjects,
+  EVENT_STREAM_SUBJECTS,
   INBOX_STREAM_SUBJECTS,
-  LEGACY_EVENT_STREAM_SUBJECTS,
   TRANSCRIPT_STREAM_SUBJECTS,
-  type EventStreamSubjectsOptions,
 } from "./subjects/stream-subjects.js";
-export { subjectCovers, subjectsCollide } from "./subjects/subject-overlap.js";
 
 export {
   ENVELOPE_VERSION,
@@ -138,8 +136,6 @@ export {
 } from "./v1/message-schemas.js";
 export {
   builtinEventSchemas,
-  isTransientEventType,
-  transientEventTypes,
   type BuiltinEventSchemas,
   type EventSchemas,
   type EventType,

@@ -4,8 +4,8 @@
  * | stream | subjects | role |
  * | --- | --- | --- |
  * | `<P>_INBOX` | `_troupe.inbox.>` | every actor inbox (via the server's subject mapping) — also the journal |
- * | `<P>_EVENTS` | `eventStreamSubjects()`: every event subject but `run.delta` | durable events, replayable from a sequence |
- * | `<P>_DELTAS` | `troupe.session.*.events.run.delta` | transient streamed text, kept briefly (default 1 h) |
+ * | `<P>_EVENTS` | `troupe.*.*.events.>` | durable events, replayable from a sequence (not `run.delta`: see `deltaSubject`) |
+ * | `<P>_DELTAS` | `_troupe.delta.>` | transient `run.delta` events, kept briefly (default 1 h) |
  * | `<P>_DEADLETTER` | `_troupe.deadletter.>` | rejected messages with their reason |
  * | `<P>_TRANSCRIPT` | `_troupe.transcript.>` | append-only conversation log of each session |
  *

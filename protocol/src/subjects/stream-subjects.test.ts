@@ -5,19 +5,15 @@ import { eventSubject } from "./event-subject.js";
 import { inboxSubject } from "./inbox-subject.js";
 import { inboxSubjectMapping } from "./inbox-subject-mapping.js";
 import { shardInboxSubject } from "./shard-inbox-subject.js";
-import { builtinEventSchemas } from "../v1/event-schemas.js";
+import { deltaSubject } from "./delta-subject.js";
 import {
   DEAD_LETTER_STREAM_SUBJECTS,
   DELTA_STREAM_SUBJECTS,
-  eventStreamSubjects,
+  EVENT_STREAM_SUBJECTS,
   INBOX_STREAM_SUBJECTS,
-  LEGACY_EVENT_STREAM_SUBJECTS,
   TRANSCRIPT_STREAM_SUBJECTS,
 } from "./stream-subjects.js";
-import { subjectCovers } from "./subject-overlap.js";
-
-const KINDS = ["session", "run", "tool", "counter", "events", "in", "Inbox"];
-const EVENT_STREAM_SUBJECTS = eventStreamSubjects({ kinds: KINDS });
+import { transcriptSubject } from "./transcript-subject.js";
 
 const streams = {
   inbox: INBOX_STREAM_SUBJECTS,
@@ -50,14 +46,15 @@ describe("stream subject sets", () => {
 
   it("each capture exactly their own subjects, even for kinds and ids named like other tokens", () => {
     for (const id of ["in", "events", "inbox", "deadletter", "x"]) {
-      for (const kind of ["session", "events", "in", "Inbox", "counter"]) {
+      for (const kind of ["session", "events", "in", "Inbox"]) {
         const address = { kind, id };
         expect(capturedBy(shardInboxSubject(3, address))).toEqual(["inbox"]);
         expect(capturedBy(eventSubject(address, "run.completed"))).toEqual(["events"]);
-        expect(capturedBy(eventSubject(address, "counter.changed"))).toEqual(
-          kind === "session" ? [] : ["events"],
-        );
         expect(capturedBy(deadLetterSubject(kind, id))).toEqual(["deadLetter"]);
+        if (kind === "session") {
+          expect(capturedBy(deltaSubject(id))).toEqual(["deltas"]);
+          expect(capturedBy(transcriptSubject(id))).toEqual(["transcript"]);
+        }
         expect(capturedBy(inboxSubject(address))).toEqual([]);
       }
     }
@@ -67,6 +64,7 @@ describe("stream subject sets", () => {
     const { source } = inboxSubjectMapping(64);
     expect(subjectsCollide(source, inboxSubject({ kind: "session", id: "s1" }))).toBe(true);
     for (const internal of [
+      ...DELTA_STREAM_SUBJECTS,
       ...INBOX_STREAM_SUBJECTS,
       ...EVENT_STREAM_SUBJECTS,
       ...DEAD_LETTER_STREAM_SUBJECTS,
@@ -74,64 +72,5 @@ describe("stream subject sets", () => {
       expect(subjectsCollide(source, internal)).toBe(false);
     }
     expect(subjectsCollide(source, deadLetterSubject("session", "in"))).toBe(false);
-  });
-});
-
-describe("eventStreamSubjects (issue #11: deltas apart from the durable events)", () => {
-  const session = { kind: "session", id: "s1" };
-
-  it("captures every built-in event type on session subjects except the transient run.delta", () => {
-    for (const type of Object.keys(builtinEventSchemas)) {
-      expect(capturedBy(eventSubject(session, type)), type).toEqual(
-        type === "run.delta" ? ["deltas"] : ["events"],
-      );
-    }
-  });
-
-  it("takes whole namespaces without a transient type and lists the run namespace type by type", () => {
-    expect(eventStreamSubjects({ kinds: ["session", "counter"] })).toEqual([
-      "troupe.counter.*.events.>",
-      "troupe.session.*.events.message.>",
-      "troupe.session.*.events.question.>",
-      "troupe.session.*.events.run.cancelled",
-      "troupe.session.*.events.run.completed",
-      "troupe.session.*.events.run.failed",
-      "troupe.session.*.events.run.started",
-      "troupe.session.*.events.session.>",
-      "troupe.session.*.events.subagent.>",
-      "troupe.session.*.events.tool.>",
-    ]);
-  });
-
-  it("a type added to the registry later is captured, in a new namespace or in the run namespace", () => {
-    const eventTypes = [...Object.keys(builtinEventSchemas), "command.settled", "run.steered"];
-    const subjects = eventStreamSubjects({ eventTypes });
-    const captured = (type: string) =>
-      subjects.some((pattern) => subjectCovers(pattern, eventSubject(session, type)));
-    expect(captured("command.settled")).toBe(true);
-    expect(captured("run.steered")).toBe(true);
-    expect(captured("run.delta")).toBe(false);
-  });
-
-  it("skips kinds that cannot be a subject token, and the session kind", () => {
-    expect(eventStreamSubjects({ kinds: ["a.b", "*", ""], eventTypes: [] })).toEqual([]);
-    expect(eventStreamSubjects({ kinds: ["session"], eventTypes: ["x.y"] })).toEqual([
-      "troupe.session.*.events.x.>",
-    ]);
-  });
-
-  it("the legacy catch-all overlaps the deltas stream (why it is replaced before the deltas stream is made)", () => {
-    expect(subjectsCollide(LEGACY_EVENT_STREAM_SUBJECTS[0], DELTA_STREAM_SUBJECTS[0])).toBe(true);
-  });
-});
-
-describe("subjectCovers", () => {
-  it("is true only when the pattern matches everything the other one matches", () => {
-    expect(subjectCovers("a.*.>", "a.b.c")).toBe(true);
-    expect(subjectCovers("a.*.>", "a.*.c.>")).toBe(true);
-    expect(subjectCovers("a.b.c", "a.*.c")).toBe(false);
-    expect(subjectCovers("a.*", "a.>")).toBe(false);
-    expect(subjectCovers("a.>", "a")).toBe(false);
-    expect(subjectCovers("a.b", "a.b")).toBe(true);
   });
 });

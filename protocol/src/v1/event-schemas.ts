@@ -60,24 +60,6 @@ export const builtinEventSchemas = {
   "subagent.completed": subagentCompletedSchema,
 } as const satisfies EventSchemas;
 
-/**
- * Event types that are *transient*: published while an effect runs, never
- * journaled, `meta.seq` 0 and `meta.transient: true`, outside the actor's
- * gapless event sequence. They are kept in the deltas stream (`<P>_DELTAS`,
- * short retention, default 1 h) instead of the durable events stream; see
- * `DELTA_STREAM_SUBJECTS` and `eventStreamSubjects` (issue #11).
- */
-export const transientEventTypes: readonly EventType[] = ["run.delta"];
-
-/**
- * Whether events of `eventType` are transient (see {@link transientEventTypes}).
- *
- * @param eventType - e.g. `"run.delta"` (`true`) or `"run.completed"` (`false`).
- */
-export function isTransientEventType(eventType: string): boolean {
-  return (transientEventTypes as readonly string[]).includes(eventType);
-}
-
 /** Type of {@link builtinEventSchemas}. */
 export type BuiltinEventSchemas = typeof builtinEventSchemas;
 

@@ -13,55 +13,67 @@ function event(sequence: number, type: "run.started" | "run.completed", pending 
   return { ...testEvent(sequence, type, payload, { actor: RUN }), pending };
 }
 
-function delta(deltaSequence: number, text: string, runId = "r1"): SessionEvent {
-  const base = testEvent(0, "run.delta", { runId, attempt: 1, kind: "text", text, index: deltaSequence }, {
+function delta(deltaSequence: number, pending = 0, runId = "r1"): SessionEvent {
+  const payload = { runId, attempt: 1, kind: "text", text: `t${deltaSequence}`, index: 0 };
+  const base = testEvent(0, "run.delta", payload, {
     actor: RUN,
     id: `${RUN}:delta:${deltaSequence}`,
     transient: true,
   });
-  return { ...base, deltaSequence };
+  return { ...base, pending, deltaSequence };
 }
 
+const shape = (items: readonly SessionEvent[]) =>
+  items.map((item) => `${item.event.type}@${item.sequence}/${item.deltaSequence ?? "-"}`);
+
 describe("DeltaMerger (issue #11: deltas from their own stream)", () => {
-  it("while the durable events replay, holds deltas and places them by stored time, each with the sequence before it", () => {
-    const merger = new DeltaMerger();
-    // Deltas arrive first (their consumer is quicker); the run events are still replaying.
-    expect(merger.delta(delta(1, "a"), 150)).toEqual([]);
-    expect(merger.delta(delta(2, "b"), 250)).toEqual([]);
-    const first = merger.event(event(10, "run.started", 1), 100);
-    expect(first.map((item) => item.event.type)).toEqual(["run.started"]);
-    const caughtUp = merger.event(event(11, "run.started", 0), 200);
-    // The delta stored at 150 goes before the event stored at 200; the one at 250 after it (caught up).
-    expect(caughtUp.map((item) => [item.event.type, item.sequence, item.deltaSequence])).toEqual([
-      ["run.delta", 10, 1],
-      ["run.started", 11, undefined],
-      ["run.delta", 11, 2],
+  it("while both consumers replay, interleaves by stored time as if one stream", () => {
+    const merger = new DeltaMerger({ afterSequence: 9 });
+    const out = [
+      ...merger.event(event(10, "run.started", 1), 100),
+      ...merger.delta(delta(1, 1), 150),
+      ...merger.delta(delta(2, 0), 250), // the deltas consumer caught up
+      ...merger.event(event(11, "run.completed", 0), 300),
+    ];
+    expect(shape(out)).toEqual([
+      "run.started@10/-",
+      "run.delta@10/1",
+      "run.delta@10/2",
+      "run.completed@11/-",
     ]);
   });
 
-  it("once caught up, passes deltas straight through", () => {
+  it("holds a durable event while the deltas consumer may still replay older deltas", () => {
     const merger = new DeltaMerger();
-    merger.event(event(3, "run.started", 0), 100);
-    expect(merger.delta(delta(1, "a"), 150).map((item) => item.sequence)).toEqual([3]);
+    expect(merger.event(event(5, "run.started", 0), 200)).toEqual([]);
+    // The deltas consumer delivers an older delta, then reports nothing more pending.
+    expect(shape(merger.delta(delta(1, 0, "r0"), 100))).toEqual([
+      "run.delta@0/1",
+      "run.started@5/-",
+    ]);
   });
 
-  it("never yields a delta of a run after its end event: late and held ones are dropped", () => {
+  it("never yields a delta of a run after its end event: late deltas are dropped", () => {
     const merger = new DeltaMerger();
-    expect(merger.delta(delta(1, "a"), 300)).toEqual([]); // held: replay not caught up
-    const out = merger.event(event(5, "run.completed", 0), 200);
-    expect(out.map((item) => item.event.type)).toEqual(["run.completed"]);
-    expect(merger.delta(delta(2, "b"), 400)).toEqual([]);
-    // Another run's delta still passes.
-    expect(merger.delta(delta(3, "c", "r2"), 500)).toHaveLength(1);
+    merger.caughtUp("deltas");
+    expect(shape(merger.event(event(5, "run.completed", 0), 200))).toEqual(["run.completed@5/-"]);
+    expect(merger.delta(delta(1), 150)).toEqual([]); // stored before, but arrived after the end
+    expect(merger.delta(delta(2), 400)).toEqual([]);
+    expect(shape(merger.delta(delta(3, 0, "r2"), 500))).toEqual(["run.delta@5/3"]); // another run
   });
 
-  it("a consumer that reports nothing pending releases held deltas; a recreated one holds again", () => {
+  it("a resumed iteration places its first deltas after the sequence it resumed after", () => {
+    const merger = new DeltaMerger({ afterSequence: 41 });
+    merger.caughtUp("events");
+    expect(shape(merger.delta(delta(7), 100))).toEqual(["run.delta@41/7"]);
+  });
+
+  it("a recreated consumer holds the other side again until it catches up", () => {
     const merger = new DeltaMerger();
-    expect(merger.delta(delta(1, "a"), 100)).toEqual([]);
-    expect(merger.caughtUpThrough(7, 6)).toEqual([]); // sequence 7 still on its way
-    expect(merger.caughtUpThrough(7, 7).map((item) => item.deltaSequence)).toEqual([1]);
-    merger.behind();
-    expect(merger.delta(delta(2, "b"), 200)).toEqual([]);
-    expect(merger.caughtUpThrough(0, 7).map((item) => item.deltaSequence)).toEqual([2]);
+    merger.caughtUp("events");
+    merger.caughtUp("deltas");
+    merger.behind("events");
+    expect(merger.delta(delta(1), 100)).toEqual([]);
+    expect(shape(merger.caughtUp("events"))).toEqual(["run.delta@0/1"]);
   });
 });

@@ -7,9 +7,9 @@ import {
   type JsMsg,
   type OrderedConsumerOptions,
 } from "@nats-io/jetstream";
-import { actorAddress, decodeEvent, eventWildcard } from "@troupe/protocol";
+import { actorAddress, decodeEvent, deltaSubject, eventWildcard } from "@troupe/protocol";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DeltaMerger } from "./delta-merger.js";
+import { DeltaMerger, type MergeSide } from "./delta-merger.js";
 import { EventDeduplicator } from "./event-deduplicator.js";
 import { isStreamNotFound } from "./is-stream-not-found.js";
 import type { SessionEvent } from "./session-event.js";
@@ -44,9 +44,10 @@ const MAX_RETRY_DELAY_MS = 5_000;
 type Arrival =
   | { readonly kind: "event"; readonly event: SessionEvent; readonly timeNs: number }
   | { readonly kind: "delta"; readonly event: SessionEvent; readonly timeNs: number }
-  | { readonly kind: "caught-up"; readonly throughSequence: number }
   | { readonly kind: "skip"; readonly sequence: number; readonly pending: number }
-  | { readonly kind: "behind" }
+  | { readonly kind: "behind"; readonly side: MergeSide }
+  /** The side's consumer had nothing pending after `throughSequence` (-1: cannot read it). */
+  | { readonly kind: "caught-up"; readonly side: MergeSide; readonly throughSequence: number }
   | { readonly kind: "end" }
   | { readonly kind: "error"; readonly error: unknown };
 
@@ -62,7 +63,8 @@ type Arrival =
  * re-published events by id, so the caller sees no gap and no duplicate.
  * Undecodable stream messages are skipped.
  *
- * Deltas: a second ordered consumer on the deltas stream, starting at the
+ * Deltas: a second ordered consumer on the deltas stream (filtered on
+ * `_troupe.delta.<id>`), starting at the
  * stored time of events-stream message `fromSequence - 1` (every stored delta
  * for sequence 1), so a client resuming after a sequence gets the deltas stored
  * after it, as when both were one stream; {@link DeltaMerger} orders them (see
@@ -96,10 +98,17 @@ export async function* followSessionEvents(
   const queue = new ArrivalQueue();
   const filter = eventWildcard(actorAddress("session", options.sessionId));
   const deduplicator = new EventDeduplicator({ afterSequence: Math.max(0, start - 1) });
-  const merger = new DeltaMerger();
+  const merger = new DeltaMerger({ afterSequence: Math.max(0, start - 1) });
   let lastDeltaSequence = 0;
   const innerStopped = () => inner.signal.aborted || options.isClosed();
 
+  const onStart = (side: MergeSide) => async (consumer: Consumer) => {
+    queue.push({ kind: "behind", side });
+    const info = await consumer.info().catch(() => undefined);
+    if (info !== undefined && info.num_pending === 0) {
+      queue.push({ kind: "caught-up", side, throughSequence: info.delivered.stream_seq });
+    }
+  };
   const events = pump({
     js: options.js,
     stream: options.stream,
@@ -107,21 +116,17 @@ export async function* followSessionEvents(
     signal: inner.signal,
     stopped: innerStopped,
     position: () => ({ opt_start_seq: deduplicator.nextSequence }),
-    onStart: async (consumer) => {
-      queue.push({ kind: "behind" });
-      const info = await consumer.info().catch(() => undefined);
-      if (info !== undefined && info.num_pending === 0) {
-        queue.push({ kind: "caught-up", throughSequence: info.delivered.stream_seq });
-      }
-    },
+    onStart: onStart("events"),
     onMessage: (message) => {
       const event = decodeMessage(message, message.seq);
       if (event === undefined) {
         queue.push({ kind: "skip", sequence: message.seq, pending: message.info.pending });
-        return;
+      } else {
+        queue.push({ kind: "event", event, timeNs: Number(message.info.timestampNanos) });
       }
-      queue.push({ kind: "event", event, timeNs: Number(message.info.timestampNanos) });
     },
+    // Deltas must not wait for durable events that cannot be read now.
+    onFailure: () => queue.push({ kind: "caught-up", side: "events", throughSequence: -1 }),
     onMissing: (error) => {
       queue.push({
         kind: "error",
@@ -136,11 +141,12 @@ export async function* followSessionEvents(
   const deltas = pump({
     js: options.js,
     stream: options.deltaStream,
-    filter,
+    filter: deltaSubject(options.sessionId),
     signal: inner.signal,
     stopped: innerStopped,
     position: () =>
       lastDeltaSequence === 0 ? deltaStart : { opt_start_seq: lastDeltaSequence + 1 },
+    onStart: onStart("deltas"),
     onMessage: (message) => {
       if (message.seq <= lastDeltaSequence) return;
       lastDeltaSequence = message.seq;
@@ -148,11 +154,14 @@ export async function* followSessionEvents(
       if (event === undefined || event.event.meta.transient !== true) return;
       queue.push({ kind: "delta", event, timeNs: Number(message.info.timestampNanos) });
     },
+    // Durable events must not wait for a deltas stream that cannot be read.
+    onFailure: () => queue.push({ kind: "caught-up", side: "deltas", throughSequence: -1 }),
     // An older deployment keeps deltas in the events stream; retry in case a
     // newer host creates the deltas stream later.
     onMissing: () => "retry",
   }).catch(() => undefined);
 
+  let deltaDelivered = 0;
   try {
     for (;;) {
       const arrival = await queue.next(inner.signal);
@@ -168,18 +177,23 @@ export async function* followSessionEvents(
           out = merger.event(arrival.event, arrival.timeNs);
           break;
         case "delta":
+          deltaDelivered = arrival.event.deltaSequence ?? deltaDelivered;
           out = merger.delta(arrival.event, arrival.timeNs);
           break;
         case "skip":
           deduplicator.skip(arrival.sequence);
-          out = arrival.pending === 0 ? merger.caughtUpThrough(0, 0) : [];
+          out = arrival.pending === 0 ? merger.caughtUp("events") : [];
           break;
         case "behind":
-          merger.behind();
+          merger.behind(arrival.side);
           continue;
-        case "caught-up":
-          out = merger.caughtUpThrough(arrival.throughSequence, deduplicator.nextSequence - 1);
+        case "caught-up": {
+          const delivered =
+            arrival.side === "events" ? deduplicator.nextSequence - 1 : deltaDelivered;
+          // Messages up to throughSequence may still be queued: they say so themselves.
+          out = delivered >= arrival.throughSequence ? merger.caughtUp(arrival.side) : [];
           break;
+        }
       }
       for (const item of out) yield item;
     }
@@ -239,8 +253,10 @@ interface PumpOptions {
   /** Where the next consumer starts. */
   readonly position: () => Partial<OrderedConsumerOptions>;
   /** Called once each consumer consumes. */
-  readonly onStart?: (consumer: Consumer) => Promise<void>;
+  readonly onStart: (consumer: Consumer) => Promise<void>;
   readonly onMessage: (message: JsMsg) => void;
+  /** Called when a consumer could not be created or its iteration broke. */
+  readonly onFailure: () => void;
   /** The stream does not exist at the first attempt: stop, or keep retrying. */
   readonly onMissing: (error: unknown) => "stop" | "retry";
 }
@@ -266,6 +282,7 @@ async function pump(options: PumpOptions): Promise<void> {
     } catch (error) {
       if (options.stopped()) return;
       if (!consumed && isStreamNotFound(error) && options.onMissing(error) === "stop") return;
+      options.onFailure();
       await pause(attempt++, signal);
       continue;
     }
@@ -275,13 +292,14 @@ async function pump(options: PumpOptions): Promise<void> {
     signal.addEventListener("abort", stop, { once: true });
     if (options.stopped()) stop(); // aborted while the consumer was being created
     try {
-      void options.onStart?.(consumer).catch(() => undefined);
+      void options.onStart(consumer).catch(() => undefined);
       for await (const message of messages) {
         attempt = 0;
         options.onMessage(message);
       }
     } catch {
       // The consumer failed (e.g. it was lost with the server); recreate it below.
+      if (!options.stopped()) options.onFailure();
     } finally {
       signal.removeEventListener("abort", stop);
       await messages.close().catch(() => undefined);

@@ -8,7 +8,8 @@ import type { EventEnvelope, EventType } from "@troupe/protocol";
  * - `sequence`: the events-stream (`<PREFIX>_EVENTS`) sequence, 1-based and
  *   growing; pass `sequence + 1` as `fromSequence` to resume after this event.
  *   A transient `run.delta` is not in the events stream (issue #11): its
- *   `sequence` is that of the last durable event yielded before it (0 if none),
+ *   `sequence` is that of the last durable event yielded before it (or
+ *   `fromSequence - 1`),
  *   so resuming at `sequence + 1` still loses nothing.
  * - `deltaSequence`: set on a `run.delta` read from the deltas stream
  *   (`<PREFIX>_DELTAS`): its sequence there.

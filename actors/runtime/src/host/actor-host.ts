@@ -132,6 +132,7 @@ export class ActorHost {
     }
     const jsm = await jetstreamManager(nats);
     const streams = streamNames(settings.prefix);
+    await ensureStreams(jsm, streams, settings);
     const js = jetstream(nats);
     let kinds: readonly ActorKindDefinition[];
     if (typeof options.kinds === "function") {
@@ -146,7 +147,6 @@ export class ActorHost {
     } else {
       kinds = options.kinds;
     }
-    await ensureStreams(jsm, streams, settings, { kinds: kinds.map((kind) => kind.kind) });
     const publisher = new OutboxPublisher(js);
     const limiter = pLimit(settings.maxConcurrency);
     const clock = options.clock ?? systemClock;
