@@ -42,12 +42,24 @@ const MAX_RETRY_DELAY_MS = 5_000;
 
 /** What the two stream readers hand to the generator, in arrival order. */
 type Arrival =
-  | { readonly kind: "event"; readonly event: SessionEvent; readonly timeNs: number }
-  | { readonly kind: "delta"; readonly event: SessionEvent; readonly timeNs: number }
-  | { readonly kind: "skip"; readonly sequence: number; readonly pending: number }
+  | {
+      readonly kind: "event" | "delta";
+      readonly event: SessionEvent;
+      readonly timeNs: number;
+      readonly delivery: number;
+    }
+  | {
+      readonly kind: "skip";
+      readonly sequence: number;
+      readonly pending: number;
+      readonly delivery: number;
+    }
   | { readonly kind: "behind"; readonly side: MergeSide }
-  /** The side's consumer had nothing pending after `throughSequence` (-1: cannot read it). */
-  | { readonly kind: "caught-up"; readonly side: MergeSide; readonly throughSequence: number }
+  /**
+   * The side's consumer had nothing pending once it delivered `throughDelivery`
+   * messages (its consumer sequence; 0 when it cannot be read at all).
+   */
+  | { readonly kind: "caught-up"; readonly side: MergeSide; readonly throughDelivery: number }
   | { readonly kind: "end" }
   | { readonly kind: "error"; readonly error: unknown };
 
@@ -95,6 +107,7 @@ export async function* followSessionEvents(
   const inner = new AbortController();
   const onAbort = () => inner.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
+  if (stopped()) inner.abort(); // aborted while the start was being read
   const queue = new ArrivalQueue();
   const filter = eventWildcard(actorAddress("session", options.sessionId));
   const deduplicator = new EventDeduplicator({ afterSequence: Math.max(0, start - 1) });
@@ -106,7 +119,7 @@ export async function* followSessionEvents(
     queue.push({ kind: "behind", side });
     const info = await consumer.info().catch(() => undefined);
     if (info !== undefined && info.num_pending === 0) {
-      queue.push({ kind: "caught-up", side, throughSequence: info.delivered.stream_seq });
+      queue.push({ kind: "caught-up", side, throughDelivery: info.delivered.consumer_seq });
     }
   };
   const events = pump({
@@ -119,14 +132,16 @@ export async function* followSessionEvents(
     onStart: onStart("events"),
     onMessage: (message) => {
       const event = decodeMessage(message, message.seq);
+      const delivery = message.info.deliverySequence;
       if (event === undefined) {
-        queue.push({ kind: "skip", sequence: message.seq, pending: message.info.pending });
+        queue.push({ kind: "skip", sequence: message.seq, pending: message.info.pending, delivery });
       } else {
-        queue.push({ kind: "event", event, timeNs: Number(message.info.timestampNanos) });
+        const timeNs = Number(message.info.timestampNanos);
+        queue.push({ kind: "event", event, timeNs, delivery });
       }
     },
     // Deltas must not wait for durable events that cannot be read now.
-    onFailure: () => queue.push({ kind: "caught-up", side: "events", throughSequence: -1 }),
+    onFailure: () => queue.push({ kind: "caught-up", side: "events", throughDelivery: 0 }),
     onMissing: (error) => {
       queue.push({
         kind: "error",
@@ -152,16 +167,18 @@ export async function* followSessionEvents(
       lastDeltaSequence = message.seq;
       const event = decodeMessage(message, 0);
       if (event === undefined || event.event.meta.transient !== true) return;
-      queue.push({ kind: "delta", event, timeNs: Number(message.info.timestampNanos) });
+      const timeNs = Number(message.info.timestampNanos);
+      queue.push({ kind: "delta", event, timeNs, delivery: message.info.deliverySequence });
     },
     // Durable events must not wait for a deltas stream that cannot be read.
-    onFailure: () => queue.push({ kind: "caught-up", side: "deltas", throughSequence: -1 }),
+    onFailure: () => queue.push({ kind: "caught-up", side: "deltas", throughDelivery: 0 }),
     // An older deployment keeps deltas in the events stream; retry in case a
     // newer host creates the deltas stream later.
     onMissing: () => "retry",
   }).catch(() => undefined);
 
-  let deltaDelivered = 0;
+  // Consumer sequence of the last message handled, per side (0 after a recreate).
+  const delivered: Record<MergeSide, number> = { events: 0, deltas: 0 };
   try {
     for (;;) {
       const arrival = await queue.next(inner.signal);
@@ -173,27 +190,33 @@ export async function* followSessionEvents(
       let out: readonly SessionEvent[];
       switch (arrival.kind) {
         case "event":
-          if (!deduplicator.admit(arrival.event)) continue;
+          delivered.events = arrival.delivery;
+          if (!deduplicator.admit(arrival.event)) {
+            out = arrival.event.pending === 0 ? merger.caughtUp("events") : [];
+            break;
+          }
           out = merger.event(arrival.event, arrival.timeNs);
           break;
         case "delta":
-          deltaDelivered = arrival.event.deltaSequence ?? deltaDelivered;
+          delivered.deltas = arrival.delivery;
           out = merger.delta(arrival.event, arrival.timeNs);
           break;
         case "skip":
+          delivered.events = arrival.delivery;
           deduplicator.skip(arrival.sequence);
           out = arrival.pending === 0 ? merger.caughtUp("events") : [];
           break;
         case "behind":
+          delivered[arrival.side] = 0;
           merger.behind(arrival.side);
           continue;
-        case "caught-up": {
-          const delivered =
-            arrival.side === "events" ? deduplicator.nextSequence - 1 : deltaDelivered;
-          // Messages up to throughSequence may still be queued: they say so themselves.
-          out = delivered >= arrival.throughSequence ? merger.caughtUp(arrival.side) : [];
+        case "caught-up":
+          // Messages it delivered before may still be queued: they say so themselves.
+          out =
+            delivered[arrival.side] >= arrival.throughDelivery
+              ? merger.caughtUp(arrival.side)
+              : [];
           break;
-        }
       }
       for (const item of out) yield item;
     }
