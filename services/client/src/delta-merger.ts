@@ -152,7 +152,9 @@ export class DeltaMerger {
 
 function runKey(event: SessionEvent): string | undefined {
   const payload = event.event.payload as { runId?: unknown };
-  return typeof payload.runId === "string" ? `${event.event.meta.actor} ${payload.runId}` : undefined;
+  return typeof payload.runId === "string"
+    ? `${event.event.meta.actor} ${payload.runId}`
+    : undefined;
 }
 
 function endedRun(event: SessionEvent): string | undefined {

@@ -134,7 +134,12 @@ export async function* followSessionEvents(
       const event = decodeMessage(message, message.seq);
       const delivery = message.info.deliverySequence;
       if (event === undefined) {
-        queue.push({ kind: "skip", sequence: message.seq, pending: message.info.pending, delivery });
+        queue.push({
+          kind: "skip",
+          sequence: message.seq,
+          pending: message.info.pending,
+          delivery,
+        });
       } else {
         const timeNs = Number(message.info.timestampNanos);
         queue.push({ kind: "event", event, timeNs, delivery });
@@ -213,9 +218,7 @@ export async function* followSessionEvents(
         case "caught-up":
           // Messages it delivered before may still be queued: they say so themselves.
           out =
-            delivered[arrival.side] >= arrival.throughDelivery
-              ? merger.caughtUp(arrival.side)
-              : [];
+            delivered[arrival.side] >= arrival.throughDelivery ? merger.caughtUp(arrival.side) : [];
           break;
       }
       for (const item of out) yield item;
