@@ -118,7 +118,9 @@ export async function* followSessionEvents(
   const onStart = (side: MergeSide) => async (consumer: Consumer) => {
     queue.push({ kind: "behind", side });
     const info = await consumer.info().catch(() => undefined);
-    if (info !== undefined && info.num_pending === 0) {
+    // Without an answer the other side must not wait: order by arrival then.
+    if (info === undefined) queue.push({ kind: "caught-up", side, throughDelivery: 0 });
+    else if (info.num_pending === 0) {
       queue.push({ kind: "caught-up", side, throughDelivery: info.delivered.consumer_seq });
     }
   };
