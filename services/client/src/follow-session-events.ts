@@ -50,6 +50,7 @@ type Arrival =
     }
   | {
       readonly kind: "skip";
+      readonly side: MergeSide;
       readonly sequence: number;
       readonly pending: number;
       readonly delivery: number;
@@ -138,6 +139,7 @@ export async function* followSessionEvents(
       if (event === undefined) {
         queue.push({
           kind: "skip",
+          side: "events",
           sequence: message.seq,
           pending: message.info.pending,
           delivery,
@@ -173,9 +175,14 @@ export async function* followSessionEvents(
       if (message.seq <= lastDeltaSequence) return;
       lastDeltaSequence = message.seq;
       const event = decodeMessage(message, 0);
-      if (event === undefined || event.event.meta.transient !== true) return;
+      const delivery = message.info.deliverySequence;
+      if (event === undefined || event.event.meta.transient !== true) {
+        const { pending } = message.info;
+        queue.push({ kind: "skip", side: "deltas", sequence: message.seq, pending, delivery });
+        return;
+      }
       const timeNs = Number(message.info.timestampNanos);
-      queue.push({ kind: "delta", event, timeNs, delivery: message.info.deliverySequence });
+      queue.push({ kind: "delta", event, timeNs, delivery });
     },
     // Durable events must not wait for a deltas stream that cannot be read.
     onFailure: () => queue.push({ kind: "caught-up", side: "deltas", throughDelivery: 0 }),
@@ -209,9 +216,9 @@ export async function* followSessionEvents(
           out = merger.delta(arrival.event, arrival.timeNs);
           break;
         case "skip":
-          delivered.events = arrival.delivery;
-          deduplicator.skip(arrival.sequence);
-          out = arrival.pending === 0 ? merger.caughtUp("events") : [];
+          delivered[arrival.side] = arrival.delivery;
+          if (arrival.side === "events") deduplicator.skip(arrival.sequence);
+          out = arrival.pending === 0 ? merger.caughtUp(arrival.side) : [];
           break;
         case "behind":
           delivered[arrival.side] = 0;
