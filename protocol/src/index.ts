@@ -101,10 +101,12 @@ export {
 export { inboxSubjectMapping, type SubjectMapping } from "./subjects/inbox-subject-mapping.js";
 export { INVALID_TOKEN_PLACEHOLDER, deadLetterSubject } from "./subjects/dead-letter-subject.js";
 export { transcriptSubject } from "./subjects/transcript-subject.js";
+export { deltaSubject, EXPECTED_STREAM_HEADER } from "./subjects/delta-subject.js";
 export { streamNames, type StreamNames } from "./subjects/stream-names.js";
 export { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "./subjects/deployment-defaults.js";
 export {
   DEAD_LETTER_STREAM_SUBJECTS,
+  DELTA_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,
   INBOX_STREAM_SUBJECTS,
   TRANSCRIPT_STREAM_SUBJECTS,

@@ -6,6 +6,7 @@ describe("streamNames", () => {
     expect(streamNames("troupe")).toEqual({
       inbox: "TROUPE_INBOX",
       events: "TROUPE_EVENTS",
+      deltas: "TROUPE_DELTAS",
       deadLetter: "TROUPE_DEADLETTER",
       transcript: "TROUPE_TRANSCRIPT",
     });

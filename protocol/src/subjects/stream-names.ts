@@ -4,7 +4,8 @@
  * | stream | subjects | role |
  * | --- | --- | --- |
  * | `<P>_INBOX` | `_troupe.inbox.>` | every actor inbox (via the server's subject mapping) — also the journal |
- * | `<P>_EVENTS` | `troupe.*.*.events.>` | events, replayable from a sequence |
+ * | `<P>_EVENTS` | `troupe.*.*.events.>` | durable events, replayable from a sequence (not `run.delta`: see `deltaSubject`) |
+ * | `<P>_DELTAS` | `_troupe.delta.>` | transient `run.delta` events, kept briefly (default 1 h) |
  * | `<P>_DEADLETTER` | `_troupe.deadletter.>` | rejected messages with their reason |
  * | `<P>_TRANSCRIPT` | `_troupe.transcript.>` | append-only conversation log of each session |
  *
@@ -13,6 +14,8 @@
 export interface StreamNames {
   readonly inbox: string;
   readonly events: string;
+  /** The transient `run.delta` events, apart from the durable events (issue #11). */
+  readonly deltas: string;
   readonly deadLetter: string;
   readonly transcript: string;
 }
@@ -21,13 +24,14 @@ export interface StreamNames {
  * Stream names for a deployment prefix.
  *
  * @param prefix - deployment prefix, e.g. `troupe`.
- * @returns the three stream names.
+ * @returns the stream names.
  */
 export function streamNames(prefix: string): StreamNames {
   const base = prefix.toUpperCase().replace(/[^A-Z0-9_-]/g, "_");
   return {
     inbox: `${base}_INBOX`,
     events: `${base}_EVENTS`,
+    deltas: `${base}_DELTAS`,
     deadLetter: `${base}_DEADLETTER`,
     transcript: `${base}_TRANSCRIPT`,
   };

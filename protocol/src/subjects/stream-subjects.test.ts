@@ -5,16 +5,22 @@ import { eventSubject } from "./event-subject.js";
 import { inboxSubject } from "./inbox-subject.js";
 import { inboxSubjectMapping } from "./inbox-subject-mapping.js";
 import { shardInboxSubject } from "./shard-inbox-subject.js";
+import { deltaSubject } from "./delta-subject.js";
 import {
   DEAD_LETTER_STREAM_SUBJECTS,
+  DELTA_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,
   INBOX_STREAM_SUBJECTS,
+  TRANSCRIPT_STREAM_SUBJECTS,
 } from "./stream-subjects.js";
+import { transcriptSubject } from "./transcript-subject.js";
 
 const streams = {
   inbox: INBOX_STREAM_SUBJECTS,
   events: EVENT_STREAM_SUBJECTS,
+  deltas: DELTA_STREAM_SUBJECTS,
   deadLetter: DEAD_LETTER_STREAM_SUBJECTS,
+  transcript: TRANSCRIPT_STREAM_SUBJECTS,
 };
 
 function capturedBy(subject: string): string[] {
@@ -24,7 +30,7 @@ function capturedBy(subject: string): string[] {
 }
 
 describe("stream subject sets", () => {
-  it("never overlap, so JetStream accepts all three streams in one account", () => {
+  it("never overlap, so JetStream accepts all the streams in one account", () => {
     const all = Object.values(streams).flat();
     for (const [index, left] of all.entries()) {
       for (const right of all.slice(index + 1))
@@ -45,6 +51,10 @@ describe("stream subject sets", () => {
         expect(capturedBy(shardInboxSubject(3, address))).toEqual(["inbox"]);
         expect(capturedBy(eventSubject(address, "run.completed"))).toEqual(["events"]);
         expect(capturedBy(deadLetterSubject(kind, id))).toEqual(["deadLetter"]);
+        if (kind === "session") {
+          expect(capturedBy(deltaSubject(id))).toEqual(["deltas"]);
+          expect(capturedBy(transcriptSubject(id))).toEqual(["transcript"]);
+        }
         expect(capturedBy(inboxSubject(address))).toEqual([]);
       }
     }
@@ -54,6 +64,7 @@ describe("stream subject sets", () => {
     const { source } = inboxSubjectMapping(64);
     expect(subjectsCollide(source, inboxSubject({ kind: "session", id: "s1" }))).toBe(true);
     for (const internal of [
+      ...DELTA_STREAM_SUBJECTS,
       ...INBOX_STREAM_SUBJECTS,
       ...EVENT_STREAM_SUBJECTS,
       ...DEAD_LETTER_STREAM_SUBJECTS,

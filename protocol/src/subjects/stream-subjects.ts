@@ -6,9 +6,19 @@ export const INBOX_STREAM_SUBJECTS = ["_troupe.inbox.>"] as const;
 
 /**
  * Subjects of the event stream: every event of every actor,
- * `troupe.<kind>.<id>.events.<eventType>`.
+ * `troupe.<kind>.<id>.events.<eventType>`. The transient `run.delta` events
+ * published there carry `Nats-Expected-Stream: <P>_DELTAS`, so the event stream
+ * does not store them; they are stored under {@link DELTA_STREAM_SUBJECTS}
+ * (issue #11).
  */
 export const EVENT_STREAM_SUBJECTS = ["troupe.*.*.events.>"] as const;
+
+/**
+ * Subjects of the deltas stream (`<P>_DELTAS`): the transient `run.delta` events
+ * of each session, `_troupe.delta.<sessionId>`, kept for the deltas retention
+ * (default 1 h) apart from the durable events (issue #11).
+ */
+export const DELTA_STREAM_SUBJECTS = ["_troupe.delta.>"] as const;
 
 /** Subjects of the dead-letter stream: `_troupe.deadletter.<kind>.<id>`. */
 export const DEAD_LETTER_STREAM_SUBJECTS = ["_troupe.deadletter.>"] as const;

@@ -1,6 +1,15 @@
-import type { Consumer, ConsumerMessages, JetStreamClient } from "@nats-io/jetstream";
-import { actorAddress, decodeEvent, eventWildcard } from "@troupe/protocol";
+import {
+  DeliverPolicy,
+  type Consumer,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type OrderedConsumerOptions,
+} from "@nats-io/jetstream";
+import { actorAddress, decodeEvent, deltaSubject, eventWildcard } from "@troupe/protocol";
 import { setTimeout as sleep } from "node:timers/promises";
+import { DeltaMerger, type MergeSide } from "./delta-merger.js";
 import { EventDeduplicator } from "./event-deduplicator.js";
 import { isStreamNotFound } from "./is-stream-not-found.js";
 import type { SessionEvent } from "./session-event.js";
@@ -9,8 +18,11 @@ import { StreamsMissingError } from "./streams-missing-error.js";
 /** Options of {@link followSessionEvents}. */
 export interface FollowSessionEventsOptions {
   readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
   /** Events stream name, e.g. `TROUPE_EVENTS`. */
   readonly stream: string;
+  /** Deltas stream name, e.g. `TROUPE_DELTAS` (the transient `run.delta` events). */
+  readonly deltaStream: string;
   /** Deployment prefix, for error messages. */
   readonly prefix: string;
   /** The session (already validated by the caller). */
@@ -25,99 +37,341 @@ export interface FollowSessionEventsOptions {
   readonly isClosed: () => boolean;
 }
 
-/** Longest pause between two attempts to recreate the consumer, in ms. */
+/** Longest pause between two attempts to recreate a consumer, in ms. */
 const MAX_RETRY_DELAY_MS = 5_000;
 
+/** What the two stream readers hand to the generator, in arrival order. */
+type Arrival =
+  | {
+      readonly kind: "event" | "delta";
+      readonly event: SessionEvent;
+      readonly timeNs: number;
+      readonly delivery: number;
+    }
+  | {
+      readonly kind: "skip";
+      readonly side: MergeSide;
+      readonly sequence: number;
+      readonly pending: number;
+      readonly delivery: number;
+    }
+  | { readonly kind: "behind"; readonly side: MergeSide }
+  /**
+   * The side's consumer had nothing pending once it delivered `throughDelivery`
+   * messages (its consumer sequence; 0 when it cannot be read at all).
+   */
+  | { readonly kind: "caught-up"; readonly side: MergeSide; readonly throughDelivery: number }
+  | { readonly kind: "end" }
+  | { readonly kind: "error"; readonly error: unknown };
+
 /**
- * Yields a session's events from the events stream: first the stored ones from
- * `fromSequence`, then new ones as they arrive, in stream order.
+ * Yields a session's events: the durable ones from the events stream, from
+ * `fromSequence` in stream order, merged with its transient `run.delta` events
+ * from the deltas stream (issue #11).
  *
- * Reads with a JetStream ordered consumer (ephemeral, in memory, filtered on
- * `troupe.session.<id>.events.>`): nats.js recreates it after a gap or a lost
- * consumer, and when the iteration breaks anyway (the server restarted and lost
- * the in-memory consumer, the connection came back, a request failed) this
- * function creates a new one from the sequence after the last yielded event.
- * {@link EventDeduplicator} drops re-deliveries by sequence and re-published
- * events by id, so the caller sees no gap and no duplicate. Undecodable stream
- * messages are skipped.
+ * Durable events: a JetStream ordered consumer (ephemeral, in memory, filtered
+ * on `troupe.session.<id>.events.>`), recreated from the sequence after the
+ * last yielded event whenever it breaks (server restart, reconnect, failed
+ * request); {@link EventDeduplicator} drops re-deliveries by sequence and
+ * re-published events by id, so the caller sees no gap and no duplicate.
+ * Undecodable stream messages are skipped.
+ *
+ * Deltas: a second ordered consumer on the deltas stream (filtered on
+ * `_troupe.delta.<id>`), starting at the
+ * stored time of events-stream message `fromSequence - 1` (every stored delta
+ * for sequence 1), so a client resuming after a sequence gets the deltas stored
+ * after it, as when both were one stream; {@link DeltaMerger} orders them (see
+ * there). A deployment without a deltas stream (hosts older than issue #11,
+ * which store deltas in the events stream) is read through the events stream.
  *
  * @param options - see {@link FollowSessionEventsOptions}.
  * @returns an async generator; `break` or `signal` ends it and deletes nothing
- *   (the ephemeral consumer expires on the server).
+ *   (the ephemeral consumers expire on the server).
  * @throws {@link StreamsMissingError} when the events stream does not exist at
  *   the first attempt.
  */
 export async function* followSessionEvents(
   options: FollowSessionEventsOptions,
 ): AsyncGenerator<SessionEvent, void, undefined> {
-  const { js, stream, signal } = options;
-  const filter = eventWildcard(actorAddress("session", options.sessionId));
+  const { signal } = options;
   const stopped = () => signal?.aborted === true || options.isClosed();
   if (stopped()) return;
   let start: number;
+  let deltaStart: Partial<OrderedConsumerOptions>;
   try {
     start = options.fromSequence ?? (await options.lastSequence()) + 1;
+    deltaStart = await deltaStartPosition(options.jsm, options.stream, start);
   } catch (error) {
     if (stopped()) return;
     throw error;
   }
+  const inner = new AbortController();
+  const onAbort = () => inner.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  if (stopped()) inner.abort(); // aborted while the start was being read
+  const queue = new ArrivalQueue();
+  const filter = eventWildcard(actorAddress("session", options.sessionId));
   const deduplicator = new EventDeduplicator({ afterSequence: Math.max(0, start - 1) });
+  const merger = new DeltaMerger({ afterSequence: Math.max(0, start - 1) });
+  let lastDeltaSequence = 0;
+  const innerStopped = () => inner.signal.aborted || options.isClosed();
+
+  const onStart = (side: MergeSide) => async (consumer: Consumer) => {
+    queue.push({ kind: "behind", side });
+    const info = await consumer.info().catch(() => undefined);
+    // Without an answer the other side must not wait: order by arrival then.
+    if (info === undefined) queue.push({ kind: "caught-up", side, throughDelivery: 0 });
+    else if (info.num_pending === 0) {
+      queue.push({ kind: "caught-up", side, throughDelivery: info.delivered.consumer_seq });
+    }
+  };
+  const events = pump({
+    js: options.js,
+    stream: options.stream,
+    filter,
+    signal: inner.signal,
+    stopped: innerStopped,
+    position: () => ({ opt_start_seq: deduplicator.nextSequence }),
+    onStart: onStart("events"),
+    onMessage: (message) => {
+      const event = decodeMessage(message, message.seq);
+      const delivery = message.info.deliverySequence;
+      if (event === undefined) {
+        queue.push({
+          kind: "skip",
+          side: "events",
+          sequence: message.seq,
+          pending: message.info.pending,
+          delivery,
+        });
+      } else {
+        const timeNs = Number(message.info.timestampNanos);
+        queue.push({ kind: "event", event, timeNs, delivery });
+      }
+    },
+    // Deltas must not wait for durable events that cannot be read now.
+    onFailure: () => queue.push({ kind: "caught-up", side: "events", throughDelivery: 0 }),
+    onMissing: (error) => {
+      queue.push({
+        kind: "error",
+        error: new StreamsMissingError(options.stream, options.prefix, error),
+      });
+      return "stop";
+    },
+  }).then(
+    () => queue.push({ kind: "end" }),
+    (error: unknown) => queue.push({ kind: "error", error }),
+  );
+  const deltas = pump({
+    js: options.js,
+    stream: options.deltaStream,
+    filter: deltaSubject(options.sessionId),
+    signal: inner.signal,
+    stopped: innerStopped,
+    position: () =>
+      lastDeltaSequence === 0 ? deltaStart : { opt_start_seq: lastDeltaSequence + 1 },
+    onStart: onStart("deltas"),
+    onMessage: (message) => {
+      if (message.seq <= lastDeltaSequence) return;
+      lastDeltaSequence = message.seq;
+      const event = decodeMessage(message, 0);
+      const delivery = message.info.deliverySequence;
+      if (event === undefined || event.event.meta.transient !== true) {
+        const { pending } = message.info;
+        queue.push({ kind: "skip", side: "deltas", sequence: message.seq, pending, delivery });
+        return;
+      }
+      const timeNs = Number(message.info.timestampNanos);
+      queue.push({ kind: "delta", event, timeNs, delivery });
+    },
+    // Durable events must not wait for a deltas stream that cannot be read.
+    onFailure: () => queue.push({ kind: "caught-up", side: "deltas", throughDelivery: 0 }),
+    // An older deployment keeps deltas in the events stream; retry in case a
+    // newer host creates the deltas stream later.
+    onMissing: () => "retry",
+  }).catch(() => undefined);
+
+  // Consumer sequence of the last message handled, per side (0 after a recreate).
+  const delivered: Record<MergeSide, number> = { events: 0, deltas: 0 };
+  try {
+    for (;;) {
+      const arrival = await queue.next(inner.signal);
+      if (arrival === undefined || arrival.kind === "end") return;
+      if (arrival.kind === "error") {
+        if (stopped()) return;
+        throw arrival.error;
+      }
+      let out: readonly SessionEvent[];
+      switch (arrival.kind) {
+        case "event":
+          delivered.events = arrival.delivery;
+          if (!deduplicator.admit(arrival.event)) {
+            out = arrival.event.pending === 0 ? merger.caughtUp("events") : [];
+            break;
+          }
+          out = merger.event(arrival.event, arrival.timeNs);
+          break;
+        case "delta":
+          delivered.deltas = arrival.delivery;
+          out = merger.delta(arrival.event, arrival.timeNs);
+          break;
+        case "skip":
+          delivered[arrival.side] = arrival.delivery;
+          if (arrival.side === "events") deduplicator.skip(arrival.sequence);
+          out = arrival.pending === 0 ? merger.caughtUp(arrival.side) : [];
+          break;
+        case "behind":
+          delivered[arrival.side] = 0;
+          merger.behind(arrival.side);
+          continue;
+        case "caught-up":
+          // Messages it delivered before may still be queued: they say so themselves.
+          out =
+            delivered[arrival.side] >= arrival.throughDelivery ? merger.caughtUp(arrival.side) : [];
+          break;
+      }
+      for (const item of out) yield item;
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    inner.abort();
+    await Promise.all([events, deltas]);
+  }
+}
+
+/**
+ * Where the deltas consumer starts for an events-stream start sequence: at the
+ * stored time of the events message before it (deltas stored after it), or
+ * every stored delta from sequence 1 (or when that message is gone).
+ */
+async function deltaStartPosition(
+  jsm: JetStreamManager,
+  stream: string,
+  start: number,
+): Promise<Partial<OrderedConsumerOptions>> {
+  if (start <= 1) return { deliver_policy: DeliverPolicy.All };
+  let stored;
+  try {
+    stored = await jsm.streams.getMessage(stream, { seq: start - 1 });
+  } catch (error) {
+    if (isStreamNotFound(error)) throw error;
+    stored = null;
+  }
+  if (stored === null) return { deliver_policy: DeliverPolicy.All };
+  return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: stored.timestamp };
+}
+
+function decodeMessage(message: JsMsg, sequence: number): SessionEvent | undefined {
+  try {
+    const event = decodeEvent(message.data, {
+      subject: message.subject,
+      contentType: message.headers?.get("Content-Type") || undefined,
+    });
+    return {
+      sequence,
+      subject: message.subject,
+      pending: message.info.pending,
+      event,
+      ...(sequence === 0 ? { deltaSequence: message.seq } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+interface PumpOptions {
+  readonly js: JetStreamClient;
+  readonly stream: string;
+  readonly filter: string;
+  readonly signal: AbortSignal;
+  readonly stopped: () => boolean;
+  /** Where the next consumer starts. */
+  readonly position: () => Partial<OrderedConsumerOptions>;
+  /** Called once each consumer consumes. */
+  readonly onStart: (consumer: Consumer) => Promise<void>;
+  readonly onMessage: (message: JsMsg) => void;
+  /** Called when a consumer could not be created or its iteration broke. */
+  readonly onFailure: () => void;
+  /** The stream does not exist at the first attempt: stop, or keep retrying. */
+  readonly onMissing: (error: unknown) => "stop" | "retry";
+}
+
+/**
+ * Reads one stream with an ordered consumer until `stopped()`, recreating the
+ * consumer (from `position()`) whenever its iteration breaks.
+ */
+async function pump(options: PumpOptions): Promise<void> {
+  const { js, stream, signal } = options;
   let attempt = 0;
   let consumed = false;
-  while (!stopped()) {
+  while (!options.stopped()) {
     let messages: ConsumerMessages;
     let consumer: Consumer;
     try {
       consumer = await js.consumers.get(stream, {
-        filter_subjects: filter,
-        opt_start_seq: deduplicator.nextSequence,
+        filter_subjects: options.filter,
+        ...options.position(),
       });
       messages = await consumer.consume({ max_messages: 256 });
       consumed = true;
     } catch (error) {
-      if (stopped()) return;
-      if (!consumed && isStreamNotFound(error)) {
-        throw new StreamsMissingError(stream, options.prefix, error);
-      }
+      if (options.stopped()) return;
+      if (!consumed && isStreamNotFound(error) && options.onMissing(error) === "stop") return;
+      options.onFailure();
       await pause(attempt++, signal);
       continue;
     }
     const stop = () => {
       messages.close().catch(() => undefined);
     };
-    signal?.addEventListener("abort", stop, { once: true });
-    if (stopped()) stop(); // aborted while the consumer was being created
+    signal.addEventListener("abort", stop, { once: true });
+    if (options.stopped()) stop(); // aborted while the consumer was being created
     try {
+      void options.onStart(consumer).catch(() => undefined);
       for await (const message of messages) {
         attempt = 0;
-        let sessionEvent: SessionEvent;
-        try {
-          const event = decodeEvent(message.data, {
-            subject: message.subject,
-            contentType: message.headers?.get("Content-Type") || undefined,
-          });
-          sessionEvent = {
-            sequence: message.seq,
-            subject: message.subject,
-            pending: message.info.pending,
-            event,
-          };
-        } catch {
-          deduplicator.skip(message.seq);
-          continue;
-        }
-        if (deduplicator.admit(sessionEvent)) yield sessionEvent;
+        options.onMessage(message);
       }
     } catch {
       // The consumer failed (e.g. it was lost with the server); recreate it below.
+      if (!options.stopped()) options.onFailure();
     } finally {
-      signal?.removeEventListener("abort", stop);
+      signal.removeEventListener("abort", stop);
       await messages.close().catch(() => undefined);
       // Ordered consumers would otherwise stay on the server for their 5 min
       // inactivity threshold: one per follow, wait and chat turn.
       void consumer.delete().catch(() => undefined);
     }
-    if (!stopped()) await pause(attempt++, signal);
+    if (!options.stopped()) await pause(attempt++, signal);
+  }
+}
+
+/** A FIFO the readers push into and the generator awaits. */
+class ArrivalQueue {
+  readonly #items: Arrival[] = [];
+  #wake: (() => void) | undefined;
+
+  push(arrival: Arrival): void {
+    this.#items.push(arrival);
+    this.#wake?.();
+    this.#wake = undefined;
+  }
+
+  /** The next arrival, or undefined once `signal` aborted. */
+  async next(signal: AbortSignal): Promise<Arrival | undefined> {
+    for (;;) {
+      const item = this.#items.shift();
+      if (item !== undefined) return item;
+      if (signal.aborted) return undefined;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal.removeEventListener("abort", done);
+          resolve();
+        };
+        this.#wake = done;
+        signal.addEventListener("abort", done, { once: true });
+      });
+    }
   }
 }
 

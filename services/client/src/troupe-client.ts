@@ -132,7 +132,11 @@ export class TroupeClient implements AsyncDisposable {
    * Reads a session's events (of the session, its runs, tool calls and
    * subagents): the stored ones from `fromSequence`, then new ones as they come,
    * in stream order, with no gap and no duplicate across reconnects and server
-   * restarts. Transient `run.delta` events are included.
+   * restarts. Transient `run.delta` events, kept in their own stream for the
+   * deltas retention (default 1 h; issue #11), are merged in: those stored
+   * after event `fromSequence - 1`, never one of a run after its end event
+   * (see `DeltaMerger`); a delta's `sequence` is that of the durable event
+   * before it.
    *
    * @param sessionId - the session id.
    * @param options - `fromSequence` (default: only new events) and `signal`
@@ -341,8 +345,9 @@ export class TroupeClient implements AsyncDisposable {
   }
 
   /**
-   * How many events of a session the events stream holds now (transient
-   * `run.delta` events included).
+   * How many durable events of a session the events stream holds now
+   * (transient `run.delta` events are in the deltas stream, not counted;
+   * issue #11).
    *
    * @param sessionId - the session; checked like every session id.
    * @returns the count, 0 for a session that never had an event (or whose
@@ -426,7 +431,9 @@ export class TroupeClient implements AsyncDisposable {
   private follow(sessionId: string, fromSequence: number | undefined, signal?: AbortSignal) {
     return followSessionEvents({
       js: this.js,
+      jsm: this.jsm,
       stream: this.streams.events,
+      deltaStream: this.streams.deltas,
       prefix: this.prefix,
       sessionId,
       fromSequence,

@@ -63,11 +63,19 @@ export async function waitForRunOutcome(
   let fromSequence = Math.max(1, options.fromSequence ?? 1);
   let tracker = new RunTracker(sessionId, target, { ignoreDuplicates: fromSequence === 1 });
   let lastNotified = 0;
+  let lastDeltaNotified = 0;
   try {
     for (;;) {
       let rescan = false;
       for await (const sessionEvent of follow(fromSequence, controller.signal)) {
-        if (sessionEvent.sequence > lastNotified) {
+        const { deltaSequence } = sessionEvent;
+        if (deltaSequence !== undefined) {
+          // A delta sits between durable events: its own stream's sequence says whether it is new.
+          if (deltaSequence > lastDeltaNotified) {
+            lastDeltaNotified = deltaSequence;
+            options.onEvent?.(sessionEvent);
+          }
+        } else if (sessionEvent.sequence > lastNotified) {
           lastNotified = sessionEvent.sequence;
           options.onEvent?.(sessionEvent);
         }

@@ -66,7 +66,7 @@ export function agentKinds(
     const agents = new AgentRegistry(options.agents, {
       ...(options.defaultAgent === undefined ? {} : { defaultAgent: options.defaultAgent }),
     });
-    const publishDelta = createDeltaPublisher(services.nats);
+    const publishDelta = createDeltaPublisher(services.nats, services.streams.deltas);
     const modelCall = createModelCallHandler({
       agents,
       transcript: new JetStreamTranscriptReader(services.js, services.streams.transcript),

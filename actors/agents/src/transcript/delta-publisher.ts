@@ -1,8 +1,10 @@
 import { headers, type NatsConnection } from "@nats-io/transport-node";
 import {
   CONTENT_TYPE_HEADER,
+  deltaSubject,
   encodeEvent,
   eventSubject,
+  EXPECTED_STREAM_HEADER,
   type ModelCallDelta,
 } from "@troupe/protocol";
 
@@ -24,18 +26,32 @@ export type PublishableDelta = Pick<
 
 /**
  * Publishes `run.delta` events while a model call streams: transient events
- * (`meta.transient: true`, `meta.seq: 0`) on `troupe.session.<id>.events.run.delta`,
- * fire-and-forget — on the parent session's subject for a subagent's run. They
- * are not journaled and not in snapshots. The event's `attempt` is the delta's
- * stream attempt: a client that sees a higher one for the same `modelCallId`
- * discards the text of the lower one. The event id
- * `run/<sessionId>:delta:<modelCallId>:<streamAttempt>:<index>` makes a
- * republished delta a duplicate.
+ * (`meta.transient: true`, `meta.seq: 0`), fire-and-forget (core NATS, no
+ * `Nats-Msg-Id`), each twice (issue #11):
+ *
+ * 1. on the public `troupe.session.<id>.events.run.delta` (the parent session's
+ *    subject for a subagent's run) for live subscribers, with
+ *    `Nats-Expected-Stream: <deltaStream>` so the events stream, which
+ *    captures that subject, does not store it;
+ * 2. on `_troupe.delta.<sessionId>` (`deltaSubject`, same session id), stored
+ *    by the deltas stream for its retention (default 1 h), where a client
+ *    reconnecting mid-answer reads it back.
+ *
+ * They are not journaled and not in snapshots. The event's `attempt` is the
+ * delta's stream attempt: a client that sees a higher one for the same
+ * `modelCallId` discards the text of the lower one. The event id
+ * `run/<sessionId>:delta:<modelCallId>:<streamAttempt>:<index>` lets a client
+ * recognise a republished delta (JetStream does not deduplicate them).
  *
  * @param nats - connection to publish on.
+ * @param deltaStream - name of the deployment's deltas stream, e.g. `TROUPE_DELTAS`.
  * @returns a function publishing one delta.
+ * @throws from the returned function: nats.js errors of a closed connection.
  */
-export function createDeltaPublisher(nats: NatsConnection): (delta: PublishableDelta) => void {
+export function createDeltaPublisher(
+  nats: NatsConnection,
+  deltaStream: string,
+): (delta: PublishableDelta) => void {
   return (delta) => {
     const actor = `run/${delta.sessionId}`;
     const encoded = encodeEvent({
@@ -52,14 +68,15 @@ export function createDeltaPublisher(nats: NatsConnection): (delta: PublishableD
       },
       meta: { actor, seq: 0, transient: true, timestampMs: Date.now() },
     });
-    const messageHeaders = headers();
-    messageHeaders.set(CONTENT_TYPE_HEADER, encoded.contentType);
-    nats.publish(
-      eventSubject({ kind: "session", id: delta.parentSessionId ?? delta.sessionId }, "run.delta"),
-      encoded.bytes,
-      {
-        headers: messageHeaders,
-      },
-    );
+    const sessionId = delta.parentSessionId ?? delta.sessionId;
+    const liveHeaders = headers();
+    liveHeaders.set(CONTENT_TYPE_HEADER, encoded.contentType);
+    liveHeaders.set(EXPECTED_STREAM_HEADER, deltaStream);
+    nats.publish(eventSubject({ kind: "session", id: sessionId }, "run.delta"), encoded.bytes, {
+      headers: liveHeaders,
+    });
+    const storedHeaders = headers();
+    storedHeaders.set(CONTENT_TYPE_HEADER, encoded.contentType);
+    nats.publish(deltaSubject(sessionId), encoded.bytes, { headers: storedHeaders });
   };
 }

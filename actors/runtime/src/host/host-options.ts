@@ -53,6 +53,13 @@ export const hostSettingsSchema = z.object({
     .int()
     .min(1000)
     .default(7 * 24 * 3600 * 1000),
+  /**
+   * How long the transient `run.delta` events (streamed model text) stay in the
+   * deltas stream (`<P>_DELTAS`), so a client reconnecting mid-answer catches up;
+   * the durable events stream does not hold them (issue #11). A deployment
+   * setting: the last host to start sets it.
+   */
+  deltaRetentionMs: z.number().int().min(1000).default(3_600_000),
   /** How long session transcripts are kept; 0 keeps them without an age limit. */
   transcriptRetentionMs: z.number().int().min(0).default(0),
   /** `Nats-Msg-Id` dedup window of the streams. */

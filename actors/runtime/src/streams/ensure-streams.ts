@@ -8,11 +8,15 @@ import {
 } from "@nats-io/jetstream";
 import {
   DEAD_LETTER_STREAM_SUBJECTS,
+  DELTA_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,
   INBOX_STREAM_SUBJECTS,
   TRANSCRIPT_STREAM_SUBJECTS,
 } from "@troupe/protocol";
 import type { StreamNames } from "@troupe/protocol";
+
+/** Default of {@link StreamRetention.deltaRetentionMs}: 1 hour. */
+export const DEFAULT_DELTA_RETENTION_MS = 3_600_000;
 
 /** Retention of the streams, in ms. */
 export interface StreamRetention {
@@ -20,6 +24,11 @@ export interface StreamRetention {
   readonly journalRetentionMs: number;
   /** How long events are kept for replay; default 7 days. */
   readonly eventRetentionMs: number;
+  /**
+   * How long the deltas stream keeps the transient `run.delta` events, so a
+   * client reconnecting mid-answer catches up; default 1 hour (issue #11).
+   */
+  readonly deltaRetentionMs?: number;
   /** How long transcripts are kept; 0 (the default) keeps them as long as the server does. */
   readonly transcriptRetentionMs: number;
   /** `Nats-Msg-Id` dedup window; default 2 minutes (the server's default). */
@@ -28,7 +37,9 @@ export interface StreamRetention {
 
 /**
  * Creates the deployment's streams, or updates their retention if they exist.
- * Idempotent; every host calls it at start.
+ * Idempotent; every host calls it at start. A deployment made before the deltas
+ * stream existed gets it here; its events stream is left as it is (deltas it
+ * stored before age out with the event retention; issue #11).
  *
  * @param manager - JetStream manager.
  * @param names - stream names.
@@ -57,6 +68,15 @@ export async function ensureStreams(
     name: names.events,
     subjects: [...EVENT_STREAM_SUBJECTS],
     max_age: nanos(retention.eventRetentionMs),
+  });
+  const deltaRetentionMs = retention.deltaRetentionMs ?? DEFAULT_DELTA_RETENTION_MS;
+  await upsert(manager, {
+    ...common,
+    name: names.deltas,
+    subjects: [...DELTA_STREAM_SUBJECTS],
+    max_age: nanos(deltaRetentionMs),
+    // JetStream refuses a dedup window longer than the stream's max age.
+    duplicate_window: nanos(Math.min(retention.duplicateWindowMs, deltaRetentionMs)),
   });
   await upsert(manager, {
     ...common,

@@ -33,6 +33,7 @@ describe("assembleClusterStatus", () => {
       streams: {
         inbox: { name: "TROUPE_INBOX", messages: 40 },
         events: { name: "TROUPE_EVENTS", messages: 90 },
+        deltas: { name: "TROUPE_DELTAS", messages: 7 },
         deadLetter: { name: "TROUPE_DEADLETTER", messages: 2 },
         transcript: { name: "TROUPE_TRANSCRIPT", messages: undefined },
       },

@@ -48,7 +48,8 @@ export interface StreamStatus {
  * The state of a deployment, as `troupe status` shows it. JSON-serializable.
  *
  * Shape: `{ prefix, shardCount, observedAtMs, hosts[], shards[], streams: { inbox,
- * events, deadLetter, transcript }, totals }`.
+ * events, deltas, deadLetter, transcript }, totals }` (`deltas`: the transient
+ * `run.delta` events, kept for the deltas retention; issue #11).
  */
 export interface ClusterStatus {
   readonly prefix: string;
@@ -62,6 +63,7 @@ export interface ClusterStatus {
   readonly streams: {
     readonly inbox: StreamStatus;
     readonly events: StreamStatus;
+    readonly deltas: StreamStatus;
     readonly deadLetter: StreamStatus;
     readonly transcript: StreamStatus;
   };

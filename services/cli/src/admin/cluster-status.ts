@@ -27,7 +27,7 @@ export interface ClusterStatusOptions {
  * Reads the state of a deployment: hosts (membership set `<p>:hosts`), each
  * shard's lease, watermark, timer and dirty sets, each shard consumer's backlog
  * (`jsm.consumers.list` on `<P>_INBOX`, consumers named `<prefix>-shard-<n>`)
- * and the message counts of the four streams. Read-only.
+ * and the message counts of the five streams. Read-only.
  *
  * @param deps - Redis, JetStream manager, prefix (default `"troupe"`), shard
  *   count, and optionally the hosts' `membershipTtlMs` (default 2000 ms).
@@ -44,17 +44,27 @@ export async function clusterStatus(
   const prefix = deps.prefix ?? DEFAULT_DEPLOYMENT_PREFIX;
   const keys = new RedisKeys(prefix);
   const names = streamNames(prefix);
-  const [observedAtMs, members, redisShards, consumers, inbox, events, deadLetter, transcript] =
-    await Promise.all([
-      redisTimeMs(deps.redis),
-      readMembers(deps.redis, keys),
-      readShards(deps.redis, keys, deps.shardCount),
-      readShardConsumers(deps.jsm, names.inbox),
-      streamStatus(deps.jsm, names.inbox),
-      streamStatus(deps.jsm, names.events),
-      streamStatus(deps.jsm, names.deadLetter),
-      streamStatus(deps.jsm, names.transcript),
-    ]);
+  const [
+    observedAtMs,
+    members,
+    redisShards,
+    consumers,
+    inbox,
+    events,
+    deltas,
+    deadLetter,
+    transcript,
+  ] = await Promise.all([
+    redisTimeMs(deps.redis),
+    readMembers(deps.redis, keys),
+    readShards(deps.redis, keys, deps.shardCount),
+    readShardConsumers(deps.jsm, names.inbox),
+    streamStatus(deps.jsm, names.inbox),
+    streamStatus(deps.jsm, names.events),
+    streamStatus(deps.jsm, names.deltas),
+    streamStatus(deps.jsm, names.deadLetter),
+    streamStatus(deps.jsm, names.transcript),
+  ]);
   const shards: ShardStatus[] = await Promise.all(
     redisShards.map(async (shard) => {
       const consumer = consumers.get(shardConsumerName(prefix, shard.shard));
@@ -72,7 +82,7 @@ export async function clusterStatus(
     membershipTtlMs: deps.membershipTtlMs ?? 2000,
     members,
     shards,
-    streams: { inbox, events, deadLetter, transcript },
+    streams: { inbox, events, deltas, deadLetter, transcript },
   });
 }
 

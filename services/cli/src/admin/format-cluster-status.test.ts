@@ -24,6 +24,7 @@ describe("formatClusterStatus", () => {
       streams: {
         inbox: { name: "TROUPE_INBOX", messages: 41 },
         events: { name: "TROUPE_EVENTS", messages: 100 },
+        deltas: { name: "TROUPE_DELTAS", messages: 7 },
         deadLetter: { name: "TROUPE_DEADLETTER", messages: 0 },
         transcript: { name: "TROUPE_TRANSCRIPT", messages: undefined },
       },
@@ -49,6 +50,7 @@ describe("formatClusterStatus", () => {
         "stream             messages",
         "TROUPE_INBOX             41",
         "TROUPE_EVENTS           100",
+        "TROUPE_DELTAS             7",
         "TROUPE_DEADLETTER         0",
         "TROUPE_TRANSCRIPT         -",
       ].join("\n"),

@@ -70,7 +70,10 @@ export function tailCommand(): Command {
             fromSequence,
             signal: abort.signal,
           })) {
-            if (event.sequence >= printFrom) {
+            // A delta's sequence is that of the durable event before it (issue #11).
+            const position =
+              event.deltaSequence === undefined ? event.sequence : event.sequence + 1;
+            if (position >= printFrom) {
               process.stdout.write(
                 options.json === true ? `${JSON.stringify(event)}\n` : renderer.render(event),
               );
