@@ -107,9 +107,13 @@ export {
 
 export {
   ENVELOPE_VERSION,
+  MAX_TEXT_LENGTH,
+  commandNoteSchema,
+  commandTextSchema,
   identifierSchema,
   timestampMsSchema,
   tokenCountSchema,
+  toolCallIdSchema,
 } from "./v1/field-schemas.js";
 export type { PayloadOf, PayloadSchemas } from "./v1/payload-of.js";
 export {
@@ -183,6 +187,9 @@ export {
   type MessageDefaults,
 } from "./codec/decode-message.js";
 export { decodeEvent, type DecodeEventOptions } from "./codec/decode-event.js";
+export { validateMessagePayload } from "./codec/validate-message-payload.js";
+export { EXPECTED_BODY } from "./codec/decode-body.js";
+export { describeLeadingBytes } from "./codec/describe-bytes.js";
 
 // Host actions: how a pure machine asks the actor host for IO (effects, sends,
 // events, log appends, effect cancellation), and the event it gets from an inbox message.
