@@ -99,6 +99,13 @@ export { transcriptSubject } from "./subjects/transcript-subject.js";
 export { streamNames, type StreamNames } from "./subjects/stream-names.js";
 export { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "./subjects/deployment-defaults.js";
 export {
+  MAX_CAPTURED_SUBJECT_TOKENS,
+  UNROUTABLE_DEAD_LETTER_SUBJECT,
+  describeUnroutableSubject,
+  isRoutedPublicSubject,
+  unroutableCaptureSubjects,
+} from "./subjects/unroutable-subject.js";
+export {
   DEAD_LETTER_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,
   INBOX_STREAM_SUBJECTS,

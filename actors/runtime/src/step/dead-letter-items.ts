@@ -39,8 +39,8 @@ export interface DeadLetterRecord {
   readonly reason: string;
   readonly code: string;
   readonly subject: string;
-  /** Inbox stream sequence of the rejected message. */
-  readonly inboxSeq: number;
+  /** Inbox stream sequence of the rejected message; undefined for an unroutable publish (never stored). */
+  readonly inboxSeq: number | undefined;
   readonly actor: string | undefined;
   /** zod issues when the message failed validation. */
   readonly issues: readonly unknown[] | undefined;
@@ -55,6 +55,8 @@ export interface DeadLetterRecord {
    * server's payload limit — the body is still in the inbox stream at `inboxSeq`.
    */
   readonly data: string | undefined;
+  /** NATS headers of the original message (name → values), for an unroutable publish; undefined otherwise. */
+  readonly headers?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /**
