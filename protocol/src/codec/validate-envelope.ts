@@ -102,7 +102,7 @@ export function validatePayload(
     context.plainBody === true
       ? `The ${type} body is invalid: ${summarize(issues, 1)}${plainBodyHint(issues, schema, type)}`
       : `The ${type} payload is invalid: ${summarize(issues)}`;
-  throw new DecodeError(message, { reason: "schema_invalid", subject, issues });
+  throw new DecodeError(message, { reason: "schema_invalid", subject, issues, messageType: type });
 }
 
 /** `a.b: message.` for the first issue; `skip` leading path segments are left out. */

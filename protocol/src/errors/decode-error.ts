@@ -26,6 +26,8 @@ export interface DecodeErrorOptions {
   readonly issues?: readonly DecodeIssue[] | undefined;
   /** The underlying exception (from `JSON.parse`, msgpackr, …). */
   readonly cause?: unknown;
+  /** The envelope's `type`, when decoding got that far (a payload that failed its schema). */
+  readonly messageType?: string | undefined;
 }
 
 /**
@@ -33,7 +35,8 @@ export interface DecodeErrorOptions {
  * pure, so the same bytes fail the same way; hosts dead-letter the message.
  * Code `decode_failed`.
  *
- * Shape: `TroupeError` plus `reason`, `subject?` and `issues?` (zod issues).
+ * Shape: `TroupeError` plus `reason`, `subject?`, `issues?` (zod issues) and
+ * `messageType?` (the envelope's `type`, for a payload that failed its schema).
  *
  * @example
  * ```ts
@@ -53,10 +56,12 @@ export class DecodeError extends TroupeError {
   readonly subject: string | undefined;
   /** zod issues, for `schema_invalid`. */
   readonly issues: readonly DecodeIssue[] | undefined;
+  /** The envelope's `type`, when known: a payload that failed its type's schema. */
+  readonly messageType: string | undefined;
 
   /**
    * @param message - what failed, for humans.
-   * @param options - `reason` (required), `subject`, `issues`, `cause`.
+   * @param options - `reason` (required), `subject`, `issues`, `cause`, `messageType`.
    */
   constructor(message: string, options: DecodeErrorOptions) {
     super("decode_failed", message, {
@@ -66,12 +71,14 @@ export class DecodeError extends TroupeError {
         reason: options.reason,
         ...(options.subject === undefined ? {} : { subject: options.subject }),
         ...(options.issues === undefined ? {} : { issues: options.issues }),
+        ...(options.messageType === undefined ? {} : { messageType: options.messageType }),
       },
     });
     this.name = "DecodeError";
     this.reason = options.reason;
     this.subject = options.subject;
     this.issues = options.issues;
+    this.messageType = options.messageType;
   }
 
   /**

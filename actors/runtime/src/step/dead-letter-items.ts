@@ -122,6 +122,9 @@ export function deadLetterItems(input: {
     error: input.error,
   });
   const eventId = `${actor}:ev:${input.eventSeq}`;
+  const messageType =
+    input.envelope?.type ??
+    (DecodeError.isInstance(input.error) ? input.error.messageType : undefined);
   const event = encodeEvent({
     v: 1,
     id: eventId,
@@ -130,7 +133,7 @@ export function deadLetterItems(input: {
       reason: input.error.message,
       code: input.error.code,
       messageId: input.envelope?.id ?? `${actor}:in:${input.message.seq}`,
-      ...(input.envelope === undefined ? {} : { type: input.envelope.type }),
+      ...(messageType === undefined ? {} : { type: messageType }),
       ...(DecodeError.isInstance(input.error) && input.error.issues !== undefined
         ? { issues: input.error.issues }
         : {}),
