@@ -67,7 +67,7 @@ export function buildSessionMessage(
       v: 1,
       id: options.id,
       type,
-      payload: checked as Record<string, unknown>,
+      payload: checked,
       meta: { timestampMs: options.timestampMs },
     },
     msgID: `session/${sessionId}/${options.id}`,

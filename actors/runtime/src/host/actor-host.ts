@@ -67,7 +67,9 @@ export interface ActorHostOptions {
 /**
  * Hosts xstate machines as virtual actors: leases its fair share of shards,
  * consumes their inboxes, runs the pure step for each message and commits
- * snapshots under the shard's fencing token (../../README.md says what it
+ * snapshots under the shard's fencing token; with the deployment's other hosts
+ * it dead-letters publishes under `troupe.` that match no route
+ * (`UnroutableCapture`, issue #11) (../../README.md says what it
  * guarantees).
  *
  * @example
