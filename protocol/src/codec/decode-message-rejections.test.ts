@@ -180,6 +180,16 @@ describe("public commands are strict (issue #11)", () => {
     );
   });
 
+  it("a payload that fails its schema carries the envelope's type and id, so the rejection names the sender's message", () => {
+    const error = decodeFailure(
+      () => decodeMessage(pack({ ...fullEnvelope, payload: { runId: "r 1" } }), options),
+      "schema_invalid",
+    );
+    expect(error.messageType).toBe("run.cancel");
+    expect(error.messageId).toBe("m-42");
+    expect(error.details).toMatchObject({ messageType: "run.cancel", messageId: "m-42" });
+  });
+
   it("refuses unknown fields of a full envelope, its meta and its payload by name", () => {
     const cases: [Record<string, unknown>, (string | number)[], string][] = [
       [{ ...fullEnvelope, clientMessageId: "c1" }, [], "clientMessageId"],

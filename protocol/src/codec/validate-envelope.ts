@@ -58,6 +58,7 @@ export function validateEnvelope<E extends { type: string; payload: unknown }>(
     type,
     subject,
     plainBody: rules.plainBody === true,
+    messageId: (envelope.data as { id?: unknown }).id,
   });
   return { ...envelope.data, payload } as E;
 }
@@ -67,7 +68,8 @@ export function validateEnvelope<E extends { type: string; payload: unknown }>(
  *
  * @param schema - the payload schema.
  * @param payload - the candidate payload.
- * @param context - `type` (for the message), `subject`, and `plainBody` (word
+ * @param context - `type` (for the message), `subject`, `messageId` (the envelope's
+ *   id, carried by the error when it is a string), and `plainBody` (word
  *   paths as top-level fields of a plain body).
  * @returns the schema's output.
  * @throws {@link DecodeError} with reason `schema_invalid`, zod issues with paths
@@ -80,6 +82,7 @@ export function validatePayload(
     readonly type: string;
     readonly subject: string | undefined;
     readonly plainBody?: boolean;
+    readonly messageId?: unknown;
   },
 ): unknown {
   const { type, subject } = context;
@@ -102,7 +105,13 @@ export function validatePayload(
     context.plainBody === true
       ? `The ${type} body is invalid: ${summarize(issues, 1)}${plainBodyHint(issues, schema, type)}`
       : `The ${type} payload is invalid: ${summarize(issues)}`;
-  throw new DecodeError(message, { reason: "schema_invalid", subject, issues, messageType: type });
+  throw new DecodeError(message, {
+    reason: "schema_invalid",
+    subject,
+    issues,
+    messageType: type,
+    ...(typeof context.messageId === "string" ? { messageId: context.messageId } : {}),
+  });
 }
 
 /** `a.b: message.` for the first issue; `skip` leading path segments are left out. */

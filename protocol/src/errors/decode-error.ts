@@ -28,6 +28,8 @@ export interface DecodeErrorOptions {
   readonly cause?: unknown;
   /** The envelope's `type`, when decoding got that far (a payload that failed its schema). */
   readonly messageType?: string | undefined;
+  /** The envelope's `id`, when decoding got that far, so a rejection names the sender's id. */
+  readonly messageId?: string | undefined;
 }
 
 /**
@@ -36,7 +38,8 @@ export interface DecodeErrorOptions {
  * Code `decode_failed`.
  *
  * Shape: `TroupeError` plus `reason`, `subject?`, `issues?` (zod issues) and
- * `messageType?` (the envelope's `type`, for a payload that failed its schema).
+ * `messageType?` and `messageId?` (the envelope's `type` and `id`, for a payload
+ * that failed its schema).
  *
  * @example
  * ```ts
@@ -58,10 +61,12 @@ export class DecodeError extends TroupeError {
   readonly issues: readonly DecodeIssue[] | undefined;
   /** The envelope's `type`, when known: a payload that failed its type's schema. */
   readonly messageType: string | undefined;
+  /** The envelope's `id`, when known: a payload that failed its type's schema. */
+  readonly messageId: string | undefined;
 
   /**
    * @param message - what failed, for humans.
-   * @param options - `reason` (required), `subject`, `issues`, `cause`, `messageType`.
+   * @param options - `reason` (required), `subject`, `issues`, `cause`, `messageType`, `messageId`.
    */
   constructor(message: string, options: DecodeErrorOptions) {
     super("decode_failed", message, {
@@ -72,6 +77,7 @@ export class DecodeError extends TroupeError {
         ...(options.subject === undefined ? {} : { subject: options.subject }),
         ...(options.issues === undefined ? {} : { issues: options.issues }),
         ...(options.messageType === undefined ? {} : { messageType: options.messageType }),
+        ...(options.messageId === undefined ? {} : { messageId: options.messageId }),
       },
     });
     this.name = "DecodeError";
@@ -79,6 +85,7 @@ export class DecodeError extends TroupeError {
     this.subject = options.subject;
     this.issues = options.issues;
     this.messageType = options.messageType;
+    this.messageId = options.messageId;
   }
 
   /**

@@ -132,7 +132,10 @@ export function deadLetterItems(input: {
     payload: {
       reason: input.error.message,
       code: input.error.code,
-      messageId: input.envelope?.id ?? `${actor}:in:${input.message.seq}`,
+      messageId:
+        input.envelope?.id ??
+        (DecodeError.isInstance(input.error) ? input.error.messageId : undefined) ??
+        `${actor}:in:${input.message.seq}`,
       ...(messageType === undefined ? {} : { type: messageType }),
       ...(DecodeError.isInstance(input.error) && input.error.issues !== undefined
         ? { issues: input.error.issues }
