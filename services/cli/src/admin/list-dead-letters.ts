@@ -101,26 +101,30 @@ function viewOf(
       subject: "?",
     };
   }
-  const text_ = (key: string) =>
-    typeof record[key] === "string" ? (record[key] as string) : undefined;
-  const number = (key: string) =>
-    typeof record[key] === "number" ? (record[key] as number) : undefined;
+  const stringField = (key: string): string | undefined => {
+    const value = record[key];
+    return typeof value === "string" ? value : undefined;
+  };
+  const numberField = (key: string): number | undefined => {
+    const value = record[key];
+    return typeof value === "number" ? value : undefined;
+  };
   const optional = {
-    actor: text_("actor"),
-    inboxSeq: number("inboxSeq"),
-    sizeBytes: number("sizeBytes"),
-    contentType: text_("contentType"),
+    actor: stringField("actor"),
+    inboxSeq: numberField("inboxSeq"),
+    sizeBytes: numberField("sizeBytes"),
+    contentType: stringField("contentType"),
     headers: record["headers"] as Record<string, string[]> | undefined,
     issues: Array.isArray(record["issues"]) ? (record["issues"] as unknown[]) : undefined,
-    data: text_("data"),
+    data: stringField("data"),
   };
   return {
     sequence,
     storedAtMs,
     deadLetterSubject,
-    code: text_("code") ?? "?",
-    reason: text_("reason") ?? "",
-    subject: text_("subject") ?? "?",
+    code: stringField("code") ?? "?",
+    reason: stringField("reason") ?? "",
+    subject: stringField("subject") ?? "?",
     ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
   };
 }
