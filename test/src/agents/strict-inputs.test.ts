@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { followSession } from "../support/session-events.js";
-import { waitFor } from "../support/wait-for.js";
 
 const AGENT_HOST = "test/src/fixtures/agent-host.ts";
 const SLOW_ANSWER =
@@ -85,11 +84,10 @@ describe("strict public inputs", () => {
     expect(reason).toContain(
       "got first 15 of 15 bytes: 68 65 6c 6c 6f 3a 20 6e 6f 74 20 6a 73 6f 6e |hello: not json|.",
     );
-    await waitFor(async () => (await cluster.snapshots.load("session/garbage-1")) !== undefined, {
-      timeoutMs: 5_000,
-      description: "the rejection's record",
-    });
-    expect((await cluster.snapshots.load("session/garbage-1"))!.record.state).toBeUndefined();
+    // The rejection was committed before its event was published: no machine
+    // state exists for the session (a rejection may leave a bookkeeping record only).
+    const stored = await cluster.snapshots.load("session/garbage-1");
+    expect(stored?.record.state).toBeUndefined();
     log.stop();
   });
 });
