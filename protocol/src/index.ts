@@ -105,6 +105,13 @@ export { deltaSubject, EXPECTED_STREAM_HEADER } from "./subjects/delta-subject.j
 export { streamNames, type StreamNames } from "./subjects/stream-names.js";
 export { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "./subjects/deployment-defaults.js";
 export {
+  MAX_CAPTURED_SUBJECT_TOKENS,
+  UNROUTABLE_DEAD_LETTER_SUBJECT,
+  describeUnroutableSubject,
+  isRoutedPublicSubject,
+  unroutableCaptureSubjects,
+} from "./subjects/unroutable-subject.js";
+export {
   DEAD_LETTER_STREAM_SUBJECTS,
   DELTA_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,
@@ -114,9 +121,13 @@ export {
 
 export {
   ENVELOPE_VERSION,
+  MAX_TEXT_LENGTH,
+  commandNoteSchema,
+  commandTextSchema,
   identifierSchema,
   timestampMsSchema,
   tokenCountSchema,
+  toolCallIdSchema,
 } from "./v1/field-schemas.js";
 export type { PayloadOf, PayloadSchemas } from "./v1/payload-of.js";
 export {
@@ -190,6 +201,9 @@ export {
   type MessageDefaults,
 } from "./codec/decode-message.js";
 export { decodeEvent, type DecodeEventOptions } from "./codec/decode-event.js";
+export { validateMessagePayload } from "./codec/validate-message-payload.js";
+export { EXPECTED_BODY } from "./codec/decode-body.js";
+export { describeLeadingBytes } from "./codec/describe-bytes.js";
 
 // Host actions: how a pure machine asks the actor host for IO (effects, sends,
 // events, log appends, effect cancellation), and the event it gets from an inbox message.

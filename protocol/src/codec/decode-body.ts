@@ -1,6 +1,7 @@
 import { DecodeError } from "../errors/decode-error.js";
 import { PayloadTooLargeError } from "../errors/payload-too-large-error.js";
 import { codecForContentType, sniffCodec, type CodecName } from "./content-type.js";
+import { describeLeadingBytes } from "./describe-bytes.js";
 import { decodeJson } from "./json-codec.js";
 import { decodeMsgpack } from "./msgpack-codec.js";
 import { DEFAULT_MAX_PAYLOAD_BYTES, assertPayloadLimit } from "./payload-limit.js";
@@ -17,6 +18,15 @@ export interface DecodeBodyOptions {
 }
 
 /**
+ * What a body must be, for error messages: the rule of `sniffCodec` and the
+ * `Content-Type` header in one sentence.
+ */
+export const EXPECTED_BODY =
+  "Expected a msgpack envelope (Content-Type: application/msgpack, or no header) or a JSON " +
+  "object (Content-Type: application/json, or no header and a first non-blank byte '{'), " +
+  'e.g. {"type":"user.message","text":"hi"}';
+
+/**
  * Turns bytes into a plain object of the shared data model, or fails with a typed
  * error. Never throws anything else for any bytes.
  *
@@ -26,7 +36,10 @@ export interface DecodeBodyOptions {
  * @throws {@link PayloadTooLargeError} when `bytes` exceeds the limit (checked first).
  * @throws {@link DecodeError} (reason `undecodable`) for an empty body, an unknown
  *   content type, bytes that are not JSON or msgpack, values outside the JSON data
- *   model, or a body that is not an object.
+ *   model, or a body that is not an object. For bytes that are not JSON or msgpack
+ *   and a body that is not an object, the message says what was expected
+ *   ({@link EXPECTED_BODY}) and shows the first 32 bytes in hex and as text
+ *   (issue #11).
  * @throws RangeError when `options.maxPayloadBytes` is not a whole number from 1.
  */
 export function decodeBody(
@@ -44,13 +57,17 @@ export function decodeBody(
     throw new PayloadTooLargeError({ sizeBytes: bytes.byteLength, maxBytes, subject });
   }
   if (bytes.byteLength === 0) return fail("The body is empty.");
+  const sniffed = typeof options.contentType !== "string" || options.contentType.trim() === "";
   const codec = chooseCodec(options.contentType, bytes, fail);
   let raw: unknown;
   try {
     raw = codec === "json" ? decodeJson(bytes) : decodeMsgpack(bytes);
   } catch (error) {
+    const what = codec === "json" ? "JSON" : "msgpack";
+    const how = sniffed ? `, read as ${what} since it has no Content-Type header` : "";
     return fail(
-      `The body is not valid ${codec === "json" ? "JSON" : "msgpack"}: ${reasonOf(error)}`,
+      `The body is not valid ${what}${how} (${reasonOf(error)}). ${EXPECTED_BODY}; ` +
+        `got ${describeLeadingBytes(bytes)}.`,
       error,
     );
   }
@@ -61,7 +78,10 @@ export function decodeBody(
   );
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     const kind = body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`;
-    return fail(`The body must be an object (a JSON object or a msgpack map), not ${kind}.`);
+    return fail(
+      `The body must be an object (a JSON object or a msgpack map), not ${kind}. ` +
+        `${EXPECTED_BODY}; got ${describeLeadingBytes(bytes)}.`,
+    );
   }
   return body;
 }
@@ -83,5 +103,6 @@ function chooseCodec(
 
 function reasonOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  const line = text.replace(/\s+/gu, " ").replace(/\.$/u, "");
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }

@@ -258,3 +258,73 @@ describe("decoding never throws anything but DecodeError or PayloadTooLargeError
     );
   });
 });
+
+/** The public commands: strict payloads (issue #11). */
+const publicCommandTypes = [
+  "user.message",
+  "run.cancel",
+  "run.steer",
+  "tool.approve",
+  "tool.deny",
+  "question.answer",
+  "session.configure",
+  "session.close",
+] as const;
+
+describe("public commands refuse every unknown field by name (issue #11)", () => {
+  const extraKey = fc
+    .stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/)
+    .filter((key) => !["type", "v", "__proto__", "constructor"].includes(key));
+
+  it("a valid command plus an unknown top-level field, as a plain body or in the envelope's payload (property, 600 cases)", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .constantFrom(...publicCommandTypes)
+          .chain((type) => fc.tuple(fc.constant(type), messagePayloadArbitraries[type])),
+        extraKey,
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.boolean(),
+        ([type, payload], key, value, plain) => {
+          const fields = payload as Record<string, unknown>;
+          fc.pre(!Object.hasOwn(fields, key) && value !== null);
+          const withExtra = { ...fields, [key]: value };
+          const body = plain
+            ? { type, ...withExtra }
+            : { v: 1, id: "m1", type, payload: withExtra, meta: { timestampMs: 1 } };
+          let error: unknown;
+          try {
+            decodeMessage(utf8.encode(JSON.stringify(body)), { defaults, subject: "s" });
+          } catch (caught) {
+            error = caught;
+          }
+          expect(error).toBeInstanceOf(DecodeError);
+          const decodeError = error as DecodeError;
+          expect(decodeError.reason).toBe("schema_invalid");
+          const unknownKeys = decodeError.issues?.find(
+            (issue) => issue.code === "unrecognized_keys",
+          );
+          expect(unknownKeys).toMatchObject({ path: ["payload"], keys: [key] });
+          expect(decodeError.message).toContain(`unknown field ${JSON.stringify(key)}`);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  it("valid commands still decode to exactly their payload (property, 600 cases)", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .constantFrom(...publicCommandTypes)
+          .chain((type) => fc.tuple(fc.constant(type), messagePayloadArbitraries[type])),
+        ([type, payload]) => {
+          const body = { type, ...(payload as Record<string, unknown>) };
+          const message = decodeMessage(utf8.encode(JSON.stringify(body)), { defaults });
+          expect(message.payload).toEqual(payload);
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+});

@@ -45,8 +45,11 @@ export interface DecodeMessageOptions<
  *   the message, every other top-level field is the payload, and `id` and `meta`
  *   come from `defaults`.
  *
- * The payload is validated against `schemas[type]`; unknown payload fields are
- * dropped.
+ * The envelope is strict (an unknown top-level field of a full envelope is
+ * refused by name), and the payload is validated against `schemas[type]`: the
+ * public commands' schemas refuse unknown fields by name too (so an `id` in a
+ * plain body is refused, not dropped: issue #11), internal messages' schemas
+ * drop them.
  *
  * @param bytes - the message body.
  * @param options - `defaults` (required), `contentType`, `subject`, `schemas`
@@ -78,7 +81,8 @@ export function decodeMessage<S extends MessageSchemas = BuiltinMessageSchemas>(
     ...(defaults.actor === undefined ? {} : { actor: defaults.actor }),
   };
   let candidate: Record<string, unknown>;
-  if (!Object.hasOwn(body, "v")) {
+  const plainBody = !Object.hasOwn(body, "v");
+  if (plainBody) {
     const { type, ...payload } = body;
     candidate = { v: ENVELOPE_VERSION, id: defaults.id, type, payload, meta: defaultMeta };
   } else if (body.v !== ENVELOPE_VERSION) {
@@ -104,5 +108,6 @@ export function decodeMessage<S extends MessageSchemas = BuiltinMessageSchemas>(
     schemas: options.schemas ?? builtinMessageSchemas,
     noun: "message",
     subject,
+    plainBody,
   });
 }

@@ -26,6 +26,10 @@ export interface DecodeErrorOptions {
   readonly issues?: readonly DecodeIssue[] | undefined;
   /** The underlying exception (from `JSON.parse`, msgpackr, …). */
   readonly cause?: unknown;
+  /** The envelope's `type`, when decoding got that far (a payload that failed its schema). */
+  readonly messageType?: string | undefined;
+  /** The envelope's `id`, when decoding got that far, so a rejection names the sender's id. */
+  readonly messageId?: string | undefined;
 }
 
 /**
@@ -33,7 +37,9 @@ export interface DecodeErrorOptions {
  * pure, so the same bytes fail the same way; hosts dead-letter the message.
  * Code `decode_failed`.
  *
- * Shape: `TroupeError` plus `reason`, `subject?` and `issues?` (zod issues).
+ * Shape: `TroupeError` plus `reason`, `subject?`, `issues?` (zod issues) and
+ * `messageType?` and `messageId?` (the envelope's `type` and `id`, for a payload
+ * that failed its schema).
  *
  * @example
  * ```ts
@@ -53,10 +59,14 @@ export class DecodeError extends TroupeError {
   readonly subject: string | undefined;
   /** zod issues, for `schema_invalid`. */
   readonly issues: readonly DecodeIssue[] | undefined;
+  /** The envelope's `type`, when known: a payload that failed its type's schema. */
+  readonly messageType: string | undefined;
+  /** The envelope's `id`, when known: a payload that failed its type's schema. */
+  readonly messageId: string | undefined;
 
   /**
    * @param message - what failed, for humans.
-   * @param options - `reason` (required), `subject`, `issues`, `cause`.
+   * @param options - `reason` (required), `subject`, `issues`, `cause`, `messageType`, `messageId`.
    */
   constructor(message: string, options: DecodeErrorOptions) {
     super("decode_failed", message, {
@@ -66,12 +76,16 @@ export class DecodeError extends TroupeError {
         reason: options.reason,
         ...(options.subject === undefined ? {} : { subject: options.subject }),
         ...(options.issues === undefined ? {} : { issues: options.issues }),
+        ...(options.messageType === undefined ? {} : { messageType: options.messageType }),
+        ...(options.messageId === undefined ? {} : { messageId: options.messageId }),
       },
     });
     this.name = "DecodeError";
     this.reason = options.reason;
     this.subject = options.subject;
     this.issues = options.issues;
+    this.messageType = options.messageType;
+    this.messageId = options.messageId;
   }
 
   /**

@@ -21,6 +21,7 @@
  * | `unavailable` | a server or a deployment resource (NATS, a JetStream stream) cannot be reached or does not exist yet |
  * | `message_rejected` | a session refused a message a client sent (`message.rejected`) |
  * | `unsupported_machine_action` | a hosted machine uses an xstate action or `invoke` the host cannot carry out (child actors, `sendTo`, action implementations with side effects) |
+ * | `unroutable_subject` | a publish under `troupe.` matched no route (e.g. `troupe.session.a.b.in`, a session id with a dot); hosts dead-letter it (issue #11) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -46,6 +47,7 @@ export const TROUPE_ERROR_CODES = [
   "message_rejected",
   "unsupported_machine_action",
   "model_timeout",
+  "unroutable_subject",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

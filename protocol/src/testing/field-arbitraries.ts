@@ -23,6 +23,20 @@ export const timestampMsArbitrary = fc.integer({ min: 0, max: 4_102_444_800_000 
 export const text = fc.string({ maxLength: 60 });
 /** Short text, at least one character. */
 export const nonEmptyText = fc.string({ minLength: 1, maxLength: 60 });
+/** Command texts (`commandTextSchema`): short, with a character that is not whitespace. */
+export const commandTextArbitrary = fc
+  .tuple(text, fc.string({ minLength: 1, maxLength: 60, unit: "grapheme" }), text)
+  .map(([before, middle, after]) => `${before}${middle.trim() === "" ? "x" : middle}${after}`);
+/** Tool call and question ids (`toolCallIdSchema`): no whitespace or control characters. */
+export const toolCallIdArbitrary = fc.oneof(
+  fc.stringMatching(/^(call_|toolu_)[A-Za-z0-9]{1,24}$/),
+  fc.stringMatching(/^[!-~]{1,40}$/),
+  fc
+    .string({ minLength: 1, maxLength: 40, unit: "grapheme" })
+    .filter((id) => /^[^\s\p{Cc}]+$/u.test(id)),
+);
+/** Model specs (`provider:model`, no whitespace). */
+export const modelSpecArbitrary = fc.stringMatching(/^[a-z]{1,10}:[A-Za-z0-9._-]{1,30}$/);
 const tokenCount = fc.nat({ max: 10_000_000 });
 /** Token usage. */
 export const usage = fc.record({ inputTokens: tokenCount, outputTokens: tokenCount });

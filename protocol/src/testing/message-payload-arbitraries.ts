@@ -2,11 +2,14 @@ import fc from "fast-check";
 import type { MessageType } from "../v1/message-schemas.js";
 import {
   actorIdArbitrary,
+  commandTextArbitrary,
   effectClassArbitrary,
   identifierArbitrary,
+  modelSpecArbitrary,
   nonEmptyText,
   text,
   timestampMsArbitrary,
+  toolCallIdArbitrary,
   wireError,
 } from "./field-arbitraries.js";
 import { jsonDataArbitrary, jsonRecordArbitrary } from "./json-data-arbitrary.js";
@@ -15,32 +18,42 @@ import { jsonDataArbitrary, jsonRecordArbitrary } from "./json-data-arbitrary.js
 export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown>> = {
   "user.message": fc.record(
     {
-      text: nonEmptyText,
+      text: commandTextArbitrary,
       clientMessageId: actorIdArbitrary,
-      agent: nonEmptyText,
+      agent: actorIdArbitrary,
       metadata: jsonRecordArbitrary,
     },
     { requiredKeys: ["text"] },
   ),
-  "run.cancel": fc.record({ runId: identifierArbitrary, reason: text }, { requiredKeys: [] }),
-  "run.steer": fc.record({ text, runId: identifierArbitrary }, { requiredKeys: ["text"] }),
+  "run.cancel": fc.record({ runId: actorIdArbitrary, reason: text }, { requiredKeys: [] }),
+  "run.steer": fc.record(
+    { text: commandTextArbitrary, runId: actorIdArbitrary },
+    { requiredKeys: ["text"] },
+  ),
   "tool.approve": fc.record(
-    { toolCallId: identifierArbitrary, note: text, sessionId: identifierArbitrary },
+    { toolCallId: toolCallIdArbitrary, note: text, sessionId: actorIdArbitrary },
     { requiredKeys: ["toolCallId"] },
   ),
   "tool.deny": fc.record(
-    { toolCallId: identifierArbitrary, reason: text, sessionId: identifierArbitrary },
+    { toolCallId: toolCallIdArbitrary, reason: text, sessionId: actorIdArbitrary },
     { requiredKeys: ["toolCallId"] },
   ),
   "question.answer": fc.record(
-    { questionId: identifierArbitrary, text, sessionId: identifierArbitrary },
+    { questionId: toolCallIdArbitrary, text: commandTextArbitrary, sessionId: actorIdArbitrary },
     { requiredKeys: ["questionId", "text"] },
   ),
   "session.configure": fc.record(
     {
       policy: fc.constantFrom("enqueue", "reject", "interrupt", "steer"),
-      model: nonEmptyText,
+      model: modelSpecArbitrary,
       maxModelCalls: fc.integer({ min: 1, max: 1000 }),
+      toolPolicy: fc.record(
+        {
+          ask: fc.array(fc.stringMatching(/^[a-z_*]{1,20}$/), { maxLength: 3 }),
+          deny: fc.array(fc.stringMatching(/^[a-z_*]{1,20}$/), { maxLength: 3 }),
+        },
+        { requiredKeys: [] },
+      ),
     },
     { requiredKeys: [] },
   ),

@@ -69,6 +69,12 @@ export {
 } from "./admin/assemble-cluster-status.js";
 export { clusterStatus, type ClusterStatusOptions } from "./admin/cluster-status.js";
 export {
+  listDeadLetters,
+  type DeadLetterView,
+  type ListDeadLettersOptions,
+} from "./admin/list-dead-letters.js";
+export { formatDeadLetters } from "./admin/format-dead-letters.js";
+export {
   CONTEXT_PREVIEW_CHARS,
   formatActorInspection,
   formatStateValue,

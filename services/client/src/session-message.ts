@@ -1,4 +1,9 @@
-import { actorAddress, inboxSubject, type MessageEnvelope } from "@troupe/protocol";
+import {
+  actorAddress,
+  inboxSubject,
+  validateMessagePayload,
+  type MessageEnvelope,
+} from "@troupe/protocol";
 
 /** A message ready to publish to a session's inbox. */
 export interface SessionMessage {
@@ -33,13 +38,19 @@ export function userMessageEnvelopeId(clientMessageId: string): string {
 
 /**
  * Builds the envelope, subject and dedup id of a message to a session. Pure.
+ * The payload is checked with the schema the session decodes it with
+ * (`validateMessagePayload`), so a bad field fails here, before anything is
+ * published, with the error the session would reject it with (issue #11).
  *
  * @param sessionId - the session (validated here).
  * @param type - the message type.
- * @param payload - its payload (validated by the host on decode).
+ * @param payload - its payload.
  * @param options - `id` (envelope id) and `timestampMs` (Unix ms).
- * @returns what to publish.
+ * @returns what to publish (the payload as the schema outputs it).
  * @throws {@link InvalidAddressError} when `sessionId` breaks the actor id rules.
+ * @throws `DecodeError` (reason `schema_invalid`, zod issues with paths such as
+ *   `["payload", "text"]`) when the payload breaks its schema: a blank text, an
+ *   unknown field, a malformed id.
  */
 export function buildSessionMessage(
   sessionId: string,
@@ -48,13 +59,15 @@ export function buildSessionMessage(
   options: { readonly id: string; readonly timestampMs: number },
 ): SessionMessage {
   const address = actorAddress("session", sessionId);
+  const subject = inboxSubject(address);
+  const checked = validateMessagePayload(type, payload, { subject });
   return {
-    subject: inboxSubject(address),
+    subject,
     envelope: {
       v: 1,
       id: options.id,
       type,
-      payload,
+      payload: checked,
       meta: { timestampMs: options.timestampMs },
     },
     msgID: `session/${sessionId}/${options.id}`,

@@ -118,8 +118,10 @@ export class TroupeClient implements AsyncDisposable {
    *   without `clientMessageId` a UUID is generated.
    * @returns once JetStream stored the message: see {@link SendReceipt}.
    * @throws `InvalidAddressError` for an invalid session id or client message id
-   *   (nothing is published); RangeError for an empty text; `PayloadTooLargeError`
-   *   above 1 MiB encoded.
+   *   (nothing is published); `DecodeError` (reason `schema_invalid`, the error the
+   *   session would reject it with) for a field that breaks the message's schema,
+   *   e.g. a blank text or an unknown field (nothing is published; issue #11);
+   *   `PayloadTooLargeError` above 1 MiB encoded.
    * @throws {@link StreamsMissingError} when no host created the streams yet.
    * @throws {@link ClientClosedError} after `close()`.
    * @throws nats.js errors when the publish is not acknowledged (e.g. a timeout).

@@ -1,4 +1,4 @@
-import { InvalidAddressError } from "@troupe/protocol";
+import { DecodeError, InvalidAddressError } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
 import { toUserMessage } from "./user-message-input.js";
 
@@ -16,6 +16,27 @@ describe("toUserMessage", () => {
     expect(() => toUserMessage({ text: "hi", clientMessageId: "a.b" }, () => "x")).toThrow(
       InvalidAddressError,
     );
-    expect(() => toUserMessage("", () => "x")).toThrow(RangeError);
+    expect(() => toUserMessage("", () => "x")).toThrow(DecodeError);
+  });
+
+  it("fails with the session's own DecodeError for a blank text, a bad agent name or an unknown field (issue #11)", () => {
+    const failure = (input: Parameters<typeof toUserMessage>[0]) => {
+      try {
+        toUserMessage(input, () => "c-1");
+      } catch (error) {
+        if (DecodeError.isInstance(error)) return error;
+        throw error;
+      }
+      throw new Error("expected a DecodeError");
+    };
+    expect(failure("  \n").issues?.[0]?.path).toEqual(["payload", "text"]);
+    expect(failure({ text: "hi", agent: "my agent" }).issues?.[0]?.path).toEqual([
+      "payload",
+      "agent",
+    ]);
+    const unknown = failure({ text: "hi", id: "m-1" } as Parameters<typeof toUserMessage>[0]);
+    expect(unknown.issues?.[0]).toMatchObject({ code: "unrecognized_keys", keys: ["id"] });
+    expect(unknown.reason).toBe("schema_invalid");
+    expect(unknown.code).toBe("decode_failed");
   });
 });

@@ -1,4 +1,9 @@
-import { InvalidAddressError, isValidActorId, type UserMessage } from "@troupe/protocol";
+import {
+  InvalidAddressError,
+  isValidActorId,
+  validateMessagePayload,
+  type UserMessage,
+} from "@troupe/protocol";
 
 /**
  * What `send` and `sendAndWait` take: the text alone, or the `user.message`
@@ -26,16 +31,16 @@ export type UserMessageInput =
  * @returns the payload, `clientMessageId` always set.
  * @throws {@link InvalidAddressError} (field `"id"`) when `clientMessageId` breaks
  *   the actor id rules.
- * @throws RangeError when `text` is empty.
+ * @throws `DecodeError` (reason `schema_invalid`) when a field breaks the
+ *   `user.message` schema, the one the session decodes with: a blank text or one
+ *   over 262,144 characters, an agent name that is not actor-id-safe, an unknown
+ *   field (issue #11).
  */
 export function toUserMessage(
   input: UserMessageInput,
   generateId: () => string,
 ): UserMessage & { clientMessageId: string } {
   const fields = typeof input === "string" ? { text: input } : input;
-  if (typeof fields.text !== "string" || fields.text === "") {
-    throw new RangeError("A user message needs a non-empty text.");
-  }
   const clientMessageId = fields.clientMessageId ?? generateId();
   if (!isValidActorId(clientMessageId)) {
     throw new InvalidAddressError(
@@ -45,10 +50,9 @@ export function toUserMessage(
       String(clientMessageId),
     );
   }
-  return {
-    text: fields.text,
-    clientMessageId,
-    ...(fields.agent === undefined ? {} : { agent: fields.agent }),
-    ...(fields.metadata === undefined ? {} : { metadata: fields.metadata }),
-  };
+  const given = Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  );
+  const payload = validateMessagePayload("user.message", { ...given, clientMessageId });
+  return { ...payload, clientMessageId };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { parseAddress, shardOf } from "@troupe/protocol";
+import { headers } from "@nats-io/transport-node";
+import { UNROUTABLE_DEAD_LETTER_SUBJECT, parseAddress, shardOf } from "@troupe/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { readStream } from "../support/read-stream.js";
@@ -172,5 +173,67 @@ describe("bad input", () => {
       expect(letter.reason).toContain(`belongs to shard ${right}`);
     }
     expect(await cluster.snapshots.load(actor)).toBeUndefined();
+  });
+
+  it("publishes under troupe. that match no route are dead-lettered with unroutable_subject, subject, headers and body; routed ones are not (issue #11)", async () => {
+    if (cluster.hosts.length === 0) {
+      const host = await cluster.startHost();
+      await cluster.waitForOwners([host.hostId], 20_000);
+    }
+    const encoder = new TextEncoder();
+    const body = encoder.encode('{"type":"user.message","text":"hi"}');
+    const messageHeaders = headers();
+    messageHeaders.set("Content-Type", "application/json");
+    messageHeaders.set("X-Trace", "t-1");
+    // A session id with a dot, a missing ".in", a deep one; then a routed inbox publish.
+    cluster.nats.publish("troupe.session.a.b.in", body, { headers: messageHeaders });
+    cluster.nats.publish("troupe.counter.c1", encoder.encode("plain text"));
+    cluster.nats.publish("troupe.session.a.b.c.d.e.f.g.in", encoder.encode("{}"));
+    await cluster.js.publish("troupe.counter.routed-1.in", '{"type":"counter.increment","by":2}');
+    // A JetStream publish to such a subject is answered with the reason, not left to time out.
+    await expect(cluster.js.publish("troupe.session.x.y.in", body)).rejects.toThrow(
+      /No route for the subject "troupe\.session\.x\.y\.in"/,
+    );
+    await cluster.waitForCounts(["counter/routed-1"], 2, 15_000);
+
+    let letters: {
+      code: string;
+      subject: string;
+      reason: string;
+      data?: string;
+      headers?: unknown;
+    }[] = [];
+    await waitFor(
+      async () => {
+        letters = (
+          await readStream(cluster.js, cluster.streams.deadLetter, UNROUTABLE_DEAD_LETTER_SUBJECT)
+        ).map(
+          (message) =>
+            JSON.parse(new TextDecoder().decode(message.data)) as (typeof letters)[number],
+        );
+        return letters.length >= 4;
+      },
+      { timeoutMs: 15_000, description: "four unroutable dead letters" },
+    );
+    expect(letters.map((letter) => letter.subject).sort()).toEqual([
+      "troupe.counter.c1",
+      "troupe.session.a.b.c.d.e.f.g.in",
+      "troupe.session.a.b.in",
+      "troupe.session.x.y.in",
+    ]);
+    for (const letter of letters) expect(letter.code).toBe("unroutable_subject");
+    const dotted = letters.find((letter) => letter.subject === "troupe.session.a.b.in")!;
+    expect(dotted.reason).toContain('No route for the subject "troupe.session.a.b.in"');
+    expect(Buffer.from(dotted.data!, "base64").toString()).toBe(
+      '{"type":"user.message","text":"hi"}',
+    );
+    expect(dotted.headers).toEqual({ "Content-Type": ["application/json"], "X-Trace": ["t-1"] });
+    // Routed traffic (the inbox publish, the counter's events) left no unroutable dead letter.
+    const all = await readStream(
+      cluster.js,
+      cluster.streams.deadLetter,
+      UNROUTABLE_DEAD_LETTER_SUBJECT,
+    );
+    expect(all).toHaveLength(4);
   });
 });

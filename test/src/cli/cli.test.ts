@@ -135,10 +135,11 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     const unknown = await troupe(["send", "demo-x", "hello", "--agent", "nope", "--wait"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Unknown agent "nope". This host serves: demo.');
-    // A message the host cannot even decode (agent must not be empty) is named
-    // by its inbox sequence in the rejection; the wait still sees it.
+    // A message the host could not decode (an agent name must not be empty) is
+    // refused by the client before it is published, with the session's own
+    // schema error (issue #11).
     const undecodable = await troupe(["send", "demo-y", "hello", "--agent", "", "--wait"], 30_000);
-    expect(undecodable.stderr).toMatch(/rejected message session\/demo-y:in:\d+ \(decode_failed\)/);
+    expect(undecodable.stderr).toContain("The user.message payload is invalid: payload.agent: ");
     expect(undecodable.code).toBe(1);
   }, 60_000);
 
@@ -241,6 +242,44 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     const replay = await troupe(["replay", "session/demo-1"]);
     expect(replay.stdout).toContain("yes, the journal reproduces the stored snapshot");
     expect(replay.code).toBe(0);
+  }, 60_000);
+
+  it("a publish to troupe.session.a.b.in (a session id with a dot) is dead-lettered as unroutable_subject and shown by status and dead-letters", async () => {
+    const nats = await connect({ servers: (await dev.state()).natsUrl });
+    try {
+      nats.publish("troupe.session.a.b.in", '{"type":"user.message","text":"lost?"}');
+      await nats.flush();
+    } finally {
+      await nats.close();
+    }
+    let letters: { code: string; subject: string; reason: string; data?: string }[] = [];
+    await waitFor(
+      async () => {
+        const listed = await troupe(["dead-letters", "--json"]);
+        letters = JSON.parse(listed.stdout) as typeof letters;
+        return letters.some((letter) => letter.subject === "troupe.session.a.b.in");
+      },
+      { timeoutMs: 20_000, description: "the unroutable dead letter listed" },
+    );
+    const letter = letters.find((entry) => entry.subject === "troupe.session.a.b.in")!;
+    expect(letter.code).toBe("unroutable_subject");
+    expect(letter.reason).toContain('No route for the subject "troupe.session.a.b.in"');
+    expect(Buffer.from(letter.data!, "base64").toString()).toBe(
+      '{"type":"user.message","text":"lost?"}',
+    );
+    const text = await troupe(["dead-letters", "--limit", "5"]);
+    expect(text.stdout).toMatch(/unroutable_subject\s+troupe\.session\.a\.b\.in\s+No route/);
+    expect(text.code).toBe(0);
+    const status = await troupe(["status", "--json"]);
+    const report = JSON.parse(status.stdout) as {
+      totals: { deadLetters: number; unroutableDeadLetters: number };
+    };
+    expect(report.totals.unroutableDeadLetters).toBe(1);
+    expect(report.totals.deadLetters).toBeGreaterThanOrEqual(1);
+    const statusText = await troupe(["status"]);
+    expect(statusText.stdout).toMatch(
+      /dead letters\s+\d+ \(1 unroutable subject; troupe dead-letters lists them\)/,
+    );
   }, 60_000);
 
   it("Ctrl-C at the chat prompt leaves the chat cleanly", async () => {

@@ -27,6 +27,7 @@ import type { HostRuntime } from "./host-runtime.js";
 import { OutboxPublisher } from "./outbox-publisher.js";
 import { assignShards } from "./shard-assignment.js";
 import { ShardWorker } from "./shard-worker.js";
+import { UnroutableCapture } from "./unroutable-capture.js";
 
 /** Connections and names a kind factory may use (see `ActorHostOptions.kinds`). */
 export interface HostServices {
@@ -66,7 +67,9 @@ export interface ActorHostOptions {
 /**
  * Hosts xstate machines as virtual actors: leases its fair share of shards,
  * consumes their inboxes, runs the pure step for each message and commits
- * snapshots under the shard's fencing token (../../README.md says what it
+ * snapshots under the shard's fencing token; with the deployment's other hosts
+ * it dead-letters publishes under `troupe.` that match no route
+ * (`UnroutableCapture`, issue #11) (../../README.md says what it
  * guarantees).
  *
  * @example
@@ -80,6 +83,7 @@ export class ActorHost {
   readonly #ownsConnections: { nats: boolean; redis: boolean };
   #members: string[] = [];
   #stopped: Promise<void> | undefined;
+  #unroutable: UnroutableCapture | undefined;
 
   private constructor(
     private readonly runtime: HostRuntime,
@@ -169,6 +173,11 @@ export class ActorHost {
       nats: typeof options.nats === "string",
       redis: typeof options.redis === "string",
     });
+    host.#unroutable = UnroutableCapture.start(nats, js, {
+      queue: `${settings.prefix}-unroutable`,
+      logger,
+      clock,
+    });
     host.#startLoops();
     logger.info(
       { shardCount: settings.shardCount, kinds: [...runtime.kinds.keys()] },
@@ -217,6 +226,7 @@ export class ActorHost {
     const { logger, settings } = this.runtime;
     logger.info("actor host stopping");
     this.#stopping.abort();
+    this.#unroutable?.stop();
     await Promise.allSettled(this.#loops);
     await this.membership.leave(settings.hostId).catch(() => undefined);
     await Promise.allSettled([...this.#workers.values()].map((worker) => this.#release(worker)));

@@ -39,8 +39,8 @@ export interface DeadLetterRecord {
   readonly reason: string;
   readonly code: string;
   readonly subject: string;
-  /** Inbox stream sequence of the rejected message. */
-  readonly inboxSeq: number;
+  /** Inbox stream sequence of the rejected message; undefined for an unroutable publish (never stored). */
+  readonly inboxSeq: number | undefined;
   readonly actor: string | undefined;
   /** zod issues when the message failed validation. */
   readonly issues: readonly unknown[] | undefined;
@@ -55,6 +55,8 @@ export interface DeadLetterRecord {
    * server's payload limit — the body is still in the inbox stream at `inboxSeq`.
    */
   readonly data: string | undefined;
+  /** NATS headers of the original message (name → values), for an unroutable publish; undefined otherwise. */
+  readonly headers?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /**
@@ -120,6 +122,9 @@ export function deadLetterItems(input: {
     error: input.error,
   });
   const eventId = `${actor}:ev:${input.eventSeq}`;
+  const messageType =
+    input.envelope?.type ??
+    (DecodeError.isInstance(input.error) ? input.error.messageType : undefined);
   const event = encodeEvent({
     v: 1,
     id: eventId,
@@ -127,8 +132,11 @@ export function deadLetterItems(input: {
     payload: {
       reason: input.error.message,
       code: input.error.code,
-      messageId: input.envelope?.id ?? `${actor}:in:${input.message.seq}`,
-      ...(input.envelope === undefined ? {} : { type: input.envelope.type }),
+      messageId:
+        input.envelope?.id ??
+        (DecodeError.isInstance(input.error) ? input.error.messageId : undefined) ??
+        `${actor}:in:${input.message.seq}`,
+      ...(messageType === undefined ? {} : { type: messageType }),
       ...(DecodeError.isInstance(input.error) && input.error.issues !== undefined
         ? { issues: input.error.issues }
         : {}),

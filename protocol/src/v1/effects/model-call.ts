@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { identifierSchema } from "../field-schemas.js";
+import { MAX_TOOL_CALL_ID_LENGTH, identifierSchema, toolCallIdSchema } from "../field-schemas.js";
 import { usageSchema } from "../events/run-events.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
 import { toolPolicyDecisionSchema, toolPolicyOverridesSchema } from "../tool-policy.js";
@@ -12,8 +12,8 @@ import { nullAsAbsent } from "./null-as-absent.js";
  */
 export const MODEL_CALL_EFFECT = "model.call";
 
-/** The longest tool call id accepted from a model, in characters (the protocol's identifier limit). */
-export const MAX_TOOL_CALL_ID_LENGTH = 256;
+/** The longest tool call id accepted from a model, in characters (see `toolCallIdSchema`). */
+export { MAX_TOOL_CALL_ID_LENGTH };
 
 /**
  * Input of the `model.call` effect, as the run machine requests it. The handler
@@ -71,14 +71,15 @@ export type ModelCallInput = z.infer<typeof modelCallInputSchema>;
  * have); `decision` is the tool policy's (agent policy and session overrides;
  * absent = `allow`); `approvalTimeoutMs` is the agent's, for a call that asks.
  *
- * Shape: `{ toolCallId (1 to 256 characters), toolName, input: string,
+ * Shape: `{ toolCallId (1 to 256 characters, no whitespace or control
+ * characters: `toolCallIdSchema`), toolName, input: string,
  * effectClass (default "unclassified"), decision?: "allow" | "ask" | "deny",
  * approvalTimeoutMs? (ms, whole, 1+), subagent? }`.
  */
 export const modelToolCallSchema = nullAsAbsent(
   z.object({
-    /** The model's id of the call, distinct within its response. */
-    toolCallId: identifierSchema,
+    /** The model's id of the call, distinct within its response; what `tool.approve` names. */
+    toolCallId: toolCallIdSchema,
     toolName: z.string().min(1),
     /** The arguments exactly as the model wrote them (usually JSON, possibly empty or invalid). */
     input: z.string(),

@@ -1,21 +1,33 @@
 import { z } from "zod";
 import { actorIdSchema } from "../../address/actor-id.js";
-import { identifierSchema } from "../field-schemas.js";
+import { commandNoteSchema, commandTextSchema, toolCallIdSchema } from "../field-schemas.js";
 import { toolPolicySchema } from "../tool-policy.js";
+
+// The public commands a session accepts. Their rules are one set (issue #11):
+// - every payload is a strict object: an unknown field is refused by name
+//   (`message.rejected` with a zod `unrecognized_keys` issue), never dropped;
+// - texts are `commandTextSchema` (not blank, at most MAX_TEXT_LENGTH characters),
+//   notes and reasons `commandNoteSchema`;
+// - ids the runtime turns into subjects, keys or lookups are actor-id-safe
+//   (`actorIdSchema`: session ids, run ids `r<n>`, client message ids, agent
+//   names); tool call and question ids, which a model chooses, are
+//   `toolCallIdSchema`.
 
 /**
  * `user.message` — a user turn for a session. The only required field is `text`.
  *
- * Shape: `{ text: string (1+ chars), clientMessageId?: string, agent?: string, metadata?: Record<string, unknown> }`.
+ * Shape: `{ text: string (1 to 262,144 characters, not blank), clientMessageId?: string,
+ * agent?: string, metadata?: Record<string, unknown> }`; no other field.
  * `clientMessageId` (same charset as actor ids, 1 to 128 characters) lets a client
  * retry a publish safely: the session admits each id once and answers a repeat with
- * `message.duplicate`. `agent` names the agent configuration to run, when the
- * deployment has several. `metadata` is kept with the message, uninterpreted.
+ * `message.duplicate`. `agent` (an actor-id-safe name) names the agent
+ * configuration to run, when the deployment has several. `metadata` is kept with
+ * the message, uninterpreted.
  */
-export const userMessageSchema = z.object({
-  text: z.string().min(1),
+export const userMessageSchema = z.strictObject({
+  text: commandTextSchema,
   clientMessageId: actorIdSchema.optional(),
-  agent: z.string().min(1).optional(),
+  agent: actorIdSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 /** Payload of `user.message`. */
@@ -24,11 +36,11 @@ export type UserMessage = z.infer<typeof userMessageSchema>;
 /**
  * `run.cancel` — stop a run. Without `runId`, the session's current run.
  *
- * Shape: `{ runId?: string, reason?: string }`.
+ * Shape: `{ runId?: string (actor-id-safe, e.g. "r3"), reason?: string (up to 262,144 characters) }`.
  */
-export const runCancelSchema = z.object({
-  runId: identifierSchema.optional(),
-  reason: z.string().optional(),
+export const runCancelSchema = z.strictObject({
+  runId: actorIdSchema.optional(),
+  reason: commandNoteSchema.optional(),
 });
 /** Payload of `run.cancel`. */
 export type RunCancel = z.infer<typeof runCancelSchema>;
@@ -37,11 +49,13 @@ export type RunCancel = z.infer<typeof runCancelSchema>;
  * `run.steer` — add guidance to a run in progress; the model sees `text` at its
  * next call. Without `runId`, the session's current run.
  *
- * Shape: `{ text: string, runId?: string }`.
+ * Shape: `{ text: string (1 to 262,144 characters, not blank), runId?: string (actor-id-safe) }`.
+ * A blank text is refused (`message.rejected`, issue at `payload.text`): it would
+ * cost a model call and replace the answer with nothing new (issue #11).
  */
-export const runSteerSchema = z.object({
-  text: z.string(),
-  runId: identifierSchema.optional(),
+export const runSteerSchema = z.strictObject({
+  text: commandTextSchema,
+  runId: actorIdSchema.optional(),
 });
 /** Payload of `run.steer`. */
 export type RunSteer = z.infer<typeof runSteerSchema>;
@@ -50,15 +64,15 @@ export type RunSteer = z.infer<typeof runSteerSchema>;
  * `tool.approve` — approve a tool call that waits for approval
  * (`tool.approval_requested`). The first settlement wins.
  *
- * Shape: `{ toolCallId: string, note?: string, sessionId?: string }`.
+ * Shape: `{ toolCallId: string (toolCallIdSchema), note?: string, sessionId?: string (actor id) }`.
  * `sessionId` (optional): the session that owns the call, as `tool.approval_requested`
  * reported it. A session forwards a message naming one of its subagents'
  * sessions (`sub-…`) there; absent = the session the message is sent to.
  */
-export const toolApproveSchema = z.object({
-  toolCallId: identifierSchema,
-  note: z.string().optional(),
-  sessionId: identifierSchema.optional(),
+export const toolApproveSchema = z.strictObject({
+  toolCallId: toolCallIdSchema,
+  note: commandNoteSchema.optional(),
+  sessionId: actorIdSchema.optional(),
 });
 /** Payload of `tool.approve`. */
 export type ToolApprove = z.infer<typeof toolApproveSchema>;
@@ -67,15 +81,15 @@ export type ToolApprove = z.infer<typeof toolApproveSchema>;
  * `tool.deny` — deny a tool call that waits for approval; the model is told, with
  * `reason` when given. The first settlement wins.
  *
- * Shape: `{ toolCallId: string, reason?: string, sessionId?: string }`.
+ * Shape: `{ toolCallId: string (toolCallIdSchema), reason?: string, sessionId?: string (actor id) }`.
  * `sessionId` (optional): the session that owns the call, as `tool.approval_requested`
  * reported it. A session forwards a message naming one of its subagents'
  * sessions (`sub-…`) there; absent = the session the message is sent to.
  */
-export const toolDenySchema = z.object({
-  toolCallId: identifierSchema,
-  reason: z.string().optional(),
-  sessionId: identifierSchema.optional(),
+export const toolDenySchema = z.strictObject({
+  toolCallId: toolCallIdSchema,
+  reason: commandNoteSchema.optional(),
+  sessionId: actorIdSchema.optional(),
 });
 /** Payload of `tool.deny`. */
 export type ToolDeny = z.infer<typeof toolDenySchema>;
@@ -83,15 +97,16 @@ export type ToolDeny = z.infer<typeof toolDenySchema>;
 /**
  * `question.answer` — answer a question the agent asked (`question.asked`).
  *
- * Shape: `{ questionId: string, text: string, sessionId?: string }`.
+ * Shape: `{ questionId: string (toolCallIdSchema), text: string (1 to 262,144 characters,
+ * not blank), sessionId?: string (actor id) }`.
  * `sessionId` (optional): the session that owns the call, as `question.asked`
  * reported it. A session forwards a message naming one of its subagents'
  * sessions (`sub-…`) there; absent = the session the message is sent to.
  */
-export const questionAnswerSchema = z.object({
-  questionId: identifierSchema,
-  text: z.string(),
-  sessionId: identifierSchema.optional(),
+export const questionAnswerSchema = z.strictObject({
+  questionId: toolCallIdSchema,
+  text: commandTextSchema,
+  sessionId: actorIdSchema.optional(),
 });
 /** Payload of `question.answer`. */
 export type QuestionAnswer = z.infer<typeof questionAnswerSchema>;
@@ -110,7 +125,9 @@ export type SessionPolicy = z.infer<typeof sessionPolicySchema>;
  * `session.configure` — change the session's settings for later runs; the active
  * run keeps the settings it started with. Absent fields stay as they are.
  *
- * Shape: `{ policy?: SessionPolicy, model?: string, maxModelCalls?: number (whole, 1+), toolPolicy?: ToolPolicy }`.
+ * Shape: `{ policy?: SessionPolicy, model?: string (1 to 256 characters, no whitespace),
+ * maxModelCalls?: number (whole, 1+), toolPolicy?: ToolPolicy }`; no other field, in
+ * `toolPolicy` neither.
  * `model` names the model the agent should use (the host's syntax, e.g.
  * `openai:gpt-4o-mini`); `maxModelCalls` caps the model calls of one run (past
  * it the model is asked once more, without tools). `toolPolicy` adds tool
@@ -119,11 +136,16 @@ export type SessionPolicy = z.infer<typeof sessionPolicySchema>;
  * non-empty `toolPolicy.allow` (an attempt to loosen) makes the session refuse
  * the whole message (`message.rejected`, code `tool_policy_loosening`).
  */
-export const sessionConfigureSchema = z.object({
+export const sessionConfigureSchema = z.strictObject({
   policy: sessionPolicySchema.optional(),
-  model: z.string().min(1).optional(),
+  model: z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^\S+$/u, { error: "Expected a model spec without whitespace." })
+    .optional(),
   maxModelCalls: z.number().int().min(1).optional(),
-  toolPolicy: toolPolicySchema.optional(),
+  toolPolicy: z.strictObject(toolPolicySchema.shape).optional(),
 });
 /** Payload of `session.configure`. */
 export type SessionConfigure = z.infer<typeof sessionConfigureSchema>;
@@ -132,8 +154,8 @@ export type SessionConfigure = z.infer<typeof sessionConfigureSchema>;
  * `session.close` — end the session: an active run is cancelled first; afterwards
  * the session refuses new messages (`message.rejected`) and emits `session.closed`.
  *
- * Shape: `{}`.
+ * Shape: `{}`; any field is refused.
  */
-export const sessionCloseSchema = z.object({});
+export const sessionCloseSchema = z.strictObject({});
 /** Payload of `session.close`. */
 export type SessionClose = z.infer<typeof sessionCloseSchema>;

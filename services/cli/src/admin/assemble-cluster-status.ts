@@ -77,6 +77,11 @@ export interface ClusterStatus {
     readonly shardsWithUnknownLag: number;
     /** Messages in the dead-letter stream; undefined when it does not exist. */
     readonly deadLetters: number | undefined;
+    /**
+     * Of those, publishes under `troupe.` that matched no route (code
+     * `unroutable_subject`, issue #11); undefined when the stream does not exist.
+     */
+    readonly unroutableDeadLetters: number | undefined;
     readonly armedTimers: number;
     readonly dirtyActors: number;
   };
@@ -94,6 +99,8 @@ export interface ClusterReadings {
   /** Per shard, in shard order. */
   readonly shards: readonly ShardStatus[];
   readonly streams: ClusterStatus["streams"];
+  /** Dead letters on `_troupe.deadletter.unroutable`; undefined when unknown. */
+  readonly unroutableDeadLetters?: number | undefined;
 }
 
 /**
@@ -142,6 +149,7 @@ export function assembleClusterStatus(readings: ClusterReadings): ClusterStatus 
       inboxLag: sum(known.map((shard) => shard.inboxLag ?? 0)),
       shardsWithUnknownLag: readings.shards.length - known.length,
       deadLetters: readings.streams.deadLetter.messages,
+      unroutableDeadLetters: readings.unroutableDeadLetters,
       armedTimers: sum(readings.shards.map((shard) => shard.armedTimers)),
       dirtyActors: sum(readings.shards.map((shard) => shard.dirtyActors)),
     },

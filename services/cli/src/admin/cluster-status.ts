@@ -1,7 +1,11 @@
 import { type ConsumerInfo, type JetStreamManager } from "@nats-io/jetstream";
 import { RedisKeys, streamNames } from "@troupe/protocol/internal";
 import { shardConsumerName } from "@troupe/runtime/internal";
-import { assertShardCount, shardInboxFilter } from "@troupe/protocol";
+import {
+  UNROUTABLE_DEAD_LETTER_SUBJECT,
+  assertShardCount,
+  shardInboxFilter,
+} from "@troupe/protocol";
 import { countStoredMessages, isStreamNotFound } from "@troupe/client/internal";
 import type { Redis } from "ioredis";
 import { DEFAULT_DEPLOYMENT_PREFIX, type AdminDeps } from "./admin-deps.js";
@@ -27,7 +31,8 @@ export interface ClusterStatusOptions {
  * Reads the state of a deployment: hosts (membership set `<p>:hosts`), each
  * shard's lease, watermark, timer and dirty sets, each shard consumer's backlog
  * (`jsm.consumers.list` on `<P>_INBOX`, consumers named `<prefix>-shard-<n>`)
- * and the message counts of the five streams. Read-only.
+ * and the message counts of the five streams, with the dead letters of publishes
+ * that matched no route (`_troupe.deadletter.unroutable`, issue #11). Read-only.
  *
  * @param deps - Redis, JetStream manager, prefix (default `"troupe"`), shard
  *   count, and optionally the hosts' `membershipTtlMs` (default 2000 ms).
@@ -54,6 +59,7 @@ export async function clusterStatus(
     deltas,
     deadLetter,
     transcript,
+    unroutableDeadLetters,
   ] = await Promise.all([
     redisTimeMs(deps.redis),
     readMembers(deps.redis, keys),
@@ -64,6 +70,7 @@ export async function clusterStatus(
     streamStatus(deps.jsm, names.deltas),
     streamStatus(deps.jsm, names.deadLetter),
     streamStatus(deps.jsm, names.transcript),
+    storedCount(deps.jsm, names.deadLetter, UNROUTABLE_DEAD_LETTER_SUBJECT),
   ]);
   const shards: ShardStatus[] = await Promise.all(
     redisShards.map(async (shard) => {
@@ -83,6 +90,7 @@ export async function clusterStatus(
     members,
     shards,
     streams: { inbox, events, deltas, deadLetter, transcript },
+    unroutableDeadLetters,
   });
 }
 
@@ -163,6 +171,20 @@ async function streamStatus(jsm: JetStreamManager, name: string): Promise<Stream
     return { name, messages: info.state.messages };
   } catch (error) {
     if (isStreamNotFound(error)) return { name, messages: undefined };
+    throw error;
+  }
+}
+
+/** Messages of a stream on `filter`; undefined when the stream does not exist. */
+async function storedCount(
+  jsm: JetStreamManager,
+  stream: string,
+  filter: string,
+): Promise<number | undefined> {
+  try {
+    return await countStoredMessages(jsm, stream, filter);
+  } catch (error) {
+    if (isStreamNotFound(error)) return undefined;
     throw error;
   }
 }

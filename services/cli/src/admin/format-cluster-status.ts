@@ -25,7 +25,13 @@ export function formatClusterStatus(status: ClusterStatus): string {
     ],
     [
       "dead letters",
-      totals.deadLetters === undefined ? "- (no stream)" : String(totals.deadLetters),
+      totals.deadLetters === undefined
+        ? "- (no stream)"
+        : String(totals.deadLetters) +
+          (totals.unroutableDeadLetters === undefined || totals.unroutableDeadLetters === 0
+            ? ""
+            : ` (${totals.unroutableDeadLetters} unroutable subject` +
+              `${totals.unroutableDeadLetters === 1 ? "" : "s"}; troupe dead-letters lists them)`),
     ],
     ["timers", `${totals.armedTimers} armed`],
     ["dirty actors", String(totals.dirtyActors)],

@@ -2,6 +2,8 @@ import { agentKinds } from "@troupe/agents";
 import { clusterStatus } from "../../admin/cluster-status.js";
 import { formatActorInspection } from "../../admin/format-actor-inspection.js";
 import { formatClusterStatus } from "../../admin/format-cluster-status.js";
+import { formatDeadLetters } from "../../admin/format-dead-letters.js";
+import { listDeadLetters } from "../../admin/list-dead-letters.js";
 import { formatReplayReport } from "../../admin/format-replay-report.js";
 import { inspectActor } from "../../admin/inspect-actor.js";
 import { replayActorCommand } from "../../admin/replay-actor-command.js";
@@ -59,6 +61,24 @@ export async function statusAction(options: JsonOptions): Promise<void> {
       shardCount: admin.shardCount,
     });
     print(options, report, formatClusterStatus(report));
+  });
+}
+
+/**
+ * `troupe dead-letters [--limit n]`: prints {@link listDeadLetters}'s view, newest
+ * first (issue #11: publishes that matched no route show here with code
+ * `unroutable_subject`).
+ *
+ * @throws NatsUnreachableError / RedisUnreachableError naming the URL.
+ */
+export async function deadLettersAction(options: JsonOptions & { limit: number }): Promise<void> {
+  await withAdmin(options, async (admin) => {
+    const letters = await listDeadLetters({
+      jsm: admin.jsm,
+      prefix: admin.settings.prefix,
+      limit: options.limit,
+    });
+    print(options, letters, formatDeadLetters(letters));
   });
 }
 

@@ -1,11 +1,12 @@
 import { Command } from "commander";
 import { connectionOptions } from "../connection-options.js";
+import { positiveInteger } from "../parse-number.js";
 import type { JsonOptions } from "./admin-actions.js";
 
 /**
- * `troupe inspect`, `troupe status` and `troupe replay`: read-only views of a
- * deployment (Redis snapshots, leases and timers; JetStream consumers and
- * journal). See `services/cli/src/admin/README.md` for what each reads.
+ * `troupe inspect`, `troupe status`, `troupe replay` and `troupe dead-letters`:
+ * read-only views of a deployment (Redis snapshots, leases and timers; JetStream
+ * consumers, journal and dead letters). See `services/cli/src/admin/README.md` for what each reads.
  */
 export function adminCommands(): Command[] {
   const inspect = connectionOptions(new Command("inspect"))
@@ -35,5 +36,15 @@ export function adminCommands(): Command[] {
       const { replayAction } = await import("./admin-actions.js");
       await replayAction(address, options);
     });
-  return [inspect, status, replay];
+  const deadLetters = connectionOptions(new Command("dead-letters"))
+    .description(
+      "list the newest dead letters: rejected messages and publishes that matched no route",
+    )
+    .option("--limit <count>", "how many, newest first", positiveInteger, 20)
+    .option("--json", "print the dead letters as JSON (with the original body in base64)")
+    .action(async (options: JsonOptions & { limit: number }) => {
+      const { deadLettersAction } = await import("./admin-actions.js");
+      await deadLettersAction(options);
+    });
+  return [inspect, status, replay, deadLetters];
 }
