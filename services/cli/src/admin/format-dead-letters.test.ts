@@ -44,6 +44,7 @@ describe("dead letters in the admin views (issue #11)", () => {
       streams: {
         inbox: { name: "TROUPE_INBOX", messages: 0 },
         events: { name: "TROUPE_EVENTS", messages: 0 },
+        deltas: { name: "TROUPE_DELTAS", messages: 0 },
         deadLetter: { name: "TROUPE_DEADLETTER", messages: 5 },
         transcript: { name: "TROUPE_TRANSCRIPT", messages: 0 },
       },
