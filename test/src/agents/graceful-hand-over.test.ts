@@ -72,7 +72,7 @@ describe("graceful hand-over of shards with running tool calls", () => {
     // The hand-over did reach shards with calls running on them.
     expect(await movedCallShards(ownersWhileRunning)).toBeGreaterThan(0);
     for (const host of [...hosts, third]) expect(host.child.exitCode).toBeNull();
-  });
+  }, 90_000); // the sum of its waits: on a loaded machine a wait fails with its description first
 
   it("a SIGTERMed host finishes its running calls before it releases its shards and exits 0: every call completes once, none is outcome unknown", async () => {
     const { hosts, ownersWhileRunning } = await twoHostsUnderLoad();
@@ -86,5 +86,5 @@ describe("graceful hand-over of shards with running tool calls", () => {
     expect(await movedCallShards(ownersWhileRunning)).toBeGreaterThan(0);
     expect(leaving.stderr()).not.toMatch(/Unhandled error event/);
     expect(staying.child.exitCode).toBeNull();
-  });
+  }, 90_000);
 });

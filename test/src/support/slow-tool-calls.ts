@@ -23,7 +23,10 @@ export interface SlowToolCalls {
   /** Waits until every session ended its run (run.completed or run.failed). */
   waitFinished(timeoutMs: number): Promise<void>;
   /** Per session: how its tool call ended, as seen in its events. */
-  outcomes(): Map<string, { completed: number; outcomeUnknown: number; failed: number; content: string }>;
+  outcomes(): Map<
+    string,
+    { completed: number; outcomeUnknown: number; failed: number; content: string }
+  >;
   stop(): void;
 }
 
@@ -82,15 +85,26 @@ export async function slowToolCalls(
       });
     },
     outcomes() {
+      // Events are at-least-once on core NATS (an outbox re-published after a
+      // lost lease reaches subscribers again): count each (actor, seq) once.
+      const distinct = (log: SessionEventLog, type: string) => {
+        const seen = new Map<string, Record<string, unknown>>();
+        for (const event of log.ofType(type)) {
+          seen.set(
+            `${event.meta.actor}#${event.meta.seq}`,
+            event.payload as Record<string, unknown>,
+          );
+        }
+        return [...seen.values()];
+      };
       return new Map(
         [...logs].map(([session, log]) => [
           session,
           {
-            completed: log.ofType("tool.completed").length,
-            outcomeUnknown: log.ofType("tool.outcome_unknown").length,
-            failed: log.ofType("tool.failed").length,
-            content: log
-              .payloads("tool.completed")
+            completed: distinct(log, "tool.completed").length,
+            outcomeUnknown: distinct(log, "tool.outcome_unknown").length,
+            failed: distinct(log, "tool.failed").length,
+            content: distinct(log, "tool.completed")
               .map((payload) => String(payload["content"] ?? ""))
               .join(" | "),
           },
