@@ -41,7 +41,7 @@ describe("graceful hand-over of shards with running tool calls", () => {
   async function movedCallShards(before: (string | undefined)[]): Promise<number> {
     const after = await cluster!.owners();
     const shards = [...calls!.logs.values()].flatMap((log) =>
-      log.ofType("tool.started").map((event) => shardOf(parseAddress(event.meta.actor!), SHARDS)),
+      log.ofType("tool.started").map((event) => shardOf(parseAddress(event.meta.actor), SHARDS)),
     );
     expect(shards).toHaveLength(SESSIONS.length);
     return shards.filter((shard) => before[shard] !== after[shard]).length;
@@ -76,7 +76,7 @@ describe("graceful hand-over of shards with running tool calls", () => {
 
   it("a SIGTERMed host finishes its running calls before it releases its shards and exits 0: every call completes once, none is outcome unknown", async () => {
     const { hosts, ownersWhileRunning } = await twoHostsUnderLoad();
-    const [leaving, staying] = hosts as [(typeof hosts)[0], (typeof hosts)[0]];
+    const [leaving, staying] = hosts;
     const leavingShards = ownersWhileRunning.filter((owner) => owner === leaving.hostId).length;
     expect(leavingShards).toBeGreaterThan(0);
     leaving.signal("SIGTERM");

@@ -57,11 +57,11 @@ describe("Redis restarted mid-load", () => {
     cleanup.push(() => client.close());
     const redis = new Redis(redisServer.url, { maxRetriesPerRequest: 0, retryStrategy: () => 50 });
     redis.on("error", () => undefined);
-    cleanup.push(async () => redis.disconnect());
+    cleanup.push(() => Promise.resolve(redis.disconnect()));
     const leases = new RedisLeaseStore(redis, new RedisKeys("troupe"));
 
     const calls: SlowToolCalls = await slowToolCalls(client, SESSIONS, "slow_charge");
-    cleanup.push(async () => calls.stop());
+    cleanup.push(() => Promise.resolve(calls.stop()));
     const hosts: HostProcess[] = await Promise.all(
       Array.from({ length: HOSTS }, () =>
         startHostProcess({
@@ -119,7 +119,9 @@ describe("Redis restarted mid-load", () => {
     // its calls are still running; the calls finish about 2.5 s into the outage.
     await redisServer.stop();
     await sleep(4000);
-    expect(await Promise.all(SESSIONS.map(calls.executions))).toEqual(SESSIONS.map(() => 1));
+    expect(await Promise.all(SESSIONS.map((session) => calls.executions(session)))).toEqual(
+      SESSIONS.map(() => 1),
+    );
     redisServer = await startRedis(port);
 
     await calls.waitFinished(45_000);

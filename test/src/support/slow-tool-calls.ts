@@ -105,7 +105,7 @@ export async function slowToolCalls(
             outcomeUnknown: distinct(log, "tool.outcome_unknown").length,
             failed: distinct(log, "tool.failed").length,
             content: distinct(log, "tool.completed")
-              .map((payload) => String(payload["content"] ?? ""))
+              .map((payload) => (typeof payload["content"] === "string" ? payload["content"] : ""))
               .join(" | "),
           },
         ]),
