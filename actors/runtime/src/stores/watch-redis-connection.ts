@@ -28,7 +28,8 @@ export function watchRedisConnection(
   client: string,
 ): () => void {
   let outage: { sinceMs: number; error: unknown; warned: boolean; attempts: number } | undefined;
-  const begin = () => (outage ??= { sinceMs: Date.now(), error: undefined, warned: false, attempts: 0 });
+  const begin = () =>
+    (outage ??= { sinceMs: Date.now(), error: undefined, warned: false, attempts: 0 });
   const onError = (error: unknown) => {
     const current = begin();
     current.error ??= error;
