@@ -30,6 +30,7 @@ export * from "./errors/shard-count-mismatch-error.js";
 export * from "./errors/unsupported-machine-action-error.js";
 export * from "./host/actor-host.js";
 export * from "./host/host-options.js";
+export * from "./stores/watch-redis-connection.js";
 export * from "./registry/actor-kind.js";
 export * from "./registry/assert-supported-machine.js";
 export type { ActorRecord, PendingEffect, PendingTimer, OutboxItem } from "./step/actor-record.js";

@@ -9,6 +9,7 @@
  */
 export * from "./index.js";
 export * from "./host/shard-assignment.js";
+export * from "./host/rebalance-plan.js";
 export * from "./registry/machine-action-support.js";
 export * from "./step/actor-record.js";
 export * from "./step/dead-letter-items.js";

@@ -129,6 +129,7 @@ export {
 } from "./dev/dev-state.js";
 export { troupeBinPath } from "./dev/dev-host-process.js";
 export { formatReadyLine, parseReadyLine, type ReadyLine } from "./host/ready-line.js";
+export { stderrRedisLogger } from "./host/stderr-redis-logger.js";
 export {
   resolveConnection,
   DEFAULT_REDIS_URL,

@@ -6,8 +6,9 @@
  */
 import { agentKinds } from "@troupe/agents";
 import { demoAgents, runHost } from "@troupe/cli";
-import { formatReadyLine } from "@troupe/cli/internal";
+import { formatReadyLine, stderrRedisLogger } from "@troupe/cli/internal";
 import { Redis } from "ioredis";
+import { redisRetryDelayMs, watchRedisConnection } from "@troupe/runtime";
 
 const natsUrl = process.env.TROUPE_NATS_URL;
 const redisUrl = process.env.TROUPE_REDIS_URL;
@@ -16,7 +17,8 @@ if (natsUrl === undefined || redisUrl === undefined) {
   process.exit(2);
 }
 const settings = JSON.parse(process.env.TROUPE_HOST_SETTINGS ?? "{}") as Record<string, unknown>;
-const toolRedis = new Redis(redisUrl);
+const toolRedis = new Redis(redisUrl, { retryStrategy: redisRetryDelayMs });
+watchRedisConnection(toolRedis, stderrRedisLogger("tools-host"), "tools");
 const host = await runHost({
   nats: natsUrl,
   redis: redisUrl,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ToolEffectClass } from "./define-tool.js";
 import type { IdempotencyRecordStore } from "./idempotency-record-store.js";
 
@@ -164,6 +165,82 @@ export function idempotencyRecordStoreContractCases(
         });
         assert.equal((await store.get(first))?.executionAttempts, 0);
         assert.deepEqual(await store.begin(second, "read"), { kind: "run", executionAttempt: 1 });
+      },
+    },
+    {
+      name: "a started call whose execution attempt is marked live is running for every other begin, for every class, and nothing is counted",
+      run: async () => {
+        const store = await createStore();
+        for (const effectClass of all) {
+          const key = fresh();
+          assert.deepEqual(await store.begin(key, effectClass, { livenessMs: 60_000 }), {
+            kind: "run",
+            executionAttempt: 1,
+          });
+          for (let again = 0; again < 2; again += 1) {
+            const decision = await store.begin(key, effectClass, { livenessMs: 60_000 });
+            assert.equal(decision.kind, "running");
+            assert.equal(decision.kind === "running" && decision.executionAttempts, 1);
+            assert.ok(decision.kind === "running" && decision.liveForMs > 0);
+            assert.ok(decision.kind === "running" && decision.liveForMs <= 60_000);
+          }
+          const record = await store.get(key);
+          assert.equal(record?.executionAttempts, 1);
+          assert.ok((record?.liveUntilMs ?? 0) > (record?.startedAtMs ?? Infinity));
+          // The live execution records its result: the waiters reuse it.
+          await store.complete(key, "succeeded", { content: "ran once" });
+          assert.deepEqual(await store.begin(key, effectClass), {
+            kind: "reuse",
+            status: "succeeded",
+            result: { content: "ran once" },
+          });
+          assert.equal((await store.get(key))?.liveUntilMs, undefined);
+        }
+      },
+    },
+    {
+      name: "the executor retrying its own live attempt runs the next one; an expired mark decides as without a mark",
+      run: async () => {
+        const store = await createStore();
+        const retried = fresh();
+        await store.begin(retried, "read", { livenessMs: 60_000 });
+        assert.deepEqual(await store.begin(retried, "read", { retryingAttempt: 1 }), {
+          kind: "run",
+          executionAttempt: 2,
+        });
+        // Begun without livenessMs: no mark, so the next begin does not wait.
+        assert.equal((await store.get(retried))?.liveUntilMs, undefined);
+        assert.deepEqual(await store.begin(retried, "read"), { kind: "run", executionAttempt: 3 });
+
+        const [write, read] = [fresh(), fresh()];
+        await store.begin(write, "non_idempotent_write", { livenessMs: 40 });
+        await store.begin(read, "idempotent_write", { livenessMs: 40 });
+        await sleep(120);
+        assert.deepEqual(await store.begin(write, "non_idempotent_write"), {
+          kind: "outcome_unknown",
+          executionAttempts: 1,
+        });
+        assert.deepEqual(await store.begin(read, "idempotent_write"), {
+          kind: "run",
+          executionAttempt: 2,
+        });
+      },
+    },
+    {
+      name: "keepAlive renews the mark of the latest attempt of a started call only",
+      run: async () => {
+        const store = await createStore();
+        const key = fresh();
+        await store.begin(key, "non_idempotent_write", { livenessMs: 40 });
+        assert.equal(await store.keepAlive(key, 1, 60_000), true);
+        await sleep(120);
+        assert.equal((await store.begin(key, "non_idempotent_write")).kind, "running");
+        assert.equal(await store.keepAlive(key, 2, 60_000), false);
+        await store.complete(key, "failed", "done");
+        assert.equal(await store.keepAlive(key, 1, 60_000), false);
+        assert.equal((await store.get(key))?.state, "failed");
+        assert.equal(await store.keepAlive(fresh(), 1, 60_000), false);
+        assert.equal((await store.get(key))?.liveUntilMs, undefined);
       },
     },
   ];

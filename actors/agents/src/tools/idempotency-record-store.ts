@@ -10,6 +10,34 @@ export type IdempotencyRecordStatus = "succeeded" | "failed";
 export type IdempotencyRecordState = "started" | IdempotencyRecordStatus;
 
 /**
+ * How long an execution attempt's liveness mark lasts by default, in ms: 5 s. The
+ * executing host renews it every {@link DEFAULT_LIVENESS_RENEW_MS} while the tool
+ * runs and until its result is recorded (issue #11).
+ */
+export const DEFAULT_LIVENESS_MS = 5_000;
+
+/** How often the executing host renews the liveness mark by default, in ms: 500 ms. */
+export const DEFAULT_LIVENESS_RENEW_MS = 500;
+
+/**
+ * Options of {@link IdempotencyRecordStore.begin}. Shape: `{ livenessMs?, retryingAttempt? }`.
+ */
+export interface BeginOptions {
+  /**
+   * When the decision is `run`, mark the execution attempt live for this long
+   * (ms, store clock); the executor renews the mark with `keepAlive`. Without it
+   * no mark is set (the attempt counts as dead at once).
+   */
+  readonly livenessMs?: number;
+  /**
+   * The caller executed this attempt itself and retries it (a `read` /
+   * `idempotent_write` whose attempt failed): its own live mark does not make
+   * it wait.
+   */
+  readonly retryingAttempt?: number;
+}
+
+/**
  * What {@link IdempotencyRecordStore.begin} decides for a call.
  *
  * - `run` — run the tool now; `executionAttempt` is 1-based and counts every
@@ -19,20 +47,25 @@ export type IdempotencyRecordState = "started" | IdempotencyRecordStatus;
  * - `outcome_unknown` — an execution attempt started and recorded nothing, and
  *   the call may not run again: a `non_idempotent_write` or `unclassified`
  *   call, or a `read` / `idempotent_write` call whose execution attempts are
- *   used up. `executionAttempts` counts the execution attempts begun.
+ *   used up — and no execution attempt is live. `executionAttempts` counts the
+ *   execution attempts begun.
+ * - `running` — an execution attempt is live on some host (its liveness mark has
+ *   not expired): wait (about `liveForMs` at most) and ask again; it records its
+ *   result, or its mark expires because its host died (issue #11).
  *
- * Shape: `{ kind: "run", executionAttempt } | { kind: "reuse", status, result } | { kind: "outcome_unknown", executionAttempts }`.
+ * Shape: `{ kind: "run", executionAttempt } | { kind: "reuse", status, result } | { kind: "outcome_unknown", executionAttempts } | { kind: "running", executionAttempts, liveForMs }`.
  */
 export type IdempotencyRecordDecision =
   | { readonly kind: "run"; readonly executionAttempt: number }
   | { readonly kind: "reuse"; readonly status: IdempotencyRecordStatus; readonly result: unknown }
-  | { readonly kind: "outcome_unknown"; readonly executionAttempts: number };
+  | { readonly kind: "outcome_unknown"; readonly executionAttempts: number }
+  | { readonly kind: "running"; readonly executionAttempts: number; readonly liveForMs: number };
 
 /**
  * An idempotency record as stored, for inspection. Times are Unix ms of the store's clock
  * (the Redis server's for `RedisIdempotencyRecordStore`).
  *
- * Shape: `{ state, executionAttempts, effectClass?, result?, createdAtMs, startedAtMs?, completedAtMs? }`.
+ * Shape: `{ state, executionAttempts, effectClass?, result?, createdAtMs, startedAtMs?, completedAtMs?, liveUntilMs? }`.
  */
 export interface IdempotencyRecord {
   readonly state: IdempotencyRecordState;
@@ -46,6 +79,8 @@ export interface IdempotencyRecord {
   /** When the latest execution attempt began. */
   readonly startedAtMs?: number;
   readonly completedAtMs?: number;
+  /** Until when the latest execution attempt is marked live (`started` records begun with `livenessMs`). */
+  readonly liveUntilMs?: number;
 }
 
 /**
@@ -60,9 +95,15 @@ export interface IdempotencyRecord {
  *   key exactly one gets `run` with execution attempt 1.
  * - `begin` on a key without a record records `started`, execution attempt 1, → `run`.
  * - `begin` on a final record → `reuse` with its status and result, for every class.
- * - `begin` on `started`: a retryable class with execution attempts below the
- *   maximum counts one more → `run`; otherwise → `outcome_unknown`. A failed
- *   execution attempt that will be retried is not completed: it stays `started`.
+ * - `begin` on `started` whose liveness mark has not expired (and is not the
+ *   caller's own `retryingAttempt`) → `running`, for every class: nothing is
+ *   counted, the caller waits for the live execution's result.
+ * - `begin` on `started` without a live mark: a retryable class with execution
+ *   attempts below the maximum counts one more → `run`; otherwise →
+ *   `outcome_unknown`. A failed execution attempt that will be retried is not
+ *   completed: it stays `started`.
+ * - `keepAlive` renews the mark of the latest attempt of a `started` record
+ *   only; `complete` ends it.
  * - `complete` records the final status and result unless one is recorded
  *   already (the first wins) and returns the recorded one.
  * - Results round-trip as JSON (plain data).
@@ -75,9 +116,24 @@ export interface IdempotencyRecordStore {
    *
    * @param key - the idempotency key.
    * @param effectClass - the tool's effect class.
+   * @param options - liveness mark of the attempt, see {@link BeginOptions}.
    * @returns see {@link IdempotencyRecordDecision}.
    */
-  begin(key: string, effectClass: ToolEffectClass): Promise<IdempotencyRecordDecision>;
+  begin(
+    key: string,
+    effectClass: ToolEffectClass,
+    options?: BeginOptions,
+  ): Promise<IdempotencyRecordDecision>;
+  /**
+   * Renews the liveness mark of a running execution attempt (issue #11).
+   *
+   * @param key - the idempotency key.
+   * @param executionAttempt - the attempt the caller runs.
+   * @param livenessMs - the mark lasts this long from now (store clock); 0 ends it
+   *   (an attempt given up).
+   * @returns false when the record is final or another attempt began (nothing changed).
+   */
+  keepAlive(key: string, executionAttempt: number, livenessMs: number): Promise<boolean>;
   /**
    * Records the final outcome of a call (first one wins).
    *

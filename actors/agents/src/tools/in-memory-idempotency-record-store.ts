@@ -4,6 +4,7 @@ import {
   isRetryableEffectClass,
 } from "./define-tool.js";
 import type {
+  BeginOptions,
   IdempotencyRecordDecision,
   IdempotencyRecord,
   IdempotencyRecordStatus,
@@ -27,6 +28,7 @@ interface MutableRecord {
   createdAtMs: number;
   startedAtMs?: number;
   completedAtMs?: number;
+  liveUntilMs?: number;
 }
 
 /**
@@ -54,9 +56,15 @@ export class InMemoryIdempotencyRecordStore implements IdempotencyRecordStore {
   }
 
   /** See {@link IdempotencyRecordStore.begin}. */
-  begin(key: string, effectClass: ToolEffectClass): Promise<IdempotencyRecordDecision> {
+  begin(
+    key: string,
+    effectClass: ToolEffectClass,
+    options: BeginOptions = {},
+  ): Promise<IdempotencyRecordDecision> {
     const now = this.#now();
     const record = this.#records.get(key);
+    const liveUntil =
+      options.livenessMs === undefined ? {} : { liveUntilMs: now + options.livenessMs };
     if (record === undefined) {
       this.#records.set(key, {
         state: "started",
@@ -64,6 +72,7 @@ export class InMemoryIdempotencyRecordStore implements IdempotencyRecordStore {
         effectClass,
         createdAtMs: now,
         startedAtMs: now,
+        ...liveUntil,
       });
       return Promise.resolve({ kind: "run", executionAttempt: 1 });
     }
@@ -75,17 +84,40 @@ export class InMemoryIdempotencyRecordStore implements IdempotencyRecordStore {
       });
     }
     if (
+      record.liveUntilMs !== undefined &&
+      record.liveUntilMs > now &&
+      options.retryingAttempt !== record.executionAttempts
+    ) {
+      return Promise.resolve({
+        kind: "running",
+        executionAttempts: record.executionAttempts,
+        liveForMs: record.liveUntilMs - now,
+      });
+    }
+    if (
       isRetryableEffectClass(effectClass) &&
       record.executionAttempts < this.maxExecutionAttempts
     ) {
       record.executionAttempts += 1;
       record.startedAtMs = now;
+      if (liveUntil.liveUntilMs === undefined) delete record.liveUntilMs;
+      else record.liveUntilMs = liveUntil.liveUntilMs;
       return Promise.resolve({ kind: "run", executionAttempt: record.executionAttempts });
     }
     return Promise.resolve({
       kind: "outcome_unknown",
       executionAttempts: record.executionAttempts,
     });
+  }
+
+  /** See {@link IdempotencyRecordStore.keepAlive}. */
+  keepAlive(key: string, executionAttempt: number, livenessMs: number): Promise<boolean> {
+    const record = this.#records.get(key);
+    if (record?.state !== "started" || record.executionAttempts !== executionAttempt) {
+      return Promise.resolve(false);
+    }
+    record.liveUntilMs = this.#now() + livenessMs;
+    return Promise.resolve(true);
   }
 
   /** See {@link IdempotencyRecordStore.complete}. */
@@ -102,6 +134,7 @@ export class InMemoryIdempotencyRecordStore implements IdempotencyRecordStore {
       createdAtMs: now,
     };
     if (record.state === "started") {
+      delete record.liveUntilMs;
       record.state = status;
       record.resultJson = resultJson;
       record.completedAtMs = now;

@@ -7,6 +7,7 @@ import {
   isRetryableEffectClass,
 } from "./define-tool.js";
 import {
+  type BeginOptions,
   DEFAULT_IDEMPOTENCY_RECORD_TTL_MS,
   type IdempotencyRecordDecision,
   type IdempotencyRecord,
@@ -19,13 +20,23 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `;
 
-// KEYS: the record; ARGV: effectClass, retryable (1|0), maxExecutionAttempts, ttlMs
-// The hash field `attempts` holds the execution attempts begun (its name is stored data).
+// KEYS: the record; ARGV: effectClass, retryable (1|0), maxExecutionAttempts, ttlMs,
+// livenessMs (0: no mark), retryingAttempt (0: none)
+// The hash field `attempts` holds the execution attempts begun (its name is stored data);
+// `liveUntilMs` the liveness mark of the latest attempt (issue #11).
 const beginScript = new RedisScript(`${NOW_MS}
+local function mark()
+  if tonumber(ARGV[5]) > 0 then
+    redis.call('HSET', KEYS[1], 'liveUntilMs', now + tonumber(ARGV[5]))
+  else
+    redis.call('HDEL', KEYS[1], 'liveUntilMs')
+  end
+end
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then
   redis.call('HSET', KEYS[1], 'state', 'started', 'attempts', 1, 'effectClass', ARGV[1],
     'createdAtMs', now, 'startedAtMs', now)
+  mark()
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
   return {'run', 1}
 end
@@ -33,13 +44,26 @@ if state ~= 'started' then
   return {'reuse', state, redis.call('HGET', KEYS[1], 'result') or 'null'}
 end
 local attempts = tonumber(redis.call('HGET', KEYS[1], 'attempts') or '0')
+local liveUntil = tonumber(redis.call('HGET', KEYS[1], 'liveUntilMs') or '0')
+if liveUntil > now and tonumber(ARGV[6]) ~= attempts then
+  return {'running', attempts, liveUntil - now}
+end
 if ARGV[2] == '1' and attempts < tonumber(ARGV[3]) then
   attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
   redis.call('HSET', KEYS[1], 'startedAtMs', now)
+  mark()
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
   return {'run', attempts}
 end
 return {'outcome_unknown', attempts}
+`);
+
+// KEYS: the record; ARGV: executionAttempt, livenessMs
+const keepAliveScript = new RedisScript(`${NOW_MS}
+if redis.call('HGET', KEYS[1], 'state') ~= 'started' then return 0 end
+if tonumber(redis.call('HGET', KEYS[1], 'attempts') or '0') ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'liveUntilMs', now + tonumber(ARGV[2]))
+return 1
 `);
 
 // KEYS: the record; ARGV: status, result (JSON), ttlMs
@@ -51,6 +75,7 @@ end
 if not state then
   redis.call('HSET', KEYS[1], 'attempts', 0, 'createdAtMs', now)
 end
+redis.call('HDEL', KEYS[1], 'liveUntilMs')
 redis.call('HSET', KEYS[1], 'state', ARGV[1], 'result', ARGV[2], 'completedAtMs', now)
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {ARGV[1], ARGV[2]}
@@ -97,7 +122,11 @@ export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
   }
 
   /** See {@link IdempotencyRecordStore.begin}. @throws the Redis client's error when Redis is unreachable. */
-  async begin(key: string, effectClass: ToolEffectClass): Promise<IdempotencyRecordDecision> {
+  async begin(
+    key: string,
+    effectClass: ToolEffectClass,
+    options: BeginOptions = {},
+  ): Promise<IdempotencyRecordDecision> {
     const reply = (await beginScript.run(
       this.redis,
       [this.keys.idempotencyRecord(key)],
@@ -106,18 +135,33 @@ export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
         isRetryableEffectClass(effectClass) ? "1" : "0",
         this.maxExecutionAttempts,
         this.#ttlMs,
+        options.livenessMs ?? 0,
+        options.retryingAttempt ?? 0,
       ],
-    )) as [string, number | string, string?];
+    )) as [string, number | string, string | number | undefined];
     const [kind, value, result] = reply;
     if (kind === "run") return { kind: "run", executionAttempt: Number(value) };
     if (kind === "reuse") {
       return {
         kind: "reuse",
         status: value as IdempotencyRecordStatus,
-        result: JSON.parse(result ?? "null"),
+        result: JSON.parse(String(result ?? "null")),
       };
     }
+    if (kind === "running") {
+      return { kind: "running", executionAttempts: Number(value), liveForMs: Number(result) };
+    }
     return { kind: "outcome_unknown", executionAttempts: Number(value) };
+  }
+
+  /** See {@link IdempotencyRecordStore.keepAlive}. @throws the Redis client's error when Redis is unreachable. */
+  async keepAlive(key: string, executionAttempt: number, livenessMs: number): Promise<boolean> {
+    const reply = await keepAliveScript.run(
+      this.redis,
+      [this.keys.idempotencyRecord(key)],
+      [executionAttempt, livenessMs],
+    );
+    return reply === 1;
   }
 
   /** See {@link IdempotencyRecordStore.complete}. @throws the Redis client's error when Redis is unreachable. */
@@ -150,6 +194,7 @@ export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
       ...(hash["result"] === undefined ? {} : { result: JSON.parse(hash["result"]) as unknown }),
       ...number("startedAtMs"),
       ...number("completedAtMs"),
+      ...number("liveUntilMs"),
     };
   }
 }

@@ -18,7 +18,11 @@ import {
   type ToolDefinition,
   isRetryableEffectClass,
 } from "./define-tool.js";
-import type { IdempotencyRecordStore } from "./idempotency-record-store.js";
+import {
+  DEFAULT_LIVENESS_MS,
+  DEFAULT_LIVENESS_RENEW_MS,
+  type IdempotencyRecordStore,
+} from "./idempotency-record-store.js";
 import { runExecutionAttempt } from "./run-execution-attempt.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
@@ -50,6 +54,15 @@ export interface ToolExecuteHandlerOptions {
   readonly logger?: Logger;
   /** Wait before the first retry, in ms (doubles per retry); default 100 ms. */
   readonly retryBackoffMs?: number;
+  /**
+   * Liveness mark of a running execution attempt, in ms (default 5 000), renewed
+   * every `livenessRenewMs` (default 500) until its result is recorded. A host
+   * that finds another's attempt live waits for its result, polling every
+   * `livenessRenewMs`, instead of answering outcome unknown (issue #11).
+   */
+  readonly livenessMs?: number;
+  /** See `livenessMs`. */
+  readonly livenessRenewMs?: number;
 }
 
 /**
@@ -62,8 +75,13 @@ export interface ToolExecuteHandlerOptions {
  *
  * Unknown tools and invalid arguments are results (`invalid_arguments`) for the
  * model, not errors. When the signal aborts for another reason than an
- * `EffectCancelledError` (shard hand-over, shutdown, lease loss), nothing is
- * recorded and the reason is rethrown: the next owner decides from the record.
+ * `EffectCancelledError` (the host gave the effect up: a drain that timed out),
+ * nothing is recorded and the reason is rethrown: the next owner decides from
+ * the record. A running attempt keeps a liveness mark on its record; another
+ * host's `begin` that finds it live waits for the result; once `execute`
+ * returned, the record write is retried until the store answers, so a call
+ * that finished while Redis was unreachable is reused, not outcome unknown
+ * (issue #11).
  *
  * @param options - tool lookup, idempotency record store, result store, logger, backoff.
  * @returns an `EffectHandler` for the effect name `tool.execute`.
@@ -81,6 +99,8 @@ export interface ToolExecuteHandlerOptions {
 export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): EffectHandler {
   const { idempotencyRecords: records, logger } = options;
   const backoffMs = options.retryBackoffMs ?? DEFAULT_TOOL_RETRY_BACKOFF_MS;
+  const livenessMs = options.livenessMs ?? DEFAULT_LIVENESS_MS;
+  const renewMs = options.livenessRenewMs ?? DEFAULT_LIVENESS_RENEW_MS;
 
   return async (rawInput: unknown, context: EffectContext): Promise<ToolExecuteOutput> => {
     const input = readInput(rawInput);
@@ -95,50 +115,73 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     const log = logger?.child({ idempotencyKey: key, tool: tool.name, effectClass });
     if (signal.aborted) return abortedBeforeRun(signal);
 
+    let retryingAttempt: number | undefined;
+    let waitingLogged = false;
     for (;;) {
-      const decision = await store("begin", () => records.begin(key, effectClass));
+      const decision = await store("begin", () =>
+        records.begin(key, effectClass, {
+          livenessMs,
+          ...(retryingAttempt === undefined ? {} : { retryingAttempt }),
+        }),
+      );
       if (decision.kind === "reuse") return reused(decision.result);
+      if (decision.kind === "running") {
+        // Another execution attempt is live (e.g. on a host that lost the shard's
+        // lease): wait for the result it records rather than declare it unknown.
+        if (!waitingLogged) {
+          log?.info(
+            { executionAttempts: decision.executionAttempts },
+            "tool call runs elsewhere; waiting for its recorded result",
+          );
+          waitingLogged = true;
+        }
+        try {
+          await sleep(Math.min(renewMs, Math.max(1, decision.liveForMs)), undefined, { signal });
+        } catch {
+          if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
+          return record(input, tool, cancelledOutput(tool.name, effectClass), signal);
+        }
+        continue;
+      }
       if (decision.kind === "outcome_unknown") {
         const { executionAttempts } = decision;
         log?.warn({ executionAttempts }, "tool call outcome unknown; not run again");
-        return record(input, tool, outcomeUnknownOutput(tool.name, effectClass, executionAttempts));
-      }
-      const { executionAttempt } = decision;
-      const outcome = await runExecutionAttempt(tool, args.input, {
-        idempotencyKey: key,
-        executionAttempt,
-        signal,
-      });
-      if (outcome.kind === "returned") {
-        let content: string;
-        try {
-          content = stringifyToolResult(outcome.value);
-        } catch (error) {
-          const message = `its result is not JSON-serialisable (${(error as Error).message})`;
-          return record(input, tool, threwOutput(tool.name, new Error(message), executionAttempt));
-        }
-        return record(input, tool, { status: "succeeded", content });
-      }
-      if (outcome.kind === "aborted") {
-        if (!EffectCancelledError.isInstance(outcome.reason)) {
-          log?.debug(
-            { executionAttempt },
-            "tool call given up by the host; its idempotency record stays started",
-          );
-          throw outcome.reason;
-        }
-        return record(input, tool, cancelledOutput(tool.name, effectClass));
-      }
-      const canRetry =
-        isRetryableEffectClass(effectClass) && executionAttempt < records.maxExecutionAttempts;
-      if (!canRetry) {
         return record(
           input,
           tool,
-          outcome.kind === "timed_out"
-            ? timedOutOutput(tool.name, effectClass, outcome.timeoutMs, executionAttempt)
-            : threwOutput(tool.name, outcome.error, executionAttempt),
+          outcomeUnknownOutput(tool.name, effectClass, executionAttempts),
+          signal,
         );
+      }
+      const { executionAttempt } = decision;
+      retryingAttempt = executionAttempt;
+      const alive = keepAlive(key, executionAttempt);
+      let outcome: Awaited<ReturnType<typeof runExecutionAttempt>>;
+      try {
+        outcome = await runExecutionAttempt(tool, args.input, {
+          idempotencyKey: key,
+          executionAttempt,
+          signal,
+        });
+      } catch (error) {
+        alive.stop();
+        throw error;
+      }
+      if (outcome.kind === "aborted" && !EffectCancelledError.isInstance(outcome.reason)) {
+        alive.stop();
+        // Given up: the mark ends now, so the next owner decides at once.
+        await records.keepAlive(key, executionAttempt, 0).catch(() => undefined);
+        log?.debug(
+          { executionAttempt },
+          "tool call given up by the host; its idempotency record stays started",
+        );
+        throw outcome.reason;
+      }
+      try {
+        const output = await settle(outcome, executionAttempt);
+        if (output !== undefined) return output;
+      } finally {
+        alive.stop();
       }
       log?.warn(
         { executionAttempt, outcome: outcome.kind },
@@ -148,16 +191,72 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
         await sleep(backoffMs * 2 ** (executionAttempt - 1), undefined, { signal });
       } catch {
         if (!EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
-        return record(input, tool, cancelledOutput(tool.name, effectClass));
+        return record(input, tool, cancelledOutput(tool.name, effectClass), signal);
       }
     }
+
+    /** The recorded output of a finished attempt, or undefined when it is to be retried. */
+    async function settle(
+      outcome: Awaited<ReturnType<typeof runExecutionAttempt>>,
+      executionAttempt: number,
+    ): Promise<ToolExecuteOutput | undefined> {
+      if (tool === undefined) throw new Error("unreachable: no tool");
+      if (outcome.kind === "returned") {
+        let content: string;
+        try {
+          content = stringifyToolResult(outcome.value);
+        } catch (error) {
+          const message = `its result is not JSON-serialisable (${(error as Error).message})`;
+          return record(
+            input,
+            tool,
+            threwOutput(tool.name, new Error(message), executionAttempt),
+            signal,
+          );
+        }
+        return record(input, tool, { status: "succeeded", content }, signal);
+      }
+      if (outcome.kind === "aborted") {
+        return record(input, tool, cancelledOutput(tool.name, effectClass), signal);
+      }
+      const canRetry =
+        isRetryableEffectClass(effectClass) && executionAttempt < records.maxExecutionAttempts;
+      if (canRetry) return undefined;
+      return record(
+        input,
+        tool,
+        outcome.kind === "timed_out"
+          ? timedOutOutput(tool.name, effectClass, outcome.timeoutMs, executionAttempt)
+          : threwOutput(tool.name, outcome.error, executionAttempt),
+        signal,
+      );
+    }
   };
+
+  /**
+   * Renews the attempt's liveness mark every `renewMs` until stopped; a failed
+   * renewal (Redis unreachable) is retried at the next tick.
+   */
+  function keepAlive(key: string, executionAttempt: number): { stop: () => void } {
+    let pending = false;
+    const timer = setInterval(() => {
+      if (pending) return;
+      pending = true;
+      records
+        .keepAlive(key, executionAttempt, livenessMs)
+        .catch(() => undefined)
+        .finally(() => (pending = false));
+    }, renewMs);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
+  }
 
   /** Keeps a long content by reference, records the output in the idempotency record, returns the recorded one. */
   async function record(
     input: ReadInput,
     tool: ToolDefinition,
     output: ToolExecuteOutput,
+    signal: AbortSignal,
   ): Promise<ToolExecuteOutput> {
     let final = output;
     // defineTool refuses more, but a definition copied with a larger value must
@@ -165,7 +264,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     const shownBytes = Math.min(tool.maxResultBytes, MAX_TOOL_RESULT_BYTES);
     if (utf8ByteLength(output.content) > shownBytes) {
       const ref = input.idempotencyKey;
-      await store("put", () => options.results.put(ref, output.content), true);
+      await storeUntilDone("put", () => options.results.put(ref, output.content), signal, logger);
       final = {
         status: output.status,
         content: truncatedContent(output.content, shownBytes, ref),
@@ -174,10 +273,11 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       };
     }
     const status = final.status === "succeeded" ? "succeeded" : "failed";
-    const recorded = await store(
+    const recorded = await storeUntilDone(
       "complete",
       () => records.complete(input.idempotencyKey, status, final),
-      true,
+      signal,
+      logger,
     );
     return reused(recorded.result);
   }
@@ -220,19 +320,47 @@ function abortedBeforeRun(signal: AbortSignal): ToolExecuteOutput {
   return { status: "failed", content: "The tool call was cancelled before it ran." };
 }
 
-/** Runs a store operation; a failure becomes a retryable `effect_failed`. */
-async function store<T>(
+/** Longest wait between two tries of a record write while the store is unreachable, in ms. */
+const MAX_STORE_RETRY_DELAY_MS = 1000;
+
+/**
+ * Runs an idempotent store write (`put`, `complete`: the first `complete` wins)
+ * until the store answers: a finished call's result needs no lease, so it is
+ * recorded even after a Redis outage longer than the lease TTL (issue #11).
+ * Gives up only when the host gives the effect up (`signal` aborted for another
+ * reason than a cancellation): then it throws that reason.
+ */
+async function storeUntilDone<T>(
   operation: string,
   action: () => Promise<T>,
-  idempotent = false,
+  signal: AbortSignal,
+  logger: Logger | undefined,
 ): Promise<T> {
+  let warned = false;
+  return pRetry(action, {
+    forever: true,
+    minTimeout: 50,
+    factor: 2,
+    maxTimeout: MAX_STORE_RETRY_DELAY_MS,
+    shouldRetry: () => !(signal.aborted && !EffectCancelledError.isInstance(signal.reason)),
+    onFailedAttempt: (error) => {
+      if (warned) return;
+      warned = true;
+      logger?.warn(
+        { operation, attempt: error.attemptNumber, err: error },
+        "could not record a tool call's result; retrying until the store answers",
+      );
+    },
+  }).catch((error: unknown) => {
+    if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) throw signal.reason;
+    throw error;
+  });
+}
+
+/** Runs a store operation once; a failure becomes a retryable `effect_failed`. */
+async function store<T>(operation: string, action: () => Promise<T>): Promise<T> {
   try {
-    // `put` and `complete` may be repeated safely (the first `complete` wins), so a
-    // passing Redis failure after the tool ran does not turn its result into an
-    // error; `begin` counts execution attempts and is not repeated here.
-    return idempotent
-      ? await pRetry(action, { retries: 3, minTimeout: 50, factor: 2 })
-      : await action();
+    return await action();
   } catch (error) {
     if (TroupeError.isInstance(error)) throw error;
     throw new TroupeError(

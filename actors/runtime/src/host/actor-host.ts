@@ -19,13 +19,14 @@ import { assertSupportedMachine } from "../registry/assert-supported-machine.js"
 import { RedisKeys } from "@troupe/protocol/internal";
 import { RedisLeaseStore } from "../stores/redis-lease-store.js";
 import { RedisMembershipStore } from "../stores/redis-membership-store.js";
+import { redisRetryDelayMs, watchRedisConnection } from "../stores/watch-redis-connection.js";
 import { RedisSnapshotStore } from "../stores/redis-snapshot-store.js";
 import { ensureStreams } from "../streams/ensure-streams.js";
 import { EffectRunner } from "./effect-runner.js";
 import { hostSettingsSchema, type HostSettings, type HostSettingsInput } from "./host-options.js";
 import type { HostRuntime } from "./host-runtime.js";
 import { OutboxPublisher } from "./outbox-publisher.js";
-import { assignShards } from "./shard-assignment.js";
+import { MembershipSettling, planRebalance } from "./rebalance-plan.js";
 import { ShardWorker } from "./shard-worker.js";
 import { UnroutableCapture } from "./unroutable-capture.js";
 
@@ -78,10 +79,22 @@ export interface ActorHostOptions {
  */
 export class ActorHost {
   readonly #workers = new Map<number, ShardWorker>();
+  /** Releases under way (drain, then lease release), by shard. */
+  readonly #releasing = new Map<number, Promise<void>>();
+  /** Workers whose lease was lost while their effects still run (issue #11). */
+  readonly #orphans = new Set<ShardWorker>();
+  /** Stops the rebalance, timer and housekeeping loops. */
   readonly #stopping = new AbortController();
+  /** Stops lease renewal: only once every drain on stop is done. */
+  readonly #renewing = new AbortController();
   readonly #loops: Promise<void>[] = [];
+  #renewLoop: Promise<void> | undefined;
   readonly #ownsConnections: { nats: boolean; redis: boolean };
+  readonly #settling: MembershipSettling;
+  /** Resolves after the first rebalance past the settling window (or on stop). */
+  readonly #initialShare: { promise: Promise<void>; resolve: () => void };
   #members: string[] = [];
+  #joinedBefore = false;
   #stopped: Promise<void> | undefined;
   #unroutable: UnroutableCapture | undefined;
 
@@ -92,11 +105,21 @@ export class ActorHost {
     ownsConnections: { nats: boolean; redis: boolean },
   ) {
     this.#ownsConnections = ownsConnections;
+    let resolve = () => {};
+    const promise = new Promise<void>((done) => (resolve = done));
+    this.#initialShare = { promise, resolve };
+    const { settings } = runtime;
+    this.#settling = new MembershipSettling(
+      settings.membershipSettleMs ?? settings.membershipTtlMs,
+    );
   }
 
   /**
    * Checks every kind's machine, connects, creates the streams, checks the shard
-   * count and starts leasing shards.
+   * count and starts leasing shards. Resolves once its initial share is settled:
+   * after the membership settling window (`membershipSettleMs`, default
+   * `membershipTtlMs`), the free shards of its fair share are acquired; shards
+   * another host still serves come once that host has drained them (issue #11).
    *
    * @param options - servers, kinds, settings, logger and clock.
    * @returns the running host.
@@ -117,15 +140,15 @@ export class ActorHost {
         : options.nats;
     const redis =
       typeof options.redis === "string"
-        ? new Redis(options.redis, { enableAutoPipelining: true, maxRetriesPerRequest: 2 })
+        ? new Redis(options.redis, {
+            enableAutoPipelining: true,
+            maxRetriesPerRequest: 2,
+            retryStrategy: redisRetryDelayMs,
+          })
         : options.redis;
-    if (typeof options.redis === "string") {
-      // ioredis reconnects by itself; without a listener each failed attempt
-      // would print an "Unhandled error event" stack to stderr.
-      redis.on("error", (error: unknown) =>
-        logger.warn({ err: error }, "redis connection error; reconnecting"),
-      );
-    }
+    // ioredis reconnects by itself; without a listener each failed attempt would
+    // print an "Unhandled error event" stack to stderr. One warn per outage.
+    if (typeof options.redis === "string") watchRedisConnection(redis, logger, "host");
     const keys = new RedisKeys(settings.prefix);
     const membership = new RedisMembershipStore(redis, keys);
     const recorded = await membership.claimShardCount(settings.shardCount);
@@ -179,8 +202,14 @@ export class ActorHost {
       clock,
     });
     host.#startLoops();
+    await host.#initialShare.promise;
     logger.info(
-      { shardCount: settings.shardCount, kinds: [...runtime.kinds.keys()] },
+      {
+        shardCount: settings.shardCount,
+        kinds: [...runtime.kinds.keys()],
+        members: host.#members.length,
+        ownedShards: host.#workers.size,
+      },
       "actor host started",
     );
     return host;
@@ -214,8 +243,10 @@ export class ActorHost {
 
   /**
    * Graceful shutdown: leave the membership, stop fetching, finish in-flight
-   * messages, save watermarks and release every lease at once (so other hosts take
-   * over without waiting for the TTL), then close connections it opened.
+   * messages, let running effects finish and deliver their results (within
+   * `drainTimeoutMs`, issue #11), save watermarks and release every lease
+   * (renewed until then), so other hosts take over without waiting for the TTL;
+   * then close connections it opened.
    */
   stop(): Promise<void> {
     this.#stopped ??= this.#stop();
@@ -227,9 +258,20 @@ export class ActorHost {
     logger.info("actor host stopping");
     this.#stopping.abort();
     this.#unroutable?.stop();
+    this.#initialShare.resolve();
     await Promise.allSettled(this.#loops);
     await this.membership.leave(settings.hostId).catch(() => undefined);
-    await Promise.allSettled([...this.#workers.values()].map((worker) => this.#release(worker)));
+    for (const worker of this.#workers.values()) if (worker.accepting) this.#startRelease(worker);
+    await Promise.allSettled([
+      ...this.#releases(),
+      ...[...this.#orphans].map(async (orphan) => {
+        if (!(await orphan.effectsSettled(settings.drainTimeoutMs))) {
+          orphan.giveUpEffects(new Error("host stopped"));
+        }
+      }),
+    ]);
+    this.#renewing.abort();
+    await this.#renewLoop;
     if (this.#ownsConnections.nats) await this.nats.drain().catch(() => undefined);
     if (this.#ownsConnections.redis) await this.runtime.redis.quit().catch(() => undefined);
     logger.info("actor host stopped");
@@ -237,16 +279,25 @@ export class ActorHost {
 
   #startLoops(): void {
     const { settings } = this.runtime;
+    const stopping = this.#stopping.signal;
     this.#loops.push(
-      this.#every(settings.rebalanceIntervalMs, () => this.#rebalance()),
-      this.#every(settings.leaseRenewIntervalMs, () => this.#renew()),
-      this.#every(settings.timerPollIntervalMs, () => this.#fireTimers()),
-      this.#every(250, () => this.#housekeeping()),
+      this.#every(settings.rebalanceIntervalMs, () => this.#rebalance(), stopping),
+      this.#every(settings.timerPollIntervalMs, () => this.#fireTimers(), stopping),
+      this.#every(250, () => this.#housekeeping(), stopping),
+    );
+    this.#renewLoop = this.#every(
+      settings.leaseRenewIntervalMs,
+      () => this.#renew(),
+      this.#renewing.signal,
     );
   }
 
-  async #every(intervalMs: number, tick: () => Promise<void>): Promise<void> {
-    const signal = this.#stopping.signal;
+  /** Releases under way (a settled snapshot of the map). */
+  #releases(): Promise<void>[] {
+    return [...this.#releasing.values()];
+  }
+
+  async #every(intervalMs: number, tick: () => Promise<void>, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       try {
         await tick();
@@ -258,46 +309,77 @@ export class ActorHost {
   }
 
   async #rebalance(): Promise<void> {
-    const { settings, leases, logger } = this.runtime;
-    this.#members = await this.membership.heartbeat(settings.hostId, settings.membershipTtlMs);
-    const owners = assignShards(settings.shardCount, this.#members);
-    const releases: Promise<void>[] = [];
-    const acquisitions: Promise<void>[] = [];
-    for (let shard = 0; shard < settings.shardCount; shard += 1) {
-      const mine = owners[shard] === settings.hostId;
-      const worker = this.#workers.get(shard);
-      if (!mine && worker !== undefined && worker.accepting) {
-        releases.push(this.#release(worker));
-      } else if (mine && worker === undefined) {
-        acquisitions.push(
-          (async () => {
-            const token = await leases.acquire(shard, settings.hostId, settings.leaseTtlMs);
-            if (token === undefined) return;
-            if (this.#stopping.signal.aborted) {
-              // `stop()` began while the lease was being acquired: hand it back at once
-              // rather than leave it to lapse (the next owner would wait up to leaseTtlMs).
-              await leases.release(shard, settings.hostId, token).catch(() => undefined);
-              return;
-            }
-            const started = new ShardWorker(shard, token, this.runtime, (lost) =>
-              this.#onLeaseLost(lost),
-            );
-            this.#workers.set(shard, started);
-            this.#renewedAt.set(shard, this.runtime.clock.now());
-            try {
-              await started.start();
-              logger.debug({ shard, token }, "shard acquired");
-            } catch (error) {
-              logger.warn({ shard, err: error }, "could not start shard; releasing it");
-              started.abort();
-              this.#workers.delete(shard);
-              await leases.release(shard, settings.hostId, token).catch(() => undefined);
-            }
-          })(),
-        );
-      }
+    const { settings, logger } = this.runtime;
+    const { hosts, wasMember } = await this.membership.heartbeat(
+      settings.hostId,
+      settings.membershipTtlMs,
+    );
+    this.#members = hosts;
+    const settling = this.#settling.observe(performance.now(), wasMember);
+    if (!wasMember && this.#joinedBefore) {
+      logger.info(
+        { settleMs: settings.membershipSettleMs ?? settings.membershipTtlMs, members: hosts },
+        "membership record had lapsed; letting the membership settle before acquiring shards",
+      );
     }
-    await Promise.all([...releases, ...acquisitions]);
+    this.#joinedBefore = true;
+    const plan = planRebalance({
+      shardCount: settings.shardCount,
+      hostId: settings.hostId,
+      members: hosts,
+      held: new Set(this.#workers.keys()),
+      releasing: new Set(
+        [...this.#workers.values()]
+          .filter((worker) => !worker.accepting)
+          .map((worker) => worker.shard),
+      ),
+      settling,
+    });
+    // Releases drain in the background (up to drainTimeoutMs): the heartbeat and
+    // the rest of the rebalance must go on meanwhile.
+    for (const shard of plan.release) {
+      const worker = this.#workers.get(shard);
+      if (worker !== undefined) this.#startRelease(worker);
+    }
+    await Promise.all(plan.acquire.map((shard) => this.#acquire(shard)));
+    if (!settling) this.#initialShare.resolve();
+  }
+
+  async #acquire(shard: number): Promise<void> {
+    const { settings, leases, logger } = this.runtime;
+    if (this.#releasing.has(shard)) return;
+    const token = await leases.acquire(shard, settings.hostId, settings.leaseTtlMs);
+    if (token === undefined) return;
+    if (this.#stopping.signal.aborted) {
+      // `stop()` began while the lease was being acquired: hand it back at once
+      // rather than leave it to lapse (the next owner would wait up to leaseTtlMs).
+      await leases.release(shard, settings.hostId, token).catch(() => undefined);
+      return;
+    }
+    const started = new ShardWorker(shard, token, this.runtime, (lost) => this.#onLeaseLost(lost));
+    this.#workers.set(shard, started);
+    this.#renewedAt.set(shard, this.runtime.clock.now());
+    try {
+      await started.start();
+      logger.debug({ shard, token }, "shard acquired");
+    } catch (error) {
+      logger.warn({ shard, err: error }, "could not start shard; releasing it");
+      started.abort();
+      this.#workers.delete(shard);
+      await leases.release(shard, settings.hostId, token).catch(() => undefined);
+    }
+  }
+
+  #startRelease(worker: ShardWorker): void {
+    if (this.#releasing.has(worker.shard)) return;
+    const release = this.#release(worker)
+      .catch((error: unknown) =>
+        this.runtime.logger.warn({ shard: worker.shard, err: error }, "shard release failed"),
+      )
+      .finally(() => {
+        if (this.#releasing.get(worker.shard) === release) this.#releasing.delete(worker.shard);
+      });
+    this.#releasing.set(worker.shard, release);
   }
 
   readonly #renewedAt = new Map<number, number>();
@@ -314,9 +396,14 @@ export class ActorHost {
   #onLeaseLost(worker: ShardWorker): void {
     if (this.#workers.get(worker.shard) === worker) this.#workers.delete(worker.shard);
     this.#renewedAt.delete(worker.shard);
+    // Its effects go on and record their results (issue #11); stop() waits for them.
+    if (worker.runningEffects > 0 && !this.#orphans.has(worker)) {
+      this.#orphans.add(worker);
+      void worker.effectsDone().finally(() => this.#orphans.delete(worker));
+    }
     this.runtime.logger.warn(
-      { shard: worker.shard, token: worker.token },
-      "lease lost; stopped processing the shard",
+      { shard: worker.shard, token: worker.token, runningEffects: worker.runningEffects },
+      "lease lost; stopped processing the shard (its running effects go on)",
     );
   }
 

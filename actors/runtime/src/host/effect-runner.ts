@@ -25,8 +25,9 @@ import type { OutboxPublisher } from "./outbox-publisher.js";
  * journaled like any input. At-least-once: the same request may run again after a
  * crash; its result message has the `Nats-Msg-Id` `<address>:fx:<effectId>`.
  *
- * A handler aborted because the host gave up the shard publishes nothing: the new
- * owner resumes the effect.
+ * A handler aborted because the host gave the effect up (a drain that timed out)
+ * publishes nothing: the new owner resumes the effect. A graceful hand-over and a
+ * lost lease do not abort handlers: they finish and deliver (issue #11).
  *
  * Whatever a handler returns or throws, the host keeps running (issue #11): a
  * result over `maxPayloadBytes` or one that cannot be encoded is delivered as
@@ -35,7 +36,7 @@ import type { OutboxPublisher } from "./outbox-publisher.js";
  * a last-resort `catch` that logs.
  */
 export class EffectRunner {
-  readonly #running = new Map<string, AbortController>();
+  readonly #running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   readonly #runningPerActor = new Map<string, number>();
 
   /**
@@ -70,7 +71,7 @@ export class EffectRunner {
   cancel(address: ActorAddress, effectId: string): void {
     this.#running
       .get(`${formatAddress(address)}#${effectId}`)
-      ?.abort(new EffectCancelledError(effectId));
+      ?.controller.abort(new EffectCancelledError(effectId));
   }
 
   /**
@@ -93,8 +94,8 @@ export class EffectRunner {
   }
 
   #isRunning(key: string): boolean {
-    const controller = this.#running.get(key);
-    return controller !== undefined && !controller.signal.aborted;
+    const running = this.#running.get(key);
+    return running !== undefined && !running.controller.signal.aborted;
   }
 
   /** Number of effects running on this host. */
@@ -108,25 +109,30 @@ export class EffectRunner {
    * @param address - requesting actor.
    * @param definition - its kind (for the handler).
    * @param effect - the pending request.
-   * @param shardSignal - aborted when the host stops owning the actor's shard.
+   * @param giveUpSignal - aborted when the host gives the effect up (a shard drain
+   *   that timed out); its reason becomes the handler's signal's reason.
+   * @returns settles once the effect ended and its result is delivered (or it was
+   *   given up) — the one already running when it runs here; undefined when
+   *   `giveUpSignal` is aborted already (issue #11).
    */
   start(
     address: ActorAddress,
     definition: ActorKindDefinition,
     effect: PendingEffect,
-    shardSignal: AbortSignal,
-  ): void {
+    giveUpSignal: AbortSignal,
+  ): Promise<void> | undefined {
     const actor = formatAddress(address);
     const key = `${actor}#${effect.effectId}`;
-    // An entry whose signal is aborted belongs to a worker that gave the shard up;
-    // when the shard comes back to this host, the effect starts afresh.
-    if (this.#isRunning(key) || shardSignal.aborted) return;
+    // An entry whose signal is aborted was given up; when the shard comes back to
+    // this host, the effect starts afresh.
+    const running = this.#running.get(key);
+    if (running !== undefined && !running.controller.signal.aborted) return running.done;
+    if (giveUpSignal.aborted) return undefined;
     const controller = new AbortController();
-    const onAbort = () => controller.abort(shardSignal.reason as unknown);
-    shardSignal.addEventListener("abort", onAbort, { once: true });
-    this.#running.set(key, controller);
+    const onAbort = () => controller.abort(giveUpSignal.reason as unknown);
+    giveUpSignal.addEventListener("abort", onAbort, { once: true });
     this.#runningPerActor.set(actor, (this.#runningPerActor.get(actor) ?? 0) + 1);
-    void this.#run(address, definition, effect, controller.signal)
+    const done = this.#run(address, definition, effect, controller.signal)
       .catch((error: unknown) => {
         // #run answers every outcome itself; reaching here is a bug, never a host exit.
         this.logger.error(
@@ -135,12 +141,14 @@ export class EffectRunner {
         );
       })
       .finally(() => {
-        shardSignal.removeEventListener("abort", onAbort);
-        if (this.#running.get(key) === controller) this.#running.delete(key);
+        giveUpSignal.removeEventListener("abort", onAbort);
+        if (this.#running.get(key)?.controller === controller) this.#running.delete(key);
         const left = (this.#runningPerActor.get(actor) ?? 1) - 1;
         if (left > 0) this.#runningPerActor.set(actor, left);
         else this.#runningPerActor.delete(actor);
       });
+    this.#running.set(key, { controller, done });
+    return done;
   }
 
   async #run(

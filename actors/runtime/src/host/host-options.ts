@@ -72,8 +72,22 @@ export const hostSettingsSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
-  /** Graceful shutdown: how long to wait for in-flight messages before giving up. */
+  /**
+   * Graceful hand-over of a shard (rebalance or shutdown): how long to wait for its
+   * in-flight messages and running effects to finish and deliver their results
+   * before the lease is released; effects still running then are given up (the
+   * next owner may report their calls as outcome unknown). Issue #11.
+   */
   drainTimeoutMs: z.number().int().min(0).default(10_000),
+  /**
+   * How long a host that (re)joins the membership — on start, or after its
+   * membership record lapsed (a pause or a Redis outage longer than
+   * `membershipTtlMs`, Redis restarted empty) — waits for the other hosts to
+   * heartbeat before it acquires shards, so it never takes more than its fair
+   * share of a membership it has not fully seen. Default: `membershipTtlMs`.
+   * `ActorHost.start` resolves after it. Issue #11.
+   */
+  membershipSettleMs: z.number().int().min(0).optional(),
   /**
    * Fault injection, for tests only. `dropFirstAck`: never ack a first delivery,
    * as if every ack were lost, so JetStream redelivers each message after

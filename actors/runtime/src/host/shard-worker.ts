@@ -74,6 +74,10 @@ export class ShardWorker {
   readonly #cells = new Map<string, ActorCell>();
   readonly #outstanding = new Set<number>();
   readonly #abort = new AbortController();
+  /** Aborted only when this worker gives its running effects up (a drain that timed out). */
+  readonly #effectsGiveUp = new AbortController();
+  /** Running effects: the runner's promise → the tracked one (never rejects). */
+  readonly #runningEffects = new Map<Promise<void>, Promise<void>>();
   #messages: ConsumerMessages | undefined;
   #highestDelivered = 0;
   #savedWatermark = 0;
@@ -122,7 +126,7 @@ export class ShardWorker {
     return this.#cells.size;
   }
 
-  /** Aborted when this worker stops; effect handlers listen to it. */
+  /** Aborted when this worker stops processing (drained, or its lease lost). */
   get signal(): AbortSignal {
     return this.#abort.signal;
   }
@@ -275,9 +279,72 @@ export class ShardWorker {
     return outcome;
   }
 
-  /** Starts an effect tied to this worker's lifetime. */
+  /**
+   * Starts an effect and tracks it until its result is delivered, so a drain can
+   * wait for it. Not while draining or after the lease was lost: the next owner
+   * starts it from the snapshot.
+   */
   startEffect(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect): void {
-    this.dependencies.effects.start(address, definition, effect, this.#abort.signal);
+    if (!this.#accepting) return;
+    const done = this.dependencies.effects.start(
+      address,
+      definition,
+      effect,
+      this.#effectsGiveUp.signal,
+    );
+    if (done === undefined || this.#runningEffects.has(done)) return;
+    const tracked = done.then(
+      () => undefined,
+      (error: unknown) =>
+        this.dependencies.logger.error(
+          { shard: this.shard, effectId: effect.effectId, err: error },
+          "effect ended with an error",
+        ),
+    );
+    this.#runningEffects.set(done, tracked);
+    void tracked.finally(() => this.#runningEffects.delete(done));
+  }
+
+  /** Effects started by this worker still running (or delivering their result). */
+  get runningEffects(): number {
+    return this.#runningEffects.size;
+  }
+
+  /**
+   * Waits until every effect this worker started has ended and delivered its
+   * result, or `timeoutMs` passed.
+   *
+   * @returns whether they all ended.
+   */
+  async effectsSettled(timeoutMs: number): Promise<boolean> {
+    if (this.#runningEffects.size === 0) return true;
+    const timeout = new AbortController();
+    const done = await Promise.race([
+      this.effectsDone().then(() => true),
+      sleep(timeoutMs, false, { signal: timeout.signal }).catch(() => false),
+    ]);
+    timeout.abort();
+    return done;
+  }
+
+  /** Resolves once every effect this worker started has ended and delivered its result. */
+  async effectsDone(): Promise<void> {
+    while (this.#runningEffects.size > 0) await Promise.all([...this.#runningEffects.values()]);
+  }
+
+  /**
+   * Gives up the effects still running: their handlers' signals abort with
+   * `reason`; they publish nothing and the next owner decides from its records.
+   */
+  giveUpEffects(reason: Error): void {
+    const running = this.#runningEffects.size;
+    if (running > 0 && !this.#effectsGiveUp.signal.aborted) {
+      this.dependencies.logger.warn(
+        { shard: this.shard, running, reason: reason.message },
+        "giving up running effects",
+      );
+    }
+    this.#effectsGiveUp.abort(reason);
   }
 
   /** Acks a processed message and moves the watermark. */
@@ -358,12 +425,16 @@ export class ShardWorker {
 
   /**
    * Graceful stop (hand-over or shutdown): stop fetching, let each actor finish the
-   * message it is processing, save the watermark, then stop effects. Messages
+   * message it is processing, save the watermark, then let the running effects
+   * finish and deliver their results (issue #11) — all within `timeoutMs`;
+   * effects still running then are given up ("shard handed over"). Messages
    * still queued are not acked; the next owner reads them from the watermark.
+   * The caller releases the lease after this resolves.
    *
-   * @param timeoutMs - longest wait for in-flight messages.
+   * @param timeoutMs - longest wait for in-flight messages and running effects together.
    */
   async drain(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
     this.#accepting = false;
     await this.#messages?.close().catch(() => undefined);
     const settled = Promise.all([...this.#cells.values()].map((cell) => cell.settled()));
@@ -387,11 +458,18 @@ export class ShardWorker {
         "could not confirm published outboxes",
       ),
     );
+    if (!(await this.effectsSettled(Math.max(0, deadline - Date.now())))) {
+      this.giveUpEffects(new Error("shard handed over"));
+    }
     this.#abort.abort(new Error("shard handed over"));
     await this.#loop;
   }
 
-  /** Immediate stop after the lease was lost: no more writes, no watermark. */
+  /**
+   * Immediate stop after the lease was lost: no more writes, no watermark. Running
+   * effects go on: their results are keyed by the effect, not the lease, and the
+   * next owner reuses them (issue #11); the host gives them up on stop.
+   */
   abort(): void {
     if (!this.#accepting && this.#abort.signal.aborted) return;
     this.#accepting = false;

@@ -1,15 +1,21 @@
 import type { Redis } from "ioredis";
-import type { MembershipStore } from "./membership-store.js";
+import type { MembershipHeartbeat, MembershipStore } from "./membership-store.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
 import { RedisScript } from "./redis-script.js";
 
 // KEYS: hosts; ARGV: hostId, ttlMs. Scores use the Redis clock so hosts need no synchronized clocks.
+// Returns {wasMember (1|0), host ids...}.
 const heartbeatScript = new RedisScript(`
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local previous = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local wasMember = 0
+if previous and tonumber(previous) > now then wasMember = 1 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-return redis.call('ZRANGE', KEYS[1], 0, -1)
+local hosts = redis.call('ZRANGE', KEYS[1], 0, -1)
+table.insert(hosts, 1, wasMember)
+return hosts
 `);
 
 /** {@link MembershipStore} on Redis: a sorted set of host ids scored by expiry. */
@@ -19,13 +25,13 @@ export class RedisMembershipStore implements MembershipStore {
     private readonly keys: RedisKeys,
   ) {}
 
-  async heartbeat(hostId: string, ttlMs: number): Promise<string[]> {
-    const hosts = (await heartbeatScript.run(
+  async heartbeat(hostId: string, ttlMs: number): Promise<MembershipHeartbeat> {
+    const [wasMember, ...hosts] = (await heartbeatScript.run(
       this.redis,
       [this.keys.hosts()],
       [hostId, ttlMs],
-    )) as string[];
-    return [...hosts].sort();
+    )) as [number, ...string[]];
+    return { hosts: hosts.sort(), wasMember: wasMember === 1 };
   }
 
   async leave(hostId: string): Promise<void> {

@@ -2,9 +2,11 @@ import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Redis } from "ioredis";
+import { redisRetryDelayMs, watchRedisConnection } from "@troupe/runtime";
 import { readDeployment } from "../admin/read-deployment.js";
 import { connectNats } from "@troupe/client/internal";
 import { checkRedis } from "../host/check-redis.js";
+import { stderrRedisLogger } from "../host/stderr-redis-logger.js";
 import {
   resolveConnection,
   type ConnectionFlags,
@@ -35,7 +37,11 @@ export async function withAdmin<T>(
   if (settings.note !== undefined) process.stderr.write(`note: ${settings.note}\n`);
   await checkRedis(settings.redisUrl);
   const nats = await connectNats({ natsUrl: settings.natsUrl, name: "troupe-cli" });
-  const redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
+  const redis = new Redis(settings.redisUrl, {
+    maxRetriesPerRequest: 1,
+    retryStrategy: redisRetryDelayMs,
+  });
+  watchRedisConnection(redis, stderrRedisLogger("troupe"), "admin");
   try {
     const jsm = await jetstreamManager(nats);
     const shardCount =

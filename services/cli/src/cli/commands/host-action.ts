@@ -1,10 +1,11 @@
 import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { agentKinds, type AgentDefinition } from "@troupe/agents";
-import { type ActorHost } from "@troupe/runtime";
+import { type ActorHost, redisRetryDelayMs, watchRedisConnection } from "@troupe/runtime";
 import { Redis } from "ioredis";
 import { readDeployment } from "../../admin/read-deployment.js";
 import { checkNats } from "../../host/check-nats.js";
 import { checkRedis } from "../../host/check-redis.js";
+import { stderrRedisLogger } from "../../host/stderr-redis-logger.js";
 import {
   DEMO_AGENT_MODULE,
   loadAgentModule,
@@ -43,7 +44,8 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
     options.agent ??
     (connection.source === "troupe dev" ? connection.dev?.agentModule : undefined) ??
     DEMO_AGENT_MODULE;
-  const toolRedis = new Redis(connection.redisUrl);
+  const toolRedis = new Redis(connection.redisUrl, { retryStrategy: redisRetryDelayMs });
+  watchRedisConnection(toolRedis, stderrRedisLogger("troupe host"), "tools");
   let host: ActorHost;
   let agents: AgentDefinition[];
   let shardCount: number;
