@@ -25,15 +25,30 @@ export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown
   "run.cancel": fc.record({ runId: identifierArbitrary, reason: text }, { requiredKeys: [] }),
   "run.steer": fc.record({ text, runId: identifierArbitrary }, { requiredKeys: ["text"] }),
   "tool.approve": fc.record(
-    { toolCallId: identifierArbitrary, note: text, sessionId: identifierArbitrary },
+    {
+      toolCallId: identifierArbitrary,
+      note: text,
+      sessionId: identifierArbitrary,
+      commandId: identifierArbitrary,
+    },
     { requiredKeys: ["toolCallId"] },
   ),
   "tool.deny": fc.record(
-    { toolCallId: identifierArbitrary, reason: text, sessionId: identifierArbitrary },
+    {
+      toolCallId: identifierArbitrary,
+      reason: text,
+      sessionId: identifierArbitrary,
+      commandId: identifierArbitrary,
+    },
     { requiredKeys: ["toolCallId"] },
   ),
   "question.answer": fc.record(
-    { questionId: identifierArbitrary, text, sessionId: identifierArbitrary },
+    {
+      questionId: identifierArbitrary,
+      text,
+      sessionId: identifierArbitrary,
+      commandId: identifierArbitrary,
+    },
     { requiredKeys: ["questionId", "text"] },
   ),
   "session.configure": fc.record(

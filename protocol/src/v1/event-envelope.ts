@@ -16,7 +16,9 @@ import type { PayloadOf } from "./payload-of.js";
  * - `transient`: set on events that are not part of the actor's state history
  *   (the streamed `run.delta` text of a model call): published while an effect
  *   runs, never journaled, possibly repeated with a higher attempt number after a
- *   crash.
+ *   crash; and the verdict (`command.settled`, `message.rejected`) on a
+ *   command to an actor that does not exist, which is answered without
+ *   creating it (issue #11).
  * - `timestampMs`: when the event was emitted, Unix ms (deterministic: the stored
  *   time of the inbox message that caused it).
  * - `causationId`: id of the message that caused the event.

@@ -218,6 +218,14 @@ export class ActorCell {
       this.#shard.complete(message);
       return;
     }
+    if (result.outcome === "not_created") {
+      // Nothing to store (issue #11): publish the answer (dedup ids derived from
+      // the inbox sequence, so a redelivery after a failed ack is stored once)
+      // and ack. The actor stays without a record.
+      await publisher.publish(result.outbox);
+      this.#shard.complete(message);
+      return;
+    }
     const outcome = await this.#shard.commit(this.#record, result.record);
     if (outcome === "conflict")
       throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);

@@ -50,15 +50,19 @@ export type RunSteer = z.infer<typeof runSteerSchema>;
  * `tool.approve` — approve a tool call that waits for approval
  * (`tool.approval_requested`). The first settlement wins.
  *
- * Shape: `{ toolCallId: string, note?: string, sessionId?: string }`.
+ * Shape: `{ toolCallId: string, note?: string, sessionId?: string, commandId?: string }`.
  * `sessionId` (optional): the session that owns the call, as `tool.approval_requested`
  * reported it. A session forwards a message naming one of its subagents'
  * sessions (`sub-…`) there; absent = the session the message is sent to.
+ * `commandId` (optional): set by a session that forwards the command (to its
+ * tool call or a subagent's session): the envelope id of the client's original
+ * command, which the `command.settled` verdict names. Clients leave it out.
  */
 export const toolApproveSchema = z.object({
   toolCallId: identifierSchema,
   note: z.string().optional(),
   sessionId: identifierSchema.optional(),
+  commandId: identifierSchema.optional(),
 });
 /** Payload of `tool.approve`. */
 export type ToolApprove = z.infer<typeof toolApproveSchema>;
@@ -67,15 +71,19 @@ export type ToolApprove = z.infer<typeof toolApproveSchema>;
  * `tool.deny` — deny a tool call that waits for approval; the model is told, with
  * `reason` when given. The first settlement wins.
  *
- * Shape: `{ toolCallId: string, reason?: string, sessionId?: string }`.
+ * Shape: `{ toolCallId: string, reason?: string, sessionId?: string, commandId?: string }`.
  * `sessionId` (optional): the session that owns the call, as `tool.approval_requested`
  * reported it. A session forwards a message naming one of its subagents'
  * sessions (`sub-…`) there; absent = the session the message is sent to.
+ * `commandId` (optional): set by a session that forwards the command (to its
+ * tool call or a subagent's session): the envelope id of the client's original
+ * command, which the `command.settled` verdict names. Clients leave it out.
  */
 export const toolDenySchema = z.object({
   toolCallId: identifierSchema,
   reason: z.string().optional(),
   sessionId: identifierSchema.optional(),
+  commandId: identifierSchema.optional(),
 });
 /** Payload of `tool.deny`. */
 export type ToolDeny = z.infer<typeof toolDenySchema>;
@@ -83,15 +91,19 @@ export type ToolDeny = z.infer<typeof toolDenySchema>;
 /**
  * `question.answer` — answer a question the agent asked (`question.asked`).
  *
- * Shape: `{ questionId: string, text: string, sessionId?: string }`.
+ * Shape: `{ questionId: string, text: string, sessionId?: string, commandId?: string }`.
  * `sessionId` (optional): the session that owns the call, as `question.asked`
  * reported it. A session forwards a message naming one of its subagents'
  * sessions (`sub-…`) there; absent = the session the message is sent to.
+ * `commandId` (optional): set by a session that forwards the command (to its
+ * tool call or a subagent's session): the envelope id of the client's original
+ * command, which the `command.settled` verdict names. Clients leave it out.
  */
 export const questionAnswerSchema = z.object({
   questionId: identifierSchema,
   text: z.string(),
   sessionId: identifierSchema.optional(),
+  commandId: identifierSchema.optional(),
 });
 /** Payload of `question.answer`. */
 export type QuestionAnswer = z.infer<typeof questionAnswerSchema>;
