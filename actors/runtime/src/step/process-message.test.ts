@@ -113,6 +113,38 @@ describe("processMessage", () => {
     expect(event.meta).toMatchObject({ actor: "counter/c1", seq: 1, causationId: "m7" });
   });
 
+  it("a first message that leaves the machine as it started creates nothing: its events are published transient (issue #11)", () => {
+    const result = processMessage(undefined, inbox(9, { type: "add", by: 0 }), options);
+    if (result.outcome !== "not_created") throw new Error(`got ${result.outcome}`);
+    expect(result.outbox).toHaveLength(1);
+    const [item] = result.outbox;
+    expect(item?.subject).toBe("troupe.counter.c1.events.counter.changed");
+    // Derived from the inbox sequence: a redelivery publishes the same id.
+    expect(item?.messageId).toBe("counter/c1:ev:in.9.1");
+    const event = decodeEvent(item!.body, {
+      contentType: item!.contentType,
+      schemas: { "counter.changed": z.object({ count: z.number() }) },
+    });
+    expect(event.meta).toMatchObject({ actor: "counter/c1", seq: 0, transient: true });
+    expect(event.meta.causationId).toBe("m9");
+    // The same message to an actor that exists is an ordinary commit.
+    const existing = committed(
+      processMessage(undefined, inbox(1, { type: "add", by: 1 }), options),
+    );
+    const next = committed(
+      processMessage(existing.record, inbox(9, { type: "add", by: 0 }), options),
+    );
+    expect(next.record.generation).toBe(2);
+    expect(next.record.eventSeq).toBe(2);
+    // A first message that asks for anything but events still creates the actor.
+    expect(processMessage(undefined, inbox(3, { type: "arm", delayMs: 5 }), options).outcome).toBe(
+      "committed",
+    );
+    expect(processMessage(undefined, inbox(4, { type: "double" }), options).outcome).toBe(
+      "committed",
+    );
+  });
+
   it("skips a message the snapshot already reflects (a redelivery after a lost ack)", () => {
     const first = committed(processMessage(undefined, inbox(7, { type: "add", by: 5 }), options));
     expect(processMessage(first.record, inbox(7, { type: "add", by: 5 }), options)).toEqual({
