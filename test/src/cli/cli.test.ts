@@ -180,7 +180,7 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     expect(await redis.exists(keys.actor("session/idle-1"), keys.history("session/idle-1"))).toBe(
       0,
     );
-  }, 60_000);
+  }, 120_000);
 
   it("approve settles a waiting call and says so; a second approve says it already was", async () => {
     const state = await dev.state();

@@ -186,13 +186,15 @@ describe("processMessage", () => {
         throw new TroupeError("unknown_agent", "no such agent");
       },
     });
-    const result = committed(
-      processMessage(undefined, inbox(4, { type: "add", by: 1 }), {
-        definition: refusing,
-        address,
-      }),
-    );
-    const item = result.record.outbox[1]!;
+    const result = processMessage(undefined, inbox(4, { type: "add", by: 1 }), {
+      definition: refusing,
+      address,
+    });
+    // Refused by an actor that does not exist: nothing is stored (issue #11).
+    if (result.outcome !== "not_created") throw new Error(`got ${result.outcome}`);
+    expect(result.rejection?.code).toBe("unknown_agent");
+    expect(result.outbox[0]?.subject).toBe("_troupe.deadletter.counter.c1");
+    const item = result.outbox[1]!;
     expect(item.subject).toBe("troupe.counter.c1.events.message.rejected");
     const event = decodeEvent(item.body, { contentType: item.contentType });
     // The client that sent envelope "m4" can match the rejection to its message.
@@ -207,18 +209,23 @@ describe("processMessage", () => {
       contentType: undefined,
       timestampMs: 5,
     };
-    const result = committed(processMessage(undefined, garbage, options));
-    const item = result.record.outbox[1]!;
+    const result = processMessage(undefined, garbage, options);
+    if (result.outcome !== "not_created") throw new Error(`got ${result.outcome}`);
+    const item = result.outbox[1]!;
+    expect(item.messageId).toBe("counter/c1:ev:in.9.1");
     const event = decodeEvent(item.body, { contentType: item.contentType });
     expect(event.payload).toMatchObject({ code: "decode_failed", messageId: "counter/c1:in:9" });
+    expect(event.meta).toMatchObject({ seq: 0, transient: true });
     expect((event.payload as { type?: string }).type).toBeUndefined();
   });
 
   it("rejects an unknown message type and undecodable bytes", () => {
-    const unknown = committed(processMessage(undefined, inbox(1, { type: "launch" }), options));
+    const first = committed(processMessage(undefined, inbox(1, { type: "add", by: 1 }), options));
+    const unknown = committed(processMessage(first.record, inbox(2, { type: "launch" }), options));
     expect(unknown.rejection?.message).toMatch(/launch/);
+    expect(unknown.record.state).toEqual(first.record.state);
     const garbage: InboxMessage = {
-      seq: 2,
+      seq: 3,
       subject: "s",
       data: new Uint8Array([0xc1, 0xff]),
       contentType: undefined,
@@ -226,7 +233,7 @@ describe("processMessage", () => {
     };
     const undecodable = committed(processMessage(unknown.record, garbage, options));
     expect(undecodable.rejection?.code).toBe("decode_failed");
-    expect(undecodable.record.eventSeq).toBe(2);
+    expect(undecodable.record.eventSeq).toBe(3);
   });
 
   it("arms a durable timer at the message time plus the delay and fires it exactly once", () => {

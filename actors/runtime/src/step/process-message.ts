@@ -46,6 +46,8 @@ export type StepResult =
        */
       readonly outcome: "not_created";
       readonly outbox: readonly OutboxItem[];
+      /** Set when the message was rejected (its dead letter is in `outbox`). */
+      readonly rejection?: TroupeError | undefined;
     }
   | {
       readonly outcome: "committed";
@@ -93,7 +95,8 @@ export interface StepOptions {
  * 1. A message whose sequence the snapshot already reflects is skipped.
  * 2. A message that does not decode or validate is rejected: the next generation
  *    keeps the machine state, advances the inbox sequence and carries a dead letter
- *    and a `message.rejected` event in its outbox.
+ *    and a `message.rejected` event in its outbox (for an actor with no record:
+ *    `not_created`, the two published without a record, the event transient).
  * 3. Timer and effect results that no longer match a pending timer/effect are
  *    skipped (a late duplicate).
  * 4. Otherwise the machine takes the pure transition and its actions become data.
@@ -342,7 +345,11 @@ function reject(
     error,
     eventSeq,
     ...(envelope === undefined ? {} : { envelope: { id: envelope.id, type: envelope.type } }),
+    ...(record === undefined ? { transient: true } : {}),
   });
+  // A message refused by an actor that does not exist creates nothing either:
+  // its dead letter and `message.rejected` are all there is (issue #11).
+  if (record === undefined) return { outcome: "not_created", outbox, rejection: error };
   const base: ActorRecord = record ?? {
     address: actor,
     generation: 0,
