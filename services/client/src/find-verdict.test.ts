@@ -3,8 +3,12 @@ import { findVerdict } from "./find-verdict.js";
 import type { SessionEvent } from "./session-event.js";
 import { testEvent } from "./test-events.js";
 
-async function* stream(...events: SessionEvent[]): AsyncGenerator<SessionEvent> {
-  for (const event of events) yield event;
+function stream(...events: SessionEvent[]): AsyncIterable<SessionEvent> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (const event of events) yield await Promise.resolve(event);
+    },
+  };
 }
 
 const receipt = (messageId: string, streamSequence = 40) => ({

@@ -13,7 +13,6 @@ import {
   decodeEvent,
   encodeMessage,
   formatAddress,
-  parseAddress,
   shardInboxSubject,
   type ActorAddress,
   type EventEnvelope,
@@ -71,15 +70,13 @@ const validCommand = fc.oneof(
     .map(([type, toolCallId, sessionId]) =>
       message(type, { toolCallId, ...optional("sessionId", sessionId) }),
     ),
-  fc
-    .tuple(callId, sessionIdField)
-    .map(([questionId, sessionId]) =>
-      message("question.answer", {
-        questionId,
-        text: "Lisbon",
-        ...optional("sessionId", sessionId),
-      }),
-    ),
+  fc.tuple(callId, sessionIdField).map(([questionId, sessionId]) =>
+    message("question.answer", {
+      questionId,
+      text: "Lisbon",
+      ...optional("sessionId", sessionId),
+    }),
+  ),
   fc
     .record(
       {

@@ -212,7 +212,7 @@ export class ActorCell {
   }
 
   async #handle(message: JsMsg): Promise<void> {
-    const { publisher, effects, logger, clock } = this.dependencies;
+    const { publisher, effects, clock } = this.dependencies;
     const inbox: InboxMessage = {
       seq: message.seq,
       subject: message.subject,

@@ -1,5 +1,9 @@
-import { VerdictTimeoutError, type CommandOutcome, type CommandReceipt } from "@troupe/client";
-import type { TroupeClient } from "@troupe/client";
+import {
+  VerdictTimeoutError,
+  type CommandOutcome,
+  type CommandReceipt,
+  type TroupeClient,
+} from "@troupe/client";
 
 /**
  * What happened to a command (see {@link confirmCommand}): the session's
