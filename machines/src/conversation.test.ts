@@ -77,16 +77,19 @@ describe("a conversation through the session and run machines", () => {
       "session.idle",
       "message.duplicate", // m1-retry
       "message.accepted", // k1
+      "command.settled", // k1 applied
       "message.accepted", // m2 → r2
       "run.started",
       "message.accepted", // m3 steers r2
       "session.idle",
       "message.accepted", // k2
+      "command.settled", // k2 applied
       "message.accepted", // m4 → r3
       "run.started",
       "message.accepted", // m5 queued, interrupts r3
       "run.started", // r4
       "session.idle",
+      "command.settled", // the close applied
       "session.closed",
     ]);
     expect(host.events.filter((event) => event.actor === "run")).toEqual([

@@ -18,6 +18,7 @@
  * @packageDocumentation
  */
 export * from "./host-actions/machine-step.js";
+export * from "./host-actions/command-verdict.js";
 export * from "./session/session-context.js";
 export * from "./session/session-events.js";
 export { sessionMachine } from "./session/session-machine.js";

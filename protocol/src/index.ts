@@ -165,6 +165,7 @@ export * from "./v1/tool-policy.js";
 export * from "./v1/tool-call-status.js";
 export * from "./v1/transcript-entry.js";
 export * from "./v1/events/session-events.js";
+export * from "./v1/events/command-events.js";
 export * from "./v1/events/message-events.js";
 export * from "./v1/events/run-events.js";
 export * from "./v1/events/tool-events.js";

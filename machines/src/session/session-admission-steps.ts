@@ -119,7 +119,11 @@ export function rejectWith(
       emitEvent("message.rejected", {
         reason: reason(context, event),
         code,
-        messageId: messageIdOf(event),
+        // A command a parent session forwarded is named by its original id.
+        messageId:
+          "commandId" in event && event.commandId !== undefined
+            ? event.commandId
+            : messageIdOf(event),
         type: event.type,
       }),
     ],

@@ -1,3 +1,4 @@
+import { commandSettled } from "../host-actions/command-verdict.js";
 import { describe, expect, it } from "vitest";
 import { appendEntry, emitEvent, sendMessage } from "@troupe/protocol";
 import { inboxEvent } from "../testing/inbox.js";
@@ -153,6 +154,7 @@ describe("session: admitting user messages", () => {
     const configured = sessionStep(newSession(), configure);
     expect(configured.actions).toEqual([
       emitEvent("message.accepted", { messageId: "m0", type: "session.configure" }),
+      commandSettled({ type: "session.configure", messageId: "m0" }, "applied"),
     ]);
     expect(configured.snapshot.context).toMatchObject({
       policy: "steer",
@@ -184,6 +186,7 @@ describe("session: admitting user messages", () => {
     );
     expect(actions).toEqual([
       emitEvent("message.accepted", { messageId: "m3", type: "session.configure" }),
+      commandSettled({ type: "session.configure", messageId: "m3" }, "applied", { runId: "r1" }),
     ]);
     const next = sessionStep(
       snapshot,

@@ -1,3 +1,4 @@
+import { commandSettled } from "../host-actions/command-verdict.js";
 import {
   agentResolveInputSchema,
   appendEntry,
@@ -168,7 +169,9 @@ describe("session: agent settings come from the journal (agent.resolve)", () => 
       "run.started",
       "message.accepted",
       "message.accepted",
+      "command.settled",
       "message.accepted",
+      "command.settled",
     ]);
     expect(released.actions.filter((action) => action.type === "troupe.send")).toEqual([
       sendMessage({
@@ -256,6 +259,7 @@ describe("session: agent settings come from the journal (agent.resolve)", () => 
     );
     expect(cancelled.snapshot.value).toBe("resolving");
     expect(cancelled.actions).toEqual([
+      commandSettled({ type: "run.cancel", messageId: "m-c" }, "applied", { runId: "r1" }),
       sendMessage({ to: "run/s1", type: "run.cancel", payload: { runId: "r1" } }),
     ]);
     const approved = sessionTransition(

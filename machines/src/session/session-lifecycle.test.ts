@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emitEvent, sendMessage } from "@troupe/protocol";
+import { commandSettled } from "../host-actions/command-verdict.js";
 import { inboxEvent } from "../testing/inbox.js";
 import {
   newSession,
@@ -15,6 +16,13 @@ const cancel = (payload: { runId?: string; reason?: string }, messageId = "c1") 
 const steer = (payload: { text: string; runId?: string }, messageId = "s1") =>
   inboxEvent("run.steer", payload, messageId);
 const close = (messageId = "x1") => inboxEvent("session.close", {}, messageId);
+/** The `command.settled` a step emits for command `messageId` of `type`. */
+const verdict = (
+  type: string,
+  messageId: string,
+  outcome: Parameters<typeof commandSettled>[1],
+  details: Parameters<typeof commandSettled>[2] = {},
+) => commandSettled({ type, messageId }, outcome, details);
 
 describe("session: runs ending", () => {
   it("run.finished of the active run with nothing queued: idle and session.idle", () => {
@@ -49,6 +57,7 @@ describe("session: run.cancel and run.steer from users", () => {
   it("run.cancel without a run id, or with the active one, goes to the run actor once", () => {
     const forwarded = sessionStep(running(), cancel({ reason: "user pressed stop" }));
     expect(forwarded.actions).toEqual([
+      verdict("run.cancel", "c1", "applied", { runId: "r1" }),
       sendMessage({
         to: "run/s1",
         type: "run.cancel",
@@ -57,22 +66,44 @@ describe("session: run.cancel and run.steer from users", () => {
     ]);
     expect(forwarded.snapshot.value).toBe("running");
     expect(sessionStep(running(), cancel({ runId: "r1" })).actions).toEqual([
+      verdict("run.cancel", "c1", "applied", { runId: "r1" }),
       sendMessage({ to: "run/s1", type: "run.cancel", payload: { runId: "r1" } }),
     ]);
-    expect(sessionStep(forwarded.snapshot, cancel({}, "c2")).actions).toEqual([]);
+    const again = sessionStep(forwarded.snapshot, cancel({}, "c2"));
+    expect(again.actions).toEqual([
+      verdict("run.cancel", "c2", "already_settled", {
+        reason: "run r1 is being cancelled already",
+        runId: "r1",
+      }),
+    ]);
+    expect(again.snapshot.context).toEqual(forwarded.snapshot.context);
   });
 
-  it("run.cancel for another run, or while idle, is ignored", () => {
-    expect(sessionStep(running(), cancel({ runId: "r7" })).actions).toEqual([]);
+  it("run.cancel for another run, or while idle, changes nothing and says there is nothing to act on", () => {
+    const before = running();
+    const other = sessionStep(before, cancel({ runId: "r7" }));
+    expect(other.actions).toEqual([
+      verdict("run.cancel", "c1", "nothing_to_act_on", {
+        reason: "run r7 is not the active run (r1)",
+        runId: "r7",
+      }),
+    ]);
+    expect(other.snapshot.context).toEqual(before.context);
     const idle = sessionStep(newSession(), cancel({}));
-    expect(idle.actions).toEqual([]);
+    expect(idle.actions).toEqual([
+      verdict("run.cancel", "c1", "nothing_to_act_on", {
+        reason: "session s1 has no active run",
+      }),
+    ]);
     expect(idle.snapshot.value).toBe("idle");
+    expect(idle.snapshot.context).toEqual(newSession().context);
   });
 
   it("run.steer during a run is accepted and forwarded, whatever the policy", () => {
     const { snapshot, actions } = sessionStep(running(), steer({ text: "shorter, please" }));
     expect(actions).toEqual([
       emitEvent("message.accepted", { messageId: "s1", type: "run.steer", runId: "r1" }),
+      verdict("run.steer", "s1", "applied", { runId: "r1" }),
       sendMessage({
         to: "run/s1",
         type: "run.steer",
@@ -112,6 +143,7 @@ describe("session: closing", () => {
     const closed = sessionStep(idle, close());
     expect(closed.snapshot.value).toBe("closed");
     expect(closed.actions).toEqual([
+      verdict("session.close", "x1", "applied"),
       emitEvent("session.closed", { sessionId: "s1", lastRunId: "r1" }),
     ]);
     const refused = (messageId: string, type: string) =>
@@ -130,12 +162,15 @@ describe("session: closing", () => {
     expect(
       sessionStep(closed.snapshot, inboxEvent("session.configure", { model: "m" }, "k1")).actions,
     ).toEqual([refused("k1", "session.configure")]);
-    expect(sessionStep(closed.snapshot, close("x2")).actions).toEqual([]);
-    expect(sessionStep(closed.snapshot, cancel({})).actions).toEqual([]);
+    expect(sessionStep(closed.snapshot, close("x2")).actions).toEqual([
+      verdict("session.close", "x2", "already_settled", { reason: "session s1 is closed already" }),
+    ]);
+    expect(sessionStep(closed.snapshot, cancel({})).actions).toEqual([refused("c1", "run.cancel")]);
   });
 
   it("a session closed before any message says so without a last run", () => {
     expect(sessionStep(newSession(), close()).actions).toEqual([
+      verdict("session.close", "x1", "applied"),
       emitEvent("session.closed", { sessionId: "s1" }),
     ]);
   });
@@ -145,6 +180,7 @@ describe("session: closing", () => {
     const closing = sessionStep(queued, close());
     expect(closing.snapshot.value).toBe("closing");
     expect(closing.actions).toEqual([
+      verdict("session.close", "x1", "applied", { runId: "r1" }),
       sendMessage({
         to: "run/s1",
         type: "run.cancel",
@@ -190,8 +226,19 @@ describe("session: closing", () => {
     expect(interrupted.context.cancelRequested).toBe(true);
     const closing = sessionStep(interrupted, close());
     expect(closing.snapshot.value).toBe("closing");
-    expect(closing.actions).toEqual([]);
-    expect(sessionStep(closing.snapshot, close("x2")).actions).toEqual([]);
-    expect(sessionStep(closing.snapshot, cancel({})).actions).toEqual([]);
+    expect(closing.actions).toEqual([verdict("session.close", "x1", "applied", { runId: "r1" })]);
+    const closeAgain = sessionStep(closing.snapshot, close("x2"));
+    expect(closeAgain.actions).toEqual([
+      verdict("session.close", "x2", "already_settled", {
+        reason: "session s1 is closing already",
+      }),
+    ]);
+    expect(closeAgain.snapshot.context).toEqual(closing.snapshot.context);
+    expect(sessionStep(closing.snapshot, cancel({})).actions).toEqual([
+      verdict("run.cancel", "c1", "already_settled", {
+        reason: "session s1 is closing; its run is being cancelled already",
+        runId: "r1",
+      }),
+    ]);
   });
 });

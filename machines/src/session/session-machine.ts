@@ -36,6 +36,13 @@ import {
   startNextRun,
   toolMessageRunId,
 } from "./session-run-steps.js";
+import {
+  settleAlreadyClosed,
+  settleApplied,
+  settleCancel,
+  settleCancelWhileClosing,
+  settleNoRunToCancel,
+} from "./session-verdict-steps.js";
 
 const step = stepAction<SessionContext, SessionEvent>;
 /**
@@ -53,7 +60,7 @@ const forwardTool = [
 const resolveAgent = { guard: "needsAgent", target: "resolving", actions: "requestAgent" } as const;
 const configureSafely = [
   { guard: "loosensToolPolicy", actions: "rejectLoosening" },
-  { actions: ["configure", "accept"] },
+  { actions: ["configure", "accept", "settleApplied"] },
 ] as const;
 const runIdOf = (event: SessionEvent) =>
   event.type === "run.cancel" || event.type === "run.steer" || event.type === "run.finished"
@@ -100,6 +107,11 @@ export const sessionMachine = setup({
     announceIdle: step(announceIdle),
     announceClosed: step(announceClosed),
     dropQueue: step(dropQueue),
+    settleCancel: step(settleCancel),
+    settleNoRunToCancel: step(settleNoRunToCancel),
+    settleApplied: step(settleApplied),
+    settleAlreadyClosed: step(settleAlreadyClosed),
+    settleCancelWhileClosing: step(settleCancelWhileClosing),
     requestAgent: step(requestAgent),
     holdMessage: step(holdMessage),
     adoptAgent: step(adoptAgent),
@@ -189,9 +201,10 @@ export const sessionMachine = setup({
             actions: ["admit", "accept", "enqueueMessage", "startNextRun"],
           },
         ],
+        "run.cancel": { actions: "settleNoRunToCancel" },
         "run.steer": { actions: "rejectNoActiveRun" },
         "session.configure": configureSafely,
-        "session.close": { target: "closed", actions: "announceClosed" },
+        "session.close": { target: "closed", actions: ["settleApplied", "announceClosed"] },
         "tool.approve": forwardTool,
         "tool.deny": forwardTool,
         "question.answer": forwardTool,
@@ -213,13 +226,19 @@ export const sessionMachine = setup({
           },
           { actions: ["admit", "accept", "enqueueMessage"] },
         ],
-        "run.cancel": { guard: "targetsActiveRun", actions: "forwardCancel" },
+        "run.cancel": [
+          { guard: "targetsActiveRun", actions: ["settleCancel", "forwardCancel"] },
+          { actions: "settleNoRunToCancel" },
+        ],
         "run.steer": [
-          { guard: "targetsActiveRun", actions: ["admit", "accept", "forwardSteer"] },
+          {
+            guard: "targetsActiveRun",
+            actions: ["admit", "accept", "settleApplied", "forwardSteer"],
+          },
           { actions: "rejectRunNotActive" },
         ],
         "session.configure": configureSafely,
-        "session.close": { target: "closing", actions: "forwardCancel" },
+        "session.close": { target: "closing", actions: ["settleApplied", "forwardCancel"] },
         "tool.approve": forwardTool,
         "tool.deny": forwardTool,
         "question.answer": forwardTool,
@@ -252,7 +271,10 @@ export const sessionMachine = setup({
         // active run can still be cancelled, and its tool calls approved,
         // denied or answered, however long the resolution takes.
         "run.cancel": [
-          { guard: and(["hasActiveRun", "targetsActiveRun"]), actions: "forwardCancel" },
+          {
+            guard: and(["hasActiveRun", "targetsActiveRun"]),
+            actions: ["settleCancel", "forwardCancel"],
+          },
           { actions: "holdMessage" },
         ],
         "tool.approve": forwardTool,
@@ -264,6 +286,8 @@ export const sessionMachine = setup({
     closing: {
       on: {
         "user.message": { actions: "rejectClosing" },
+        "run.cancel": { actions: "settleCancelWhileClosing" },
+        "session.close": { actions: "settleAlreadyClosed" },
         "run.steer": { actions: "rejectClosing" },
         "session.configure": { actions: "rejectClosing" },
         "tool.approve": { actions: "rejectClosing" },
@@ -279,6 +303,8 @@ export const sessionMachine = setup({
     closed: {
       on: {
         "user.message": { actions: "rejectClosed" },
+        "run.cancel": { actions: "rejectClosed" },
+        "session.close": { actions: "settleAlreadyClosed" },
         "run.steer": { actions: "rejectClosed" },
         "session.configure": { actions: "rejectClosed" },
         "tool.approve": { actions: "rejectClosed" },

@@ -6,6 +6,7 @@ import {
   type SubagentFinished,
 } from "@troupe/protocol";
 import { appendEntry, emitEvent, sendMessage } from "@troupe/protocol";
+import { commandIdOf } from "../host-actions/command-verdict.js";
 import { insertIntoQueue, type QueuedMessage, type SessionContext } from "./session-context.js";
 import { SESSION_REJECTION_CODES, type SessionEvent } from "./session-events.js";
 import { messageIdOf, runIdAt, textOf, type SessionStep } from "./session-step.js";
@@ -129,7 +130,7 @@ export const namesSubagentSession = (context: SessionContext, event: SessionEven
 
 /**
  * Forwards a `tool.approve` / `tool.deny` / `question.answer` naming a
- * subagent's session (payload unchanged, `sessionId` included) to
+ * subagent's session (payload unchanged, `sessionId` included, `commandId` set) to
  * `session/<sessionId>`, which settles it with its own run's tool call (its
  * `message.accepted` / `message.rejected` appear on this session's subjects).
  */
@@ -137,7 +138,7 @@ export const forwardToSubagentSession: SessionStep = (context, event) => {
   const target = targetSessionOf(event);
   if (target === undefined || !namesSubagentSession(context, event)) return {};
   const to = formatAddress({ kind: "session", id: target });
-  const sessionId = { sessionId: target };
+  const sessionId = { sessionId: target, commandId: commandIdOf(event) };
   if (event.type === "tool.approve") {
     const { toolCallId, note } = event;
     const payload = { toolCallId, ...(note === undefined ? {} : { note }), ...sessionId };
@@ -159,28 +160,29 @@ export const forwardToSubagentSession: SessionStep = (context, event) => {
 /**
  * Forwards `tool.approve` / `tool.deny` / `question.answer` (payload unchanged)
  * to the tool call actor `tool/<toolActorId(sessionId, runId, toolCallId)>` of
- * {@link toolMessageRunId} (`questionId` is the call id), and accepts the
- * message (`message.accepted` with that `runId`). The tool call actor settles it
- * or ignores it.
+ * {@link toolMessageRunId} (`questionId` is the call id) with `commandId` (the
+ * command's id), and accepts the message (`message.accepted` with that
+ * `runId`). The tool call actor answers it with `command.settled`.
  */
 export const forwardToToolCall: SessionStep = (context, event) => {
   const runId = toolMessageRunId(context);
   if (runId === undefined) return {};
+  const commandId = commandIdOf(event);
   let send;
   if (event.type === "tool.approve") {
     const { toolCallId, note } = event;
-    const payload = { toolCallId, ...(note === undefined ? {} : { note }) };
+    const payload = { toolCallId, ...(note === undefined ? {} : { note }), commandId };
     send = { toolCallId, type: "tool.approve" as const, payload };
   } else if (event.type === "tool.deny") {
     const { toolCallId, reason } = event;
-    const payload = { toolCallId, ...(reason === undefined ? {} : { reason }) };
+    const payload = { toolCallId, ...(reason === undefined ? {} : { reason }), commandId };
     send = { toolCallId, type: "tool.deny" as const, payload };
   } else if (event.type === "question.answer") {
     const { questionId, text } = event;
     send = {
       toolCallId: questionId,
       type: "question.answer" as const,
-      payload: { questionId, text },
+      payload: { questionId, text, commandId },
     };
   } else {
     return {};

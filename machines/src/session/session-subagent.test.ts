@@ -127,7 +127,7 @@ describe("session: tool messages naming a subagent's session", () => {
       sendMessage({
         to: "session/sub-t1",
         type: "tool.approve",
-        payload: { toolCallId: "c1", note: "ok", sessionId: "sub-t1" },
+        payload: { toolCallId: "c1", note: "ok", sessionId: "sub-t1", commandId: "m-a" },
       }),
     ]);
     const deny = inboxEvent("tool.deny", { toolCallId: "c1", sessionId: "sub-t1" }, "m-d");
@@ -135,7 +135,7 @@ describe("session: tool messages naming a subagent's session", () => {
       sendMessage({
         to: "session/sub-t1",
         type: "tool.deny",
-        payload: { toolCallId: "c1", sessionId: "sub-t1" },
+        payload: { toolCallId: "c1", sessionId: "sub-t1", commandId: "m-d" },
       }),
     ]);
     const answer = inboxEvent(
@@ -147,23 +147,31 @@ describe("session: tool messages naming a subagent's session", () => {
       sendMessage({
         to: "session/sub-t1",
         type: "question.answer",
-        payload: { questionId: "c2", text: "Lisbon", sessionId: "sub-t1" },
+        payload: { questionId: "c2", text: "Lisbon", sessionId: "sub-t1", commandId: "m-q" },
       }),
     ]);
   });
 
-  it("the subagent's session settles a message naming itself with its own run's tool call", () => {
+  it("the subagent's session settles a message naming itself with its own run's tool call, keeping the original command id", () => {
     const child = sessionStep(
       newSession("sub-t1"),
       userMessage("m1", { text: "task", metadata }),
     ).snapshot;
-    const approve = inboxEvent("tool.approve", { toolCallId: "c1", sessionId: "sub-t1" }, "m-a");
+    const approve = inboxEvent(
+      "tool.approve",
+      { toolCallId: "c1", sessionId: "sub-t1", commandId: "m-orig" },
+      "session/root:out:7.0",
+    );
     expect(sessionStep(child, approve).actions).toEqual([
-      emitEvent("message.accepted", { messageId: "m-a", type: "tool.approve", runId: "r1" }),
+      emitEvent("message.accepted", {
+        messageId: "session/root:out:7.0",
+        type: "tool.approve",
+        runId: "r1",
+      }),
       sendMessage({
         to: `tool/${toolActorId("sub-t1", "r1", "c1")}`,
         type: "tool.approve",
-        payload: { toolCallId: "c1" },
+        payload: { toolCallId: "c1", commandId: "m-orig" },
       }),
     ]);
   });
@@ -174,7 +182,7 @@ describe("session: tool messages naming a subagent's session", () => {
       sendMessage({
         to: `tool/${toolActorId("s1", "r1", "c1")}`,
         type: "tool.approve",
-        payload: { toolCallId: "c1" },
+        payload: { toolCallId: "c1", commandId: "m-a" },
       }),
     );
   });

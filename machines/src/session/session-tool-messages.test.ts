@@ -1,5 +1,6 @@
 import { toolActorId, emitEvent, sendMessage } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
+import { commandSettled } from "../host-actions/command-verdict.js";
 import { inboxEvent } from "../testing/inbox.js";
 import {
   newSession,
@@ -31,7 +32,7 @@ describe("session: tool.approve, tool.deny and question.answer", () => {
       sendMessage({
         to: toolAddress("call_1"),
         type: "tool.approve",
-        payload: { toolCallId: "call_1", note: "ok" },
+        payload: { toolCallId: "call_1", note: "ok", commandId: "m-a" },
       }),
     ]);
     expect(sessionStep(session, deny).actions).toEqual([
@@ -39,7 +40,7 @@ describe("session: tool.approve, tool.deny and question.answer", () => {
       sendMessage({
         to: toolAddress("call_1"),
         type: "tool.deny",
-        payload: { toolCallId: "call_1", reason: "no" },
+        payload: { toolCallId: "call_1", reason: "no", commandId: "m-d" },
       }),
     ]);
     const answered = sessionStep(session, answer);
@@ -49,7 +50,7 @@ describe("session: tool.approve, tool.deny and question.answer", () => {
       sendMessage({
         to: toolAddress("call_2"),
         type: "question.answer",
-        payload: { questionId: "call_2", text: "Lisbon" },
+        payload: { questionId: "call_2", text: "Lisbon", commandId: "m-q" },
       }),
     ]);
   });
@@ -62,7 +63,7 @@ describe("session: tool.approve, tool.deny and question.answer", () => {
       sendMessage({
         to: toolAddress("call_1"),
         type: "tool.approve",
-        payload: { toolCallId: "call_1", note: "ok" },
+        payload: { toolCallId: "call_1", note: "ok", commandId: "m-a" },
       }),
     ]);
   });
@@ -101,6 +102,7 @@ describe("session: toolPolicy overrides", () => {
     );
     expect(actions).toEqual([
       emitEvent("message.accepted", { messageId: "m-c2", type: "session.configure" }),
+      commandSettled({ type: "session.configure", messageId: "m-c2" }, "applied"),
     ]);
     expect(snapshot.context.toolPolicy).toEqual({ ask: ["lookup"], deny: ["charge*", "wipe"] });
     const started = sessionStep(snapshot, userMessage("m1", { text: "hi" }));
@@ -147,6 +149,7 @@ describe("session: toolPolicy overrides", () => {
     const { snapshot, actions } = sessionStep(newSession(), configure({ allow: [], ask: ["a"] }));
     expect(actions).toEqual([
       emitEvent("message.accepted", { messageId: "m-c", type: "session.configure" }),
+      commandSettled({ type: "session.configure", messageId: "m-c" }, "applied"),
     ]);
     expect(snapshot.context.toolPolicy).toEqual({ ask: ["a"] });
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
+import { commandSettled } from "../host-actions/command-verdict.js";
 import { inboxEvent, timerArmed, timerCancelled } from "../testing/inbox.js";
 import {
   newToolCallActor,
@@ -58,6 +59,13 @@ const denyMsg = (reason?: string, id = "m-deny") =>
     id,
   );
 const timeout = { type: TIMER } as unknown as ToolCallEvent;
+/** The verdict on command `messageId` of `type` (a forwarded one names `commandId`). */
+const verdict = (
+  type: string,
+  messageId: string,
+  outcome: Parameters<typeof commandSettled>[1],
+  details: Parameters<typeof commandSettled>[2] = {},
+) => commandSettled({ type, messageId }, outcome, details);
 const waiting = (extra: Parameters<typeof toolStart>[0] = {}) =>
   toolStep(newToolCallActor(), chargeStart({ decision: "ask", ...extra }));
 
@@ -118,6 +126,11 @@ describe("tool call: approvals", () => {
     expect(approved.snapshot.context.approval).toBe("approved");
     expect(approved.actions).toEqual([
       timerCancelled(TIMER),
+      verdict("tool.approve", "m-approve", "applied", {
+        toolCallId: "call_1",
+        runId: "r1",
+        decision: "approved",
+      }),
       emitEvent("tool.approval_settled", { toolCallId: "call_1", decision: "approved" }),
       emitEvent("tool.started", { ...about, effectClass: "non_idempotent_write" }),
       executeEffect,
@@ -137,6 +150,11 @@ describe("tool call: approvals", () => {
     expect(content).toContain("too expensive");
     expect(actions).toEqual([
       timerCancelled(TIMER),
+      verdict("tool.deny", "m-deny", "applied", {
+        toolCallId: "call_1",
+        runId: "r1",
+        decision: "denied",
+      }),
       emitEvent("tool.approval_settled", { toolCallId: "call_1", decision: "denied" }),
       denied(content),
       finished({ status: "failed", content }),
@@ -161,7 +179,14 @@ describe("tool call: approvals", () => {
     for (const late of [approveMsg("call_1", "m2"), denyMsg(undefined, "m3")]) {
       const { snapshot, actions } = toolStep(afterDeny.snapshot, late);
       expect(snapshot.value).toBe("done");
+      expect(snapshot.context).toEqual(afterDeny.snapshot.context);
       expect(actions).toEqual([
+        verdict(late.type, late.messageId, "already_settled", {
+          toolCallId: "call_1",
+          reason: "tool call call_1 was denied already",
+          runId: "r1",
+          decision: "denied",
+        }),
         emitEvent("tool.approval_settled", {
           toolCallId: "call_1",
           decision: "denied",
@@ -173,6 +198,12 @@ describe("tool call: approvals", () => {
     const whileRunning = toolStep(approved.snapshot, denyMsg());
     expect(whileRunning.snapshot.value).toBe("executing");
     expect(whileRunning.actions).toEqual([
+      verdict("tool.deny", "m-deny", "already_settled", {
+        toolCallId: "call_1",
+        reason: "tool call call_1 was approved already",
+        runId: "r1",
+        decision: "approved",
+      }),
       emitEvent("tool.approval_settled", {
         toolCallId: "call_1",
         decision: "approved",
@@ -181,6 +212,12 @@ describe("tool call: approvals", () => {
     ]);
     const timedOut = toolSteps(waiting().snapshot, timeout, approveMsg());
     expect(timedOut.actions).toEqual([
+      verdict("tool.approve", "m-approve", "already_settled", {
+        toolCallId: "call_1",
+        reason: "tool call call_1 was timed out already",
+        runId: "r1",
+        decision: "timed_out",
+      }),
       emitEvent("tool.approval_settled", {
         toolCallId: "call_1",
         decision: "timed_out",
@@ -189,15 +226,55 @@ describe("tool call: approvals", () => {
     ]);
   });
 
-  it("settlements for another call, or for a call that never asked, are ignored", () => {
-    const other = toolStep(waiting().snapshot, approveMsg("call_2"));
+  it("settlements for another call, or for a call that never asked, change nothing and say so", () => {
+    const before = waiting().snapshot;
+    const other = toolStep(before, approveMsg("call_2"));
     expect(other.snapshot.value).toBe("awaitingApproval");
-    expect(other.actions).toEqual([]);
+    expect(other.snapshot.context).toEqual(before.context);
+    const unknown = verdict("tool.approve", "m-approve", "unknown_id", {
+      toolCallId: "call_2",
+      reason: "no tool call call_2 in this session",
+    });
+    expect(other.actions).toEqual([unknown]);
+    const neverAsked = verdict("tool.approve", "m-approve", "nothing_to_act_on", {
+      toolCallId: "call_1",
+      reason: "tool call call_1 did not ask for approval",
+      runId: "r1",
+    });
     const allowed = toolStep(newToolCallActor(), chargeStart()).snapshot;
-    expect(toolStep(allowed, approveMsg()).actions).toEqual([]);
+    expect(toolStep(allowed, approveMsg()).actions).toEqual([neverAsked]);
     const policyDenied = toolStep(newToolCallActor(), chargeStart({ decision: "deny" })).snapshot;
-    expect(toolStep(policyDenied, approveMsg()).actions).toEqual([]);
-    expect(toolStep(newToolCallActor(), approveMsg()).actions).toEqual([]);
+    expect(toolStep(policyDenied, approveMsg()).actions).toEqual([neverAsked]);
+    // An actor no tool.start reached: unknown, and it stays as it started.
+    const fresh = newToolCallActor();
+    const bogus = toolStep(fresh, approveMsg());
+    expect(bogus.actions).toEqual([
+      verdict("tool.approve", "m-approve", "unknown_id", {
+        toolCallId: "call_1",
+        reason: "no tool call call_1 in this session",
+      }),
+    ]);
+    expect(bogus.snapshot.value).toBe("idle");
+    expect(bogus.snapshot.context).toEqual(fresh.context);
+  });
+
+  it("a forwarded command is answered with the id of the client's command", () => {
+    const forwarded = inboxEvent(
+      "tool.approve",
+      { toolCallId: "call_1", commandId: "client-cmd-1" },
+      "session/s1:out:4.1",
+    );
+    const { actions } = toolStep(waiting().snapshot, forwarded);
+    expect(actions).toContainEqual(
+      emitEvent("command.settled", {
+        commandId: "client-cmd-1",
+        command: "tool.approve",
+        verdict: "applied",
+        toolCallId: "call_1",
+        runId: "r1",
+        decision: "approved",
+      }),
+    );
   });
 
   it("tool.cancel while waiting ends the call without answering the run and stops the timer", () => {
@@ -205,7 +282,13 @@ describe("tool call: approvals", () => {
     const { snapshot, actions } = toolStep(waiting().snapshot, cancel);
     expect(snapshot.value).toBe("done");
     expect(actions).toEqual([timerCancelled(TIMER)]);
-    expect(toolStep(snapshot, approveMsg()).actions).toEqual([]);
+    expect(toolStep(snapshot, approveMsg()).actions).toEqual([
+      verdict("tool.approve", "m-approve", "nothing_to_act_on", {
+        toolCallId: "call_1",
+        reason: "tool call call_1 did not ask for approval",
+        runId: "r1",
+      }),
+    ]);
   });
 });
 
@@ -235,17 +318,29 @@ describe("tool call: ask_user", () => {
     expect(snapshot.value).toBe("done");
     expect(snapshot.context.status).toBe("succeeded");
     expect(actions).toEqual([
+      verdict("question.answer", "m-answer", "applied", { questionId: "call_1", runId: "r1" }),
       emitEvent("question.answered", { questionId: "call_1", text: "Lisbon", runId: "r1" }),
       emitEvent("tool.completed", { ...aboutAsk, content: "Lisbon" }),
       finished({ status: "succeeded", content: "Lisbon" }),
     ]);
-    expect(toolStep(snapshot, answer()).actions).toEqual([]);
+    expect(toolStep(snapshot, answer()).actions).toEqual([
+      verdict("question.answer", "m-answer", "already_settled", {
+        questionId: "call_1",
+        reason: "question call_1 was settled already",
+        runId: "r1",
+      }),
+    ]);
   });
 
-  it("an answer to another question is ignored", () => {
+  it("an answer to another question changes nothing and is told the id is unknown", () => {
     const { snapshot, actions } = toolSteps(newToolCallActor(), ask(), answer("call_9"));
     expect(snapshot.value).toBe("awaitingAnswer");
-    expect(actions).toEqual([]);
+    expect(actions).toEqual([
+      verdict("question.answer", "m-answer", "unknown_id", {
+        questionId: "call_9",
+        reason: "no question call_9 in this session",
+      }),
+    ]);
   });
 
   it("without a question: invalid_arguments at once", () => {

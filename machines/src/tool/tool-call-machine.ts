@@ -34,12 +34,34 @@ import {
   isOwnSubagent,
   startDelegation,
 } from "./tool-call-delegation.js";
+import {
+  settleAlreadyAnswered,
+  settleAlreadyDecided,
+  settleApplied,
+  settleNothingToActOn,
+  settleUnknownId,
+} from "./tool-call-verdicts.js";
 
 const step = stepAction<ToolCallContext, ToolCallEvent>;
-const alreadySettled = {
-  guard: and(["settlesCall", "wasSettled"]),
-  actions: "reportAlreadySettled",
-} as const;
+/**
+ * A `tool.approve` / `tool.deny` once the call runs or ended: the first decision
+ * (`already_settled`), or nothing to act on (the call never asked), or an
+ * unknown id.
+ */
+const lateSettlement = [
+  {
+    guard: and(["settlesCall", "wasSettled"]),
+    actions: ["settleAlreadyDecided", "reportAlreadySettled"],
+  },
+  { guard: "settlesCall", actions: "settleNothingToActOn" },
+  { actions: "settleUnknownId" },
+] as const;
+/** A `question.answer` once the call runs or ended. */
+const lateAnswer = [
+  { guard: and(["answersCall", "asksQuestion"]), actions: "settleAlreadyAnswered" },
+  { guard: "answersCall", actions: "settleNothingToActOn" },
+  { actions: "settleUnknownId" },
+] as const;
 
 /**
  * The actor of one tool call (`tool/<toolActorId(sessionId, runId, toolCallId)>`):
@@ -54,7 +76,10 @@ const alreadySettled = {
  * `deny` ends it `failed` at once; `ask` publishes `tool.approval_requested` and
  * waits (durably, `approvalTimeoutMs`, default 24 h) for the first `tool.approve`
  * / `tool.deny` the session forwards — a timeout counts as a denial, later
- * settlements get `tool.approval_settled` with `alreadySettled`. The built-in
+ * settlements get `tool.approval_settled` with `alreadySettled`. Every forwarded
+ * `tool.approve` / `tool.deny` / `question.answer` is answered with
+ * `command.settled` (tool-call-verdicts.ts); one that reaches an actor with
+ * no call (`idle`) is `unknown_id` and leaves the machine as it was. The built-in
  * `ask_user` runs no effect: it publishes `question.asked` and ends with the
  * text of the `question.answer` the session forwards.
  *
@@ -95,6 +120,11 @@ export const toolCallMachine = setup({
     approveDelegation: step(approveDelegation),
     finishDelegation: step(finishDelegation),
     cancelDelegation: step(cancelDelegation),
+    settleApplied: step(settleApplied),
+    settleAlreadyDecided: step(settleAlreadyDecided),
+    settleAlreadyAnswered: step(settleAlreadyAnswered),
+    settleNothingToActOn: step(settleNothingToActOn),
+    settleUnknownId: step(settleUnknownId),
   },
   guards: {
     /** A `tool.start` whose session, run and call id hash to this actor's id. */
@@ -137,6 +167,8 @@ export const toolCallMachine = setup({
     callIsSubagent: ({ context }) => context.call?.subagent !== undefined,
     /** The call's approval was settled already. */
     wasSettled: ({ context }) => context.approval !== undefined,
+    /** The call is the built-in `ask_user` (it asked a question). */
+    asksQuestion: ({ context }) => context.call?.toolName === ASK_USER_TOOL,
     /** A `question.answer` for this call's question. */
     answersCall: ({ context: { call }, event }) =>
       event.type === "question.answer" &&
@@ -177,6 +209,11 @@ export const toolCallMachine = setup({
           { target: "executing", actions: "startCall" },
         ],
         "tool.cancel": { target: "done", actions: "cancelBeforeStart" },
+        // No tool.start reached this actor: the command names no call. The
+        // machine stays as it was, so the host stores nothing (issue #11).
+        "tool.approve": { actions: "settleUnknownId" },
+        "tool.deny": { actions: "settleUnknownId" },
+        "question.answer": { actions: "settleUnknownId" },
       },
     },
     awaitingApproval: {
@@ -186,22 +223,39 @@ export const toolCallMachine = setup({
           {
             guard: and(["settlesCall", "callDelegates"]),
             target: "delegating",
-            actions: "approveDelegation",
+            actions: ["settleApplied", "approveDelegation"],
           },
           {
             guard: and(["settlesCall", "callIsSubagent"]),
             target: "done",
-            actions: "approveDelegation",
+            actions: ["settleApplied", "approveDelegation"],
           },
-          { guard: "settlesCall", target: "executing", actions: "approve" },
+          { guard: "settlesCall", target: "executing", actions: ["settleApplied", "approve"] },
+          { actions: "settleUnknownId" },
         ],
-        "tool.deny": { guard: "settlesCall", target: "done", actions: "denyByUser" },
+        "tool.deny": [
+          { guard: "settlesCall", target: "done", actions: ["settleApplied", "denyByUser"] },
+          { actions: "settleUnknownId" },
+        ],
+        "question.answer": [
+          { guard: "answersCall", actions: "settleNothingToActOn" },
+          { actions: "settleUnknownId" },
+        ],
         "tool.cancel": { guard: "cancelsCall", target: "done", actions: "cancelBeforeStart" },
       },
     },
     awaitingAnswer: {
       on: {
-        "question.answer": { guard: "answersCall", target: "done", actions: "answerQuestion" },
+        "question.answer": [
+          {
+            guard: "answersCall",
+            target: "done",
+            actions: ["settleApplied", "answerQuestion"],
+          },
+          { actions: "settleUnknownId" },
+        ],
+        "tool.approve": lateSettlement,
+        "tool.deny": lateSettlement,
         "tool.cancel": { guard: "cancelsCall", target: "done", actions: "cancelBeforeStart" },
       },
     },
@@ -216,8 +270,9 @@ export const toolCallMachine = setup({
           { target: "done", actions: "reportOutcome" },
         ],
         "tool.cancel": { guard: "cancelsCall", actions: "cancelExecution" },
-        "tool.approve": alreadySettled,
-        "tool.deny": alreadySettled,
+        "tool.approve": lateSettlement,
+        "tool.deny": lateSettlement,
+        "question.answer": lateAnswer,
       },
     },
     // A subagent call: its session works on the task; it ends on the
@@ -231,15 +286,20 @@ export const toolCallMachine = setup({
           actions: "finishDelegation",
         },
         "tool.cancel": { guard: "cancelsCall", actions: "cancelDelegation" },
-        "tool.approve": alreadySettled,
-        "tool.deny": alreadySettled,
+        "tool.approve": lateSettlement,
+        "tool.deny": lateSettlement,
+        "question.answer": lateAnswer,
       },
     },
     // Not a final state: the actor stays addressable and ignores whatever comes
     // later (a re-published tool.start, a late tool.cancel), except that a late
     // approval or denial is told the first settlement.
     done: {
-      on: { "tool.approve": alreadySettled, "tool.deny": alreadySettled },
+      on: {
+        "tool.approve": lateSettlement,
+        "tool.deny": lateSettlement,
+        "question.answer": lateAnswer,
+      },
     },
   },
 });

@@ -9,7 +9,7 @@
  * | `<p>:hosts` | sorted set | host ids scored by membership expiry (Unix ms, Redis clock) | runtime |
  * | `<p>:lease:<shard>` | hash + TTL | `owner`, `token` | runtime |
  * | `<p>:fence:<shard>` | counter | last fencing token issued for the shard | runtime |
- * | `<p>:watermark:<shard>` | string | inbox sequence from which a new owner must read | runtime |
+ * | `<p>:watermark:<shard>` | string | inbox sequence from which a new owner must read (written when the shard is first owned) | runtime |
  * | `<p>:timers:<shard>` | sorted set | `<deadlineMs>\|<address>\|<timerId>` scored by deadline (ms) | runtime |
  * | `<p>:dirty:<shard>` | set | actors with running effects or an unconfirmed outbox | runtime |
  * | `<p>:actor:<kind>/<id>` | hash | `gen`, `data` (msgpack record), `confirmed` | runtime |

@@ -67,6 +67,19 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
     },
     { requiredKeys: ["reason", "code"] },
   ),
+  "command.settled": fc.record(
+    {
+      commandId: identifierArbitrary,
+      command: nonEmptyText,
+      verdict: fc.constantFrom("applied", "already_settled", "nothing_to_act_on", "unknown_id"),
+      reason: text,
+      runId: identifierArbitrary,
+      toolCallId: identifierArbitrary,
+      questionId: identifierArbitrary,
+      decision: fc.constantFrom("approved", "denied", "timed_out"),
+    },
+    { requiredKeys: ["commandId", "command", "verdict"] },
+  ),
   "run.started": fc.record(
     { runId: identifierArbitrary, messageId: identifierArbitrary, agent: nonEmptyText },
     { requiredKeys: ["runId"] },

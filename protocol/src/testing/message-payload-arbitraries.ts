@@ -31,15 +31,15 @@ export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown
     { requiredKeys: ["text"] },
   ),
   "tool.approve": fc.record(
-    { toolCallId: toolCallIdArbitrary, note: text, sessionId: actorIdArbitrary },
+    { toolCallId: toolCallIdArbitrary, note: text, sessionId: actorIdArbitrary, commandId: identifierArbitrary },
     { requiredKeys: ["toolCallId"] },
   ),
   "tool.deny": fc.record(
-    { toolCallId: toolCallIdArbitrary, reason: text, sessionId: actorIdArbitrary },
+    { toolCallId: toolCallIdArbitrary, reason: text, sessionId: actorIdArbitrary, commandId: identifierArbitrary },
     { requiredKeys: ["toolCallId"] },
   ),
   "question.answer": fc.record(
-    { questionId: toolCallIdArbitrary, text: commandTextArbitrary, sessionId: actorIdArbitrary },
+    { questionId: toolCallIdArbitrary, text: commandTextArbitrary, sessionId: actorIdArbitrary, commandId: identifierArbitrary },
     { requiredKeys: ["questionId", "text"] },
   ),
   "session.configure": fc.record(

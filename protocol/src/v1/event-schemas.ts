@@ -1,3 +1,4 @@
+import { commandSettledSchema } from "./events/command-events.js";
 import {
   messageAcceptedSchema,
   messageDuplicateSchema,
@@ -43,6 +44,7 @@ export const builtinEventSchemas = {
   "message.accepted": messageAcceptedSchema,
   "message.duplicate": messageDuplicateSchema,
   "message.rejected": messageRejectedSchema,
+  "command.settled": commandSettledSchema,
   "run.started": runStartedSchema,
   "run.delta": runDeltaSchema,
   "run.completed": runCompletedSchema,

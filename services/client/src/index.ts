@@ -22,6 +22,8 @@ export {
   type TroupeClientOptions,
 } from "./troupe-client-options.js";
 export type { CommandReceipt, SendReceipt } from "./send-receipt.js";
+export type { CommandOutcome } from "./command-outcome.js";
+export { DEFAULT_VERDICT_TIMEOUT_MS, type AwaitVerdictOptions } from "./troupe-client.js";
 export type { SessionEvent } from "./session-event.js";
 export type { RunOutcome } from "./run-outcome.js";
 export type { UserMessageInput } from "./user-message-input.js";
@@ -33,6 +35,7 @@ export { NatsUnreachableError } from "./nats-unreachable-error.js";
 export { InboxMappingMissingError } from "./inbox-mapping-missing-error.js";
 export { StreamsMissingError } from "./streams-missing-error.js";
 export { RunTimeoutError } from "./run-timeout-error.js";
+export { VerdictTimeoutError } from "./verdict-timeout-error.js";
 export { MessageRejectedError } from "./message-rejected-error.js";
 export { ClientClosedError } from "./client-closed-error.js";
 // Errors of the wire contract the client throws as they are (invalid ids, decode failures).

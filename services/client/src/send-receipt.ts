@@ -27,8 +27,10 @@ export interface SendReceipt {
 
 /**
  * What `approve`, `deny`, `answer`, `steer` and `cancel` return once JetStream
- * stored the message: its envelope id (the `messageId` of the session's
- * `message.accepted` / `message.rejected` for it) and its inbox-stream sequence.
+ * stored the message: its envelope id (the `commandId` of the session's
+ * `command.settled`, or the `messageId` of its `message.rejected`, for it) and
+ * its inbox-stream sequence. Pass the publish to `awaitVerdict` to wait for
+ * that verdict.
  */
 export interface CommandReceipt {
   readonly sessionId: string;

@@ -15,6 +15,9 @@ import {
   type StreamNames,
 } from "@troupe/protocol";
 import { ClientClosedError } from "./client-closed-error.js";
+import type { CommandOutcome } from "./command-outcome.js";
+import { findVerdict } from "./find-verdict.js";
+import { VerdictTimeoutError } from "./verdict-timeout-error.js";
 import { connectNats } from "./connect-nats.js";
 import { countStoredMessages } from "./count-stored-messages.js";
 import { followSessionEvents } from "./follow-session-events.js";
@@ -40,6 +43,17 @@ export interface EventsOptions {
   /** First events-stream sequence to yield; default: only events stored after the iteration starts. */
   readonly fromSequence?: number;
   /** Ends the iteration cleanly (no error) when aborted. */
+  readonly signal?: AbortSignal;
+}
+
+/** How long {@link TroupeClient.awaitVerdict} waits by default: 5 000 ms. */
+export const DEFAULT_VERDICT_TIMEOUT_MS = 5_000;
+
+/** Options of {@link TroupeClient.awaitVerdict}. */
+export interface AwaitVerdictOptions {
+  /** How long to wait for the verdict, in ms; default {@link DEFAULT_VERDICT_TIMEOUT_MS}. */
+  readonly timeoutMs?: number;
+  /** Aborts the wait (rejects with `signal.reason`). */
   readonly signal?: AbortSignal;
 }
 
@@ -162,7 +176,8 @@ export class TroupeClient implements AsyncDisposable {
    *   the call belongs to a subagent (`sessionId` of the approval request): the
    *   session forwards the approval to it.
    * @returns once JetStream stored the message: its envelope id (the session
-   *   answers with `message.accepted` or `message.rejected` naming it).
+   *   answers with its verdict, `command.settled` or `message.rejected`,
+   *   naming it; {@link TroupeClient.awaitVerdict} waits for it).
    * @throws as {@link TroupeClient.send}.
    */
   async approve(
@@ -185,7 +200,8 @@ export class TroupeClient implements AsyncDisposable {
    * @param options - `reason`, shown to the model; `subagentSessionId` as for
    *   {@link TroupeClient.approve}.
    * @returns once JetStream stored the message: its envelope id (the session
-   *   answers with `message.accepted` or `message.rejected` naming it).
+   *   answers with its verdict, `command.settled` or `message.rejected`,
+   *   naming it; {@link TroupeClient.awaitVerdict} waits for it).
    * @throws as {@link TroupeClient.send}.
    */
   async deny(
@@ -209,7 +225,8 @@ export class TroupeClient implements AsyncDisposable {
    * @param options - `subagentSessionId`, when a subagent asked (`sessionId` of
    *   `question.asked`): the session forwards the answer to it.
    * @returns once JetStream stored the message: its envelope id (the session
-   *   answers with `message.accepted` or `message.rejected` naming it).
+   *   answers with its verdict, `command.settled` or `message.rejected`,
+   *   naming it; {@link TroupeClient.awaitVerdict} waits for it).
    * @throws as {@link TroupeClient.send}.
    */
   async answer(
@@ -232,7 +249,8 @@ export class TroupeClient implements AsyncDisposable {
    * @param text - the guidance.
    * @param options - `runId`; default: the session's current run.
    * @returns once JetStream stored the message: its envelope id (the session
-   *   answers with `message.accepted` or `message.rejected` naming it).
+   *   answers with its verdict, `command.settled` or `message.rejected`,
+   *   naming it; {@link TroupeClient.awaitVerdict} waits for it).
    * @throws as {@link TroupeClient.send}.
    */
   async steer(
@@ -252,7 +270,8 @@ export class TroupeClient implements AsyncDisposable {
    * @param sessionId - the session id.
    * @param options - `runId` (default: the session's current run) and `reason`.
    * @returns once JetStream stored the message: its envelope id (the session
-   *   answers with `message.accepted` or `message.rejected` naming it).
+   *   answers with its verdict, `command.settled` or `message.rejected`,
+   *   naming it; {@link TroupeClient.awaitVerdict} waits for it).
    * @throws as {@link TroupeClient.send}.
    */
   async cancel(
@@ -263,6 +282,54 @@ export class TroupeClient implements AsyncDisposable {
       ...(options.runId === undefined ? {} : { runId: options.runId }),
       ...(options.reason === undefined ? {} : { reason: options.reason }),
     });
+  }
+
+  /**
+   * Sends a command (`approve`, `deny`, `answer`, `steer`, `cancel`, or any
+   * publish that returns a {@link CommandReceipt}) and waits for the session's
+   * verdict on it: one round trip, matched by the command's id (issue #11).
+   * Reads the events stream's last sequence before publishing, so the verdict
+   * cannot be missed.
+   *
+   * @param sessionId - the session the command goes to.
+   * @param send - publishes the command, e.g. `() => client.cancel("s1")`.
+   * @param options - `timeoutMs` (default 5 000 ms), `signal`.
+   * @returns the verdict: see {@link CommandOutcome}.
+   * @throws {@link VerdictTimeoutError} when no verdict came within `timeoutMs`
+   *   (no host consumed the command; a session with nothing to act on answers
+   *   at once).
+   * @throws as `send`, and {@link StreamsMissingError} when no host created the streams.
+   *
+   * @example
+   * ```ts
+   * const outcome = await client.awaitVerdict("s1", () => client.deny("s1", "call_1"));
+   * if (outcome.verdict === "already_settled") console.log(outcome.reason);
+   * ```
+   */
+  async awaitVerdict(
+    sessionId: string,
+    send: () => Promise<CommandReceipt>,
+    options: AwaitVerdictOptions = {},
+  ): Promise<CommandOutcome> {
+    actorAddress("session", sessionId);
+    this.assertOpen("awaitVerdict");
+    options.signal?.throwIfAborted();
+    const timeoutMs = options.timeoutMs ?? DEFAULT_VERDICT_TIMEOUT_MS;
+    const fromSequence = (await this.lastSequence()) + 1;
+    const receipt = await send();
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal =
+      options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
+    let outcome: CommandOutcome | undefined;
+    try {
+      outcome = await findVerdict(this.follow(sessionId, fromSequence, signal), receipt);
+    } catch (error) {
+      if (!signal.aborted) throw error;
+    }
+    if (outcome !== undefined) return outcome;
+    options.signal?.throwIfAborted();
+    if (this.closed) throw new ClientClosedError("awaitVerdict");
+    throw new VerdictTimeoutError(sessionId, receipt.messageId, timeoutMs);
   }
 
   /**

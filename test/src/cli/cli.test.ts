@@ -143,11 +143,11 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     expect(undecodable.code).toBe(1);
   }, 60_000);
 
-  it("approve, steer and the rest report the session's verdict: a refusal exits 1", async () => {
+  it("approve, steer and the rest report the session's verdict: a refusal or a command that did nothing exits 1 (issue #11)", async () => {
     const steer = await troupe(["steer", "idle-1", "be brief", "--json"]);
     expect(JSON.parse(steer.stdout)).toMatchObject({
       ok: false,
-      status: "rejected",
+      verdict: "rejected",
       code: "no_active_run",
       sessionId: "idle-1",
     });
@@ -156,22 +156,36 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     const tail = await troupe(["tail", "idle-1", "--from", "1", "--until-idle"], 20_000);
     expect(tail.stdout).toContain("✗ run.steer rejected (no_active_run)");
     expect(tail.code).toBe(0);
-    // A session that never ran refuses an approval; one that ran accepts it, but
-    // nothing follows when no call of that id waits for approval.
+    // A session that never ran refuses an approval; one that ran names the
+    // unknown call id (its tool call actor answers without being created).
     const noRun = await troupe(["approve", "idle-1", "call-bogus"]);
     expect(noRun.stderr).toContain("idle-1 refused it (no_run)");
     expect(noRun.code).toBe(1);
     const unknownCall = await troupe(["approve", "demo-1", "call-bogus"]);
-    expect(unknownCall.stderr).toContain("no tool call call-bogus was waiting for approval");
+    expect(unknownCall.stderr).toContain("unknown id: no tool call call-bogus in this session");
     expect(unknownCall.code).toBe(1);
     // An accepted command is the session's last event: --until-idle still stops.
     const after = await troupe(["tail", "demo-1", "--until-idle"], 20_000);
     expect(after.code).toBe(0);
-    // Nothing to cancel is not an error.
+    // Cancel on an idle session: answered at once with its own verdict (no
+    // wait for a run.cancelled that never comes), and it did nothing: exit 1.
     const cancel = await troupe(["cancel", "idle-1"]);
-    expect(cancel.stdout).toContain("no run of idle-1 was cancelled within 5 s");
-    expect(cancel.code).toBe(0);
-  }, 60_000);
+    expect(cancel.stderr).toContain("nothing to act on: session idle-1 has no active run");
+    expect(cancel.stderr).not.toContain("no verdict");
+    expect(cancel.code).toBe(1);
+    const cancelJson = await troupe(["cancel", "demo-1", "--json"]);
+    expect(JSON.parse(cancelJson.stdout)).toMatchObject({
+      ok: false,
+      verdict: "nothing_to_act_on",
+      reason: "session demo-1 has no active run",
+      event: { type: "command.settled", payload: { command: "run.cancel" } },
+    });
+    // None of these commands created the session they addressed.
+    const keys = new RedisKeys("troupe");
+    expect(await redis.exists(keys.actor("session/idle-1"), keys.history("session/idle-1"))).toBe(
+      0,
+    );
+  }, 120_000);
 
   it("approve settles a waiting call and says so; a second approve says it already was", async () => {
     const state = await dev.state();
@@ -192,14 +206,61 @@ describe("the troupe CLI against a troupe dev cluster", () => {
       expect(first.code).toBe(0);
       const again = await troupe(["approve", "appr-1", toolCallId, "--json"]);
       expect(JSON.parse(again.stdout)).toMatchObject({
-        ok: true,
-        status: "done",
-        event: { payload: { toolCallId, decision: "approved", alreadySettled: true } },
+        ok: false,
+        verdict: "already_settled",
+        reason: `tool call ${toolCallId} was approved already`,
+        event: { payload: { toolCallId, decision: "approved", command: "tool.approve" } },
       });
+      expect(again.code).toBe(1);
     } finally {
       await client.close();
     }
   }, 60_000);
+
+  it("approve and deny racing on one call: each reports its own verdict, the loser 'already settled' with exit 1 (issue #11)", async () => {
+    const state = await dev.state();
+    const client = await TroupeClient.connect({ natsUrl: state.natsUrl });
+    try {
+      for (const sessionId of ["race-1", "race-2"]) {
+        const from = (await client.lastSequence()) + 1;
+        const sent = await troupe(["send", sessionId, "email dave@example.com the race is on"]);
+        expect(sent.code).toBe(0);
+        let toolCallId = "";
+        let decision = "";
+        const approveAndDeny = (async () => {
+          for await (const { event } of client.events(sessionId, { fromSequence: from })) {
+            const payload = event.payload as Record<string, unknown>;
+            if (event.type === "tool.approval_requested") {
+              toolCallId = String(payload["toolCallId"]);
+              break;
+            }
+          }
+          return Promise.all([
+            troupe(["approve", sessionId, toolCallId]),
+            troupe(["deny", sessionId, toolCallId, "--reason", "lost race?"]),
+          ]);
+        })();
+        const [approve, deny] = await approveAndDeny;
+        for await (const { event } of client.events(sessionId, { fromSequence: from })) {
+          const payload = event.payload as Record<string, unknown>;
+          if (event.type === "tool.approval_settled" && payload["alreadySettled"] !== true) {
+            decision = String(payload["decision"]);
+            break;
+          }
+        }
+        const [winner, loser] = decision === "approved" ? [approve, deny] : [deny, approve];
+        expect(winner.stdout).toBe(`✔ ${toolCallId} ${decision}\n`);
+        expect(winner.code).toBe(0);
+        expect(loser.stdout).toBe("");
+        expect(loser.stderr).toContain(
+          `already settled: tool call ${toolCallId} was ${decision} already`,
+        );
+        expect(loser.code).toBe(1);
+      }
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
 
   it("a host given a module without agents exits at once with the reason", async () => {
     const folder = await mkdtemp(join(tmpdir(), `${testRunMarker()}agent-`));

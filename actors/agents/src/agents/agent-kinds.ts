@@ -1,4 +1,5 @@
 import { AGENT_RESOLVE_EFFECT, MODEL_CALL_EFFECT, TOOL_EXECUTE_EFFECT } from "@troupe/protocol";
+import type { ActorAddress, MessageEnvelope } from "@troupe/protocol";
 import {
   runMachine,
   runMessageSchemas,
@@ -119,12 +120,15 @@ export function agentKinds(
       version: AGENT_MACHINES_VERSION,
       migrate: migrateToolCallSnapshot,
       messageSchemas: toolMessageSchemas,
-      eventAddress: (address, context) => {
+      eventAddress: (address, context, message) => {
         const { sessionId, call } = context as ToolCallContext;
         if (call?.parentSessionId !== undefined) {
           return { kind: "session", id: call.parentSessionId };
         }
-        return sessionId === undefined ? address : { kind: "session", id: sessionId };
+        if (sessionId !== undefined) return { kind: "session", id: sessionId };
+        // No call reached this actor: a command the session forwarded for an
+        // unknown id is answered on that session's subjects (issue #11).
+        return senderSession(message) ?? address;
       },
       effects: {
         [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({
@@ -137,4 +141,14 @@ export function agentKinds(
     };
     return [session, run, tool];
   };
+}
+
+/**
+ * The session that sent an inbox message (`meta.actor` = `session/<id>`), or
+ * undefined for a message from elsewhere.
+ */
+function senderSession(message: MessageEnvelope | undefined): ActorAddress | undefined {
+  const sender = message?.meta.actor;
+  if (sender === undefined || !sender.startsWith("session/")) return undefined;
+  return { kind: "session", id: sender.slice("session/".length) };
 }

@@ -65,7 +65,7 @@ function step(
 ): ActorRecord {
   const stored = record === undefined ? undefined : decodeActorRecord(encodeActorRecord(record));
   const result = processMessage(stored, message, { definition, address });
-  if (result.outcome !== "committed") throw new Error(`not committed: ${result.reason}`);
+  if (result.outcome !== "committed") throw new Error(`not committed: ${result.outcome}`);
   if (result.rejection !== undefined) throw result.rejection;
   return result.record;
 }

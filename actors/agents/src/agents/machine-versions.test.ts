@@ -53,7 +53,7 @@ function committed(
     definition,
     address: definition === run ? address : sessionAddress,
   });
-  if (result.outcome !== "committed") throw new Error(`not committed: ${result.reason}`);
+  if (result.outcome !== "committed") throw new Error(`not committed: ${result.outcome}`);
   if (result.rejection !== undefined) throw result.rejection;
   return result.record;
 }

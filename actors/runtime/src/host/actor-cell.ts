@@ -1,5 +1,10 @@
 import type { JsMsg } from "@nats-io/jetstream";
-import { type ActorAddress, CONTENT_TYPE_HEADER, formatAddress } from "@troupe/protocol";
+import {
+  type ActorAddress,
+  CONTENT_TYPE_HEADER,
+  formatAddress,
+  type TroupeError,
+} from "@troupe/protocol";
 import type { Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
@@ -206,8 +211,15 @@ export class ActorCell {
     this.#activated = true;
   }
 
+  #logRejection(seq: number, rejection: TroupeError): void {
+    this.dependencies.logger.info(
+      { actor: this.actor, seq, code: rejection.code, reason: rejection.message },
+      "message rejected",
+    );
+  }
+
   async #handle(message: JsMsg): Promise<void> {
-    const { publisher, effects, logger, clock } = this.dependencies;
+    const { publisher, effects, clock } = this.dependencies;
     const inbox: InboxMessage = {
       seq: message.seq,
       subject: message.subject,
@@ -225,23 +237,22 @@ export class ActorCell {
       this.#shard.complete(message);
       return;
     }
+    if (result.outcome === "not_created") {
+      // Nothing to store (issue #11): publish the answer (dedup ids derived from
+      // the inbox sequence, so a redelivery after a failed ack is stored once)
+      // and ack. The actor stays without a record.
+      if (result.rejection !== undefined) this.#logRejection(message.seq, result.rejection);
+      await publisher.publish(result.outbox);
+      this.#shard.complete(message);
+      return;
+    }
     const outcome = await this.#shard.commit(this.#record, result.record);
     if (outcome === "conflict")
       throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);
     this.#record = result.record;
     this.#live = result.live;
     this.#outboxConfirmed = false;
-    if (result.rejection !== undefined) {
-      logger.info(
-        {
-          actor: this.actor,
-          seq: message.seq,
-          code: result.rejection.code,
-          reason: result.rejection.message,
-        },
-        "message rejected",
-      );
-    }
+    if (result.rejection !== undefined) this.#logRejection(message.seq, result.rejection);
     if (result.effectFailedBy !== undefined) {
       logger.warn(
         {

@@ -134,7 +134,14 @@ export class ShardWorker {
   /** Creates the consumer from the watermark, starts consuming and wakes dirty actors. */
   async start(): Promise<void> {
     const { jsm, js, streams, settings, snapshots } = this.dependencies;
-    const watermark = (await snapshots.watermark(this.shard)) ?? 0;
+    const stored = await snapshots.watermark(this.shard);
+    if (stored === undefined) {
+      // Written once, when the shard is first owned (1 = from the stream's
+      // start, as no key): so the shard's Redis keys are fixed from now on, and
+      // traffic that creates no actor (bogus commands) adds none (issue #11).
+      await snapshots.saveWatermark(this.shard, this.token, 1);
+    }
+    const watermark = stored ?? 0;
     this.#savedWatermark = watermark;
     this.#highestDelivered = Math.max(0, watermark - 1);
     const name = shardConsumerName(settings.prefix, this.shard);

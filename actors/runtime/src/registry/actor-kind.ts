@@ -64,9 +64,16 @@ export interface ActorKindDefinition {
   /**
    * Whose event subjects this actor publishes on; defaults to its own address. A
    * run or tool call actor returns its session so that every event about a
-   * session appears under `troupe.session.<id>.events.>`.
+   * session appears under `troupe.session.<id>.events.>`. `message` is the
+   * inbox message being processed: an actor that is not created yet (its
+   * context says nothing) may answer on the subjects of the actor that sent it
+   * (`message.meta.actor`).
    */
-  readonly eventAddress?: (address: ActorAddress, context: unknown) => ActorAddress;
+  readonly eventAddress?: (
+    address: ActorAddress,
+    context: unknown,
+    message?: MessageEnvelope,
+  ) => ActorAddress;
   /**
    * Migration hook for snapshots written by another machine version. Returns the
    * persisted xstate snapshot in the current shape, or throws to refuse. Without a

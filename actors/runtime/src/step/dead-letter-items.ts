@@ -112,6 +112,11 @@ export function deadLetterItems(input: {
   eventSeq: number;
   /** Id and type of the message, when its envelope decoded (else the inbox-derived id is used). */
   envelope?: { id: string; type: string };
+  /**
+   * The actor does not exist and is not created for this (issue #11): the
+   * event is transient (`meta.seq` 0), its id `<actor>:ev:in.<inbox seq>.1`.
+   */
+  transient?: boolean;
 }): OutboxItem[] {
   const actor = formatAddress(input.address);
   const deadLetter = deadLetterItem({
@@ -121,7 +126,10 @@ export function deadLetterItems(input: {
     message: input.message,
     error: input.error,
   });
-  const eventId = `${actor}:ev:${input.eventSeq}`;
+  const transient = input.transient === true;
+  const eventId = transient
+    ? `${actor}:ev:in.${input.message.seq}.1`
+    : `${actor}:ev:${input.eventSeq}`;
   const messageType =
     input.envelope?.type ??
     (DecodeError.isInstance(input.error) ? input.error.messageType : undefined);
@@ -141,7 +149,12 @@ export function deadLetterItems(input: {
         ? { issues: input.error.issues }
         : {}),
     },
-    meta: { actor, seq: input.eventSeq, timestampMs: input.message.timestampMs },
+    meta: {
+      actor,
+      seq: transient ? 0 : input.eventSeq,
+      ...(transient ? { transient: true as const } : {}),
+      timestampMs: input.message.timestampMs,
+    },
   });
   return [
     deadLetter,

@@ -61,6 +61,34 @@ export interface InterpretContext {
    * the protocol's 1 MiB. The host passes its `maxPayloadBytes`.
    */
   readonly maxPayloadBytes?: number | undefined;
+  /**
+   * Publish events as transient (`meta.seq` 0, `meta.transient`), with ids
+   * `<actor>:ev:in.<inboxSeq>.<n>`: for an actor the message did not create
+   * (issue #11), whose event sequence does not move.
+   */
+  readonly transientEvents?: boolean;
+}
+
+/**
+ * Whether an action asks for nothing but events (or for nothing the host
+ * does): an emit, a log, an immediate raise. Messages, transcript entries,
+ * effects and timers all need a stored record.
+ *
+ * @param action - an action from `transition()`.
+ */
+export function isEventOnlyAction(action: MachineAction): boolean {
+  switch (action.type) {
+    case SEND_ACTION:
+    case APPEND_ACTION:
+    case EFFECT_ACTION:
+    case CANCEL_EFFECT_ACTION:
+    case "xstate.cancel":
+      return false;
+    case "xstate.raise":
+      return (action.params as { delay?: unknown } | undefined)?.delay === undefined;
+    default:
+      return true;
+  }
 }
 
 /**
@@ -101,9 +129,14 @@ export function interpretActions(
   };
   let eventSeq = context.eventSeq;
   const maxPayloadBytes = context.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  let transientCount = 0;
   const pushEvent = (type: string, payload: Record<string, unknown>) => {
-    eventSeq += 1;
-    const id = `${actor}:ev:${eventSeq}`;
+    const transient = context.transientEvents === true;
+    if (transient) transientCount += 1;
+    else eventSeq += 1;
+    const id = transient
+      ? `${actor}:ev:in.${context.inboxSeq}.${transientCount}`
+      : `${actor}:ev:${eventSeq}`;
     const encoded = encodeEvent(
       {
         v: 1,
@@ -112,7 +145,8 @@ export function interpretActions(
         payload,
         meta: {
           actor,
-          seq: eventSeq,
+          seq: transient ? 0 : eventSeq,
+          ...(transient ? { transient: true as const } : {}),
           timestampMs: context.nowMs,
           causationId: context.causationId,
           ...(context.correlationId === undefined ? {} : { correlationId: context.correlationId }),

@@ -115,6 +115,38 @@ describe("processMessage", () => {
     expect(event.meta).toMatchObject({ actor: "counter/c1", seq: 1, causationId: "m7" });
   });
 
+  it("a first message that leaves the machine as it started creates nothing: its events are published transient (issue #11)", () => {
+    const result = processMessage(undefined, inbox(9, { type: "add", by: 0 }), options);
+    if (result.outcome !== "not_created") throw new Error(`got ${result.outcome}`);
+    expect(result.outbox).toHaveLength(1);
+    const [item] = result.outbox;
+    expect(item?.subject).toBe("troupe.counter.c1.events.counter.changed");
+    // Derived from the inbox sequence: a redelivery publishes the same id.
+    expect(item?.messageId).toBe("counter/c1:ev:in.9.1");
+    const event = decodeEvent(item!.body, {
+      contentType: item!.contentType,
+      schemas: { "counter.changed": z.object({ count: z.number() }) },
+    });
+    expect(event.meta).toMatchObject({ actor: "counter/c1", seq: 0, transient: true });
+    expect(event.meta.causationId).toBe("m9");
+    // The same message to an actor that exists is an ordinary commit.
+    const existing = committed(
+      processMessage(undefined, inbox(1, { type: "add", by: 1 }), options),
+    );
+    const next = committed(
+      processMessage(existing.record, inbox(9, { type: "add", by: 0 }), options),
+    );
+    expect(next.record.generation).toBe(2);
+    expect(next.record.eventSeq).toBe(2);
+    // A first message that asks for anything but events still creates the actor.
+    expect(processMessage(undefined, inbox(3, { type: "arm", delayMs: 5 }), options).outcome).toBe(
+      "committed",
+    );
+    expect(processMessage(undefined, inbox(4, { type: "double" }), options).outcome).toBe(
+      "committed",
+    );
+  });
+
   it("skips a message the snapshot already reflects (a redelivery after a lost ack)", () => {
     const first = committed(processMessage(undefined, inbox(7, { type: "add", by: 5 }), options));
     expect(processMessage(first.record, inbox(7, { type: "add", by: 5 }), options)).toEqual({
@@ -156,13 +188,15 @@ describe("processMessage", () => {
         throw new TroupeError("unknown_agent", "no such agent");
       },
     });
-    const result = committed(
-      processMessage(undefined, inbox(4, { type: "add", by: 1 }), {
-        definition: refusing,
-        address,
-      }),
-    );
-    const item = result.record.outbox[1]!;
+    const result = processMessage(undefined, inbox(4, { type: "add", by: 1 }), {
+      definition: refusing,
+      address,
+    });
+    // Refused by an actor that does not exist: nothing is stored (issue #11).
+    if (result.outcome !== "not_created") throw new Error(`got ${result.outcome}`);
+    expect(result.rejection?.code).toBe("unknown_agent");
+    expect(result.outbox[0]?.subject).toBe("_troupe.deadletter.counter.c1");
+    const item = result.outbox[1]!;
     expect(item.subject).toBe("troupe.counter.c1.events.message.rejected");
     const event = decodeEvent(item.body, { contentType: item.contentType });
     // The client that sent envelope "m4" can match the rejection to its message.
@@ -177,18 +211,23 @@ describe("processMessage", () => {
       contentType: undefined,
       timestampMs: 5,
     };
-    const result = committed(processMessage(undefined, garbage, options));
-    const item = result.record.outbox[1]!;
+    const result = processMessage(undefined, garbage, options);
+    if (result.outcome !== "not_created") throw new Error(`got ${result.outcome}`);
+    const item = result.outbox[1]!;
+    expect(item.messageId).toBe("counter/c1:ev:in.9.1");
     const event = decodeEvent(item.body, { contentType: item.contentType });
     expect(event.payload).toMatchObject({ code: "decode_failed", messageId: "counter/c1:in:9" });
+    expect(event.meta).toMatchObject({ seq: 0, transient: true });
     expect((event.payload as { type?: string }).type).toBeUndefined();
   });
 
   it("rejects an unknown message type and undecodable bytes", () => {
-    const unknown = committed(processMessage(undefined, inbox(1, { type: "launch" }), options));
+    const first = committed(processMessage(undefined, inbox(1, { type: "add", by: 1 }), options));
+    const unknown = committed(processMessage(first.record, inbox(2, { type: "launch" }), options));
     expect(unknown.rejection?.message).toMatch(/launch/);
+    expect(unknown.record.state).toEqual(first.record.state);
     const garbage: InboxMessage = {
-      seq: 2,
+      seq: 3,
       subject: "s",
       data: new Uint8Array([0xc1, 0xff]),
       contentType: undefined,
@@ -196,7 +235,7 @@ describe("processMessage", () => {
     };
     const undecodable = committed(processMessage(unknown.record, garbage, options));
     expect(undecodable.rejection?.code).toBe("decode_failed");
-    expect(undecodable.record.eventSeq).toBe(2);
+    expect(undecodable.record.eventSeq).toBe(3);
   });
 
   it("arms a durable timer at the message time plus the delay and fires it exactly once", () => {

@@ -10,13 +10,14 @@ import {
   formatAddress,
   hostMessageSchemas,
 } from "@troupe/protocol";
+import { isDeepStrictEqual } from "node:util";
 import { createActor, initialTransition, transition, type EventObject } from "xstate";
 import { UnsupportedMachineActionError } from "../errors/unsupported-machine-action-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import { CHILD_ACTOR_REASON } from "../registry/machine-action-support.js";
 import type { ActorRecord, OutboxItem, PendingEffect } from "./actor-record.js";
 import { deadLetterItems } from "./dead-letter-items.js";
-import { interpretActions, type MachineAction } from "./interpret-actions.js";
+import { interpretActions, isEventOnlyAction, type MachineAction } from "./interpret-actions.js";
 
 /** One message read from the inbox stream. */
 export interface InboxMessage {
@@ -36,6 +37,19 @@ export type SkipReason = "already_reflected" | "stale_timer" | "stale_effect";
 /** Outcome of {@link processMessage}. */
 export type StepResult =
   | { readonly outcome: "skipped"; readonly reason: SkipReason }
+  | {
+      /**
+       * The actor has no record and the message did not create it: the machine
+       * stayed in its initial state and asked only for events (a verdict on a
+       * command that addresses nothing, issue #11). Nothing is stored; publish
+       * `outbox` (those events, transient: `meta.seq` 0, ids derived from the
+       * inbox sequence so a redelivery is deduplicated), then ack.
+       */
+      readonly outcome: "not_created";
+      readonly outbox: readonly OutboxItem[];
+      /** Set when the message was rejected (its dead letter is in `outbox`). */
+      readonly rejection?: TroupeError | undefined;
+    }
   | {
       readonly outcome: "committed";
       /** The next generation to write (compare-and-set on `record.generation - 1`). */
@@ -89,10 +103,16 @@ export interface StepOptions {
  * 1. A message whose sequence the snapshot already reflects is skipped.
  * 2. A message that does not decode or validate is rejected: the next generation
  *    keeps the machine state, advances the inbox sequence and carries a dead letter
- *    and a `message.rejected` event in its outbox.
+ *    and a `message.rejected` event in its outbox (for an actor with no record:
+ *    `not_created`, the two published without a record, the event transient).
  * 3. Timer and effect results that no longer match a pending timer/effect are
  *    skipped (a late duplicate).
  * 4. Otherwise the machine takes the pure transition and its actions become data.
+ * 5. For an actor with no record, a transition that leaves the machine in its
+ *    initial state and asks for nothing but events creates nothing
+ *    (`not_created`): its events are published as transient events and no
+ *    record is written, so a message that addresses nothing leaves no key
+ *    behind (issue #11, docs/decisions/0013).
  *
  * A snapshot written by another machine version is migrated with the kind's
  * `migrate` hook; without one, the message is rejected with
@@ -317,16 +337,26 @@ function transitionMachine(
   actions.push(...(transitionActions as MachineAction[]));
 
   const context = (next as { context?: unknown }).context;
+  const notCreated =
+    (record === undefined || record.state === undefined) &&
+    actions.every(isEventOnlyAction) &&
+    isDeepStrictEqual(machine.getPersistedSnapshot(next), machine.getPersistedSnapshot(snapshot));
   const interpreted = interpretActions(actions, {
     address,
-    eventAddress: definition.eventAddress ? definition.eventAddress(address, context) : address,
+    eventAddress: definition.eventAddress
+      ? definition.eventAddress(address, context, envelope)
+      : address,
     inboxSeq: message.seq,
     nowMs: message.timestampMs,
     causationId: envelope.id,
     correlationId: envelope.meta.correlationId,
     eventSeq: record?.eventSeq ?? 0,
     maxPayloadBytes: options.maxPayloadBytes,
+    ...(notCreated && record === undefined ? { transientEvents: true } : {}),
   });
+  if (notCreated && record === undefined) {
+    return { outcome: "not_created", outbox: interpreted.outbox };
+  }
   // `spawn` inside `assign` returns no action (an enqueued `spawnChild` was
   // refused above): such a child shows only in the next snapshot.
   const [child] = Object.keys((next as { children?: Record<string, unknown> }).children ?? {});
@@ -398,7 +428,11 @@ function reject(
     error,
     eventSeq,
     ...(envelope === undefined ? {} : { envelope: { id: envelope.id, type: envelope.type } }),
+    ...(record === undefined ? { transient: true } : {}),
   });
+  // A message refused by an actor that does not exist creates nothing either:
+  // its dead letter and `message.rejected` are all there is (issue #11).
+  if (record === undefined) return { outcome: "not_created", outbox, rejection: error };
   const base: ActorRecord = record ?? {
     address: actor,
     generation: 0,

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { actorIdSchema } from "../../address/actor-id.js";
-import { commandNoteSchema, commandTextSchema, toolCallIdSchema } from "../field-schemas.js";
+import {
+  commandNoteSchema,
+  commandTextSchema,
+  identifierSchema,
+  toolCallIdSchema,
+} from "../field-schemas.js";
 import { toolPolicySchema } from "../tool-policy.js";
 
 // The public commands a session accepts. Their rules are one set (issue #11):
@@ -64,15 +69,19 @@ export type RunSteer = z.infer<typeof runSteerSchema>;
  * `tool.approve` — approve a tool call that waits for approval
  * (`tool.approval_requested`). The first settlement wins.
  *
- * Shape: `{ toolCallId: string (toolCallIdSchema), note?: string, sessionId?: string (actor id) }`.
+ * Shape: `{ toolCallId: string (toolCallIdSchema), note?: string, sessionId?: string (actor id), commandId?: string }`.
  * `sessionId` (optional): the session that owns the call, as `tool.approval_requested`
  * reported it. A session forwards a message naming one of its subagents'
  * sessions (`sub-…`) there; absent = the session the message is sent to.
+ * `commandId` (optional): set by a session that forwards the command (to its
+ * tool call or a subagent's session): the envelope id of the client's original
+ * command, which the `command.settled` verdict names. Clients leave it out.
  */
 export const toolApproveSchema = z.strictObject({
   toolCallId: toolCallIdSchema,
   note: commandNoteSchema.optional(),
   sessionId: actorIdSchema.optional(),
+  commandId: identifierSchema.optional(),
 });
 /** Payload of `tool.approve`. */
 export type ToolApprove = z.infer<typeof toolApproveSchema>;
@@ -81,15 +90,19 @@ export type ToolApprove = z.infer<typeof toolApproveSchema>;
  * `tool.deny` — deny a tool call that waits for approval; the model is told, with
  * `reason` when given. The first settlement wins.
  *
- * Shape: `{ toolCallId: string (toolCallIdSchema), reason?: string, sessionId?: string (actor id) }`.
+ * Shape: `{ toolCallId: string (toolCallIdSchema), reason?: string, sessionId?: string (actor id), commandId?: string }`.
  * `sessionId` (optional): the session that owns the call, as `tool.approval_requested`
  * reported it. A session forwards a message naming one of its subagents'
  * sessions (`sub-…`) there; absent = the session the message is sent to.
+ * `commandId` (optional): set by a session that forwards the command (to its
+ * tool call or a subagent's session): the envelope id of the client's original
+ * command, which the `command.settled` verdict names. Clients leave it out.
  */
 export const toolDenySchema = z.strictObject({
   toolCallId: toolCallIdSchema,
   reason: commandNoteSchema.optional(),
   sessionId: actorIdSchema.optional(),
+  commandId: identifierSchema.optional(),
 });
 /** Payload of `tool.deny`. */
 export type ToolDeny = z.infer<typeof toolDenySchema>;
@@ -98,15 +111,19 @@ export type ToolDeny = z.infer<typeof toolDenySchema>;
  * `question.answer` — answer a question the agent asked (`question.asked`).
  *
  * Shape: `{ questionId: string (toolCallIdSchema), text: string (1 to 262,144 characters,
- * not blank), sessionId?: string (actor id) }`.
+ * not blank), sessionId?: string (actor id), commandId?: string }`.
  * `sessionId` (optional): the session that owns the call, as `question.asked`
  * reported it. A session forwards a message naming one of its subagents'
  * sessions (`sub-…`) there; absent = the session the message is sent to.
+ * `commandId` (optional): set by a session that forwards the command (to its
+ * tool call or a subagent's session): the envelope id of the client's original
+ * command, which the `command.settled` verdict names. Clients leave it out.
  */
 export const questionAnswerSchema = z.strictObject({
   questionId: toolCallIdSchema,
   text: commandTextSchema,
   sessionId: actorIdSchema.optional(),
+  commandId: identifierSchema.optional(),
 });
 /** Payload of `question.answer`. */
 export type QuestionAnswer = z.infer<typeof questionAnswerSchema>;

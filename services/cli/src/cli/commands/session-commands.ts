@@ -11,24 +11,17 @@ interface JsonFlag extends ConnectionFlags {
   readonly json?: boolean;
 }
 
-/** What a command expects, and how its outcome is said. */
+/** How a command's success is said. */
 interface CommandSpec {
-  /** Recognises the event showing the command took effect, if one is expected. */
-  readonly effect?: (event: EventEnvelope) => boolean;
-  /** The line once done (given the effect event) or accepted. */
-  readonly done: (event?: EventEnvelope) => string;
-  /** Said when the session accepted it but the effect did not follow. */
-  readonly noEffect?: string;
-  /** Said when nothing came back; default: no host answered. */
-  readonly unanswered?: string;
-  /** Whether a missing effect (or answer) is still success (exit code 0). */
-  readonly missingEffectIsFine?: boolean;
+  /** The line when the session applied it (given the `command.settled` event). */
+  readonly applied: (event: EventEnvelope<"command.settled">) => string;
 }
 
 /**
- * Sends a command, follows the session's verdict (and the command's effect)
- * for up to 5 s and reports it: a line, or `{ ok, status, … }` with `--json`.
- * Exit code 1 when the session refused it or the expected effect did not follow.
+ * Sends a command, waits (up to 5 s) for the session's verdict on it and
+ * reports it: a line, or `{ ok, verdict, … }` with `--json`. Exit code 0 only
+ * when the session applied it; 1 when it did nothing (already settled, nothing
+ * to act on, unknown id), refused it, or no verdict came (no host).
  */
 async function runCommand(
   options: JsonFlag,
@@ -37,66 +30,55 @@ async function runCommand(
   data: Record<string, unknown>,
   send: (client: TroupeClient) => Promise<CommandReceipt>,
 ): Promise<void> {
-  const verdict = await withClient(options, (client) =>
-    confirmCommand(client, sessionId, () => send(client), spec.effect),
+  const outcome = await withClient(options, (client) =>
+    confirmCommand(client, sessionId, () => send(client)),
   );
-  const ok =
-    verdict.status === "done" ||
-    verdict.status === "accepted" ||
-    (verdict.status !== "rejected" && spec.missingEffectIsFine === true);
+  const ok = outcome.verdict === "applied";
   if (!ok) process.exitCode = 1;
   if (options.json === true) {
-    const { status } = verdict;
-    const event = verdict.status === "done" ? { event: verdict.event } : {};
-    const refusal =
-      verdict.status === "rejected" ? { code: verdict.code, reason: verdict.reason } : {};
+    const details =
+      outcome.verdict === "no_verdict"
+        ? {}
+        : {
+            commandId: outcome.commandId,
+            ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
+            ...(outcome.verdict === "rejected" ? { code: outcome.code } : {}),
+            event: outcome.event,
+          };
     process.stdout.write(
-      `${JSON.stringify({ ok, status, sessionId, ...data, ...refusal, ...event })}\n`,
+      `${JSON.stringify({ ok, verdict: outcome.verdict, sessionId, ...data, ...details })}\n`,
     );
     return;
   }
-  switch (verdict.status) {
-    case "done":
-      process.stdout.write(`${pc.green("✔")} ${spec.done(verdict.event)}\n`);
+  const fail = (line: string) => process.stderr.write(`${pc.red("error:")} ${line}\n`);
+  switch (outcome.verdict) {
+    case "applied":
+      process.stdout.write(`${pc.green("✔")} ${spec.applied(outcome.event)}\n`);
       return;
-    case "accepted":
-      process.stdout.write(`${pc.green("✔")} ${spec.done()}\n`);
+    case "already_settled":
+      fail(`already settled: ${outcome.reason ?? "its target was decided before"}`);
+      return;
+    case "nothing_to_act_on":
+      fail(`nothing to act on: ${outcome.reason ?? "the session had nothing to do"}`);
+      return;
+    case "unknown_id":
+      fail(`unknown id: ${outcome.reason ?? "the session has no such tool call or question"}`);
       return;
     case "rejected":
-      process.stderr.write(
-        `${pc.red("error:")} ${sessionId} refused it (${verdict.code}): ${verdict.reason}\n`,
-      );
+      fail(`${sessionId} refused it (${outcome.code}): ${outcome.reason}`);
       return;
-    case "no_effect":
-      (ok ? process.stdout : process.stderr).write(
-        `${ok ? pc.yellow("…") : pc.red("error:")} ${spec.noEffect ?? "it had no effect"}\n`,
-      );
-      return;
-    case "unanswered":
-      (ok ? process.stdout : process.stderr).write(
-        `${ok ? pc.yellow("…") : pc.red("error:")} ${
-          spec.unanswered ??
-          "sent; no host answered within 5 s (is a host running? `troupe status`)"
-        }\n`,
+    case "no_verdict":
+      fail(
+        "sent; no verdict within 5 s: no host is running, or none owns the session yet (`troupe status`)",
       );
       return;
   }
 }
 
-/** The effect of an approval or denial: the call's `tool.approval_settled`. */
+/** The line of an applied approval or denial. */
 function settles(toolCallId: string): CommandSpec {
   return {
-    effect: (event) =>
-      event.type === "tool.approval_settled" &&
-      (event.payload as { toolCallId?: unknown }).toolCallId === toolCallId,
-    done: (event) => {
-      const payload = (event?.payload ?? {}) as { decision?: string; alreadySettled?: boolean };
-      const decision = (payload.decision ?? "settled").replace("_", " ");
-      return payload.alreadySettled === true
-        ? `${toolCallId} was already ${decision}`
-        : `${toolCallId} ${decision}`;
-    },
-    noEffect: `the session accepted it, but no tool call ${toolCallId} was waiting for approval (unknown id?)`,
+    applied: (event) => `${toolCallId} ${event.payload.decision ?? "settled"}`,
   };
 }
 
@@ -104,10 +86,10 @@ function settles(toolCallId: string): CommandSpec {
  * `troupe approve|deny|answer|cancel|steer`: one message to a session's inbox
  * each (`tool.approve`, `tool.deny`, `question.answer`, `run.cancel`,
  * `run.steer`). The session id is checked before anything is published; then
- * each follows the session for up to 5 s and says what happened: refused
- * (exit code 1), done (the call's `tool.approval_settled`, the
- * `question.answered`, the `run.cancelled`), or accepted without effect (an
- * unknown tool call or question id: exit code 1; nothing to cancel: 0).
+ * each waits (up to 5 s) for the session's verdict on it (`command.settled` or
+ * `message.rejected`, matched by the command's id) and says it: exit code 0
+ * when applied; 1 when already settled, nothing to act on, an unknown id,
+ * refused, or no verdict (no host) — issue #11.
  */
 export function sessionCommands(): Command[] {
   const approve = decisionCommand("approve", "--note <text>", "a note recorded with the approval");
@@ -130,13 +112,7 @@ export function sessionCommands(): Command[] {
         await runCommand(
           options,
           sessionId,
-          {
-            effect: (event) =>
-              event.type === "question.answered" &&
-              (event.payload as { questionId?: unknown }).questionId === questionId,
-            done: () => `${questionId} answered`,
-            noEffect: `the session accepted it, but no question ${questionId} was waiting (unknown id, or answered already?)`,
-          },
+          { applied: () => `${questionId} answered` },
           { questionId },
           (client) =>
             client.answer(
@@ -159,14 +135,7 @@ export function sessionCommands(): Command[] {
       await runCommand(
         options,
         sessionId,
-        {
-          effect: (event) => event.type === "run.cancelled",
-          done: (event) =>
-            `run ${String((event?.payload as { runId?: unknown } | undefined)?.runId)} cancelled`,
-          noEffect: `no run of ${sessionId} was cancelled within 5 s (none was running?)`,
-          unanswered: `no run of ${sessionId} was cancelled within 5 s (none was running, or no host is)`,
-          missingEffectIsFine: true,
-        },
+        { applied: (event) => `run ${event.payload.runId ?? "?"} is being cancelled` },
         {},
         (client) =>
           client.cancel(sessionId, {
@@ -185,7 +154,10 @@ export function sessionCommands(): Command[] {
       await runCommand(
         options,
         sessionId,
-        { done: () => `${sessionId} accepted the guidance` },
+        {
+          applied: (event) =>
+            `${sessionId} accepted the guidance${event.payload.runId === undefined ? "" : ` (run ${event.payload.runId})`}`,
+        },
         {},
         (client) => client.steer(sessionId, text),
       );

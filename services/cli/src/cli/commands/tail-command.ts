@@ -84,13 +84,15 @@ export function tailCommand(): Command {
             if ((type === "session.idle" || type === "session.closed") && isSessionEvent) {
               running = false;
             }
-            // Events after which nothing more is coming unless someone sends again: a
-            // user.message that was accepted is followed by its run.started.
+            // Events after which nothing more is coming unless someone sends again
+            // (a command's verdict among them): a user.message that was accepted is
+            // followed by its run.started.
             const settled =
               type === "session.idle" ||
               type === "session.closed" ||
               type === "message.rejected" ||
               type === "message.duplicate" ||
+              type === "command.settled" ||
               (type === "message.accepted" &&
                 (event.event.payload as { type?: unknown }).type !== "user.message");
             if (options.untilIdle === true && settled && !running && event.pending === 0) break;

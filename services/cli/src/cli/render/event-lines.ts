@@ -28,6 +28,7 @@ export interface EventLinesContext {
  * | `message.accepted`        | dim `· <type> accepted (run <runId>, queued)`                        |
  * | `message.duplicate`       | dim `· duplicate <type> ignored`                                     |
  * | `message.rejected`        | red `✗ <type> rejected (<code>): <reason>`                           |
+ * | `command.settled`         | none when applied, else dim `· <command>: <verdict> (<reason>)`      |
  * | `run.started` / `.failed` | dim `▶ run <runId> (<agent>)` / red `✗ run <runId> failed (<code>): <message>` |
  * | `tool.started`            | `⚙ <tool> <arguments, when known>` (`(attempt n)` after the first)   |
  * | `tool.completed`          | green `✓ <tool> → <output, ≤ 200 characters>`                        |
@@ -69,6 +70,12 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
     case "message.rejected": {
       const { type, code, reason } = event.payload;
       return [c.red(`✗ ${type ?? "message"} rejected (${code}): ${reason}`)];
+    }
+    case "command.settled": {
+      // An applied command shows through its effect (approval, cancel, …).
+      const { command, verdict, reason } = event.payload;
+      if (verdict === "applied") return [];
+      return [c.dim(`· ${command}: ${verdict.replaceAll("_", " ")}${suffix(" (", reason, ")")}`)];
     }
     case "run.started":
       return [c.dim(`▶ run ${event.payload.runId}${suffix(" (", event.payload.agent, ")")}`)];
