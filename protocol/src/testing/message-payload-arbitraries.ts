@@ -31,15 +31,30 @@ export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown
     { requiredKeys: ["text"] },
   ),
   "tool.approve": fc.record(
-    { toolCallId: toolCallIdArbitrary, note: text, sessionId: actorIdArbitrary, commandId: identifierArbitrary },
+    {
+      toolCallId: toolCallIdArbitrary,
+      note: text,
+      sessionId: actorIdArbitrary,
+      commandId: identifierArbitrary,
+    },
     { requiredKeys: ["toolCallId"] },
   ),
   "tool.deny": fc.record(
-    { toolCallId: toolCallIdArbitrary, reason: text, sessionId: actorIdArbitrary, commandId: identifierArbitrary },
+    {
+      toolCallId: toolCallIdArbitrary,
+      reason: text,
+      sessionId: actorIdArbitrary,
+      commandId: identifierArbitrary,
+    },
     { requiredKeys: ["toolCallId"] },
   ),
   "question.answer": fc.record(
-    { questionId: toolCallIdArbitrary, text: commandTextArbitrary, sessionId: actorIdArbitrary, commandId: identifierArbitrary },
+    {
+      questionId: toolCallIdArbitrary,
+      text: commandTextArbitrary,
+      sessionId: actorIdArbitrary,
+      commandId: identifierArbitrary,
+    },
     { requiredKeys: ["questionId", "text"] },
   ),
   "session.configure": fc.record(
