@@ -254,7 +254,7 @@ export class ActorCell {
     this.#outboxConfirmed = false;
     if (result.rejection !== undefined) this.#logRejection(message.seq, result.rejection);
     if (result.effectFailedBy !== undefined) {
-      logger.warn(
+      this.dependencies.logger.warn(
         {
           actor: this.actor,
           seq: message.seq,
