@@ -283,7 +283,11 @@ describe("public commands refuse every unknown field by name (issue #11)", () =>
           .constantFrom(...publicCommandTypes)
           .chain((type) => fc.tuple(fc.constant(type), messagePayloadArbitraries[type])),
         extraKey,
-        fc.jsonValue({ maxDepth: 1 }),
+        // A nested "__proto__" key makes the body undecodable (refused before any
+        // schema), which another test covers; here the value must be plain.
+        fc
+          .jsonValue({ maxDepth: 1 })
+          .filter((value) => !JSON.stringify(value).includes('"__proto__"')),
         fc.boolean(),
         ([type, payload], key, value, plain) => {
           const fields = payload as Record<string, unknown>;
