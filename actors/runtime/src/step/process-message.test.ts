@@ -552,13 +552,17 @@ describe("processMessage contains oversized outboxes and failing steps (issue #1
   });
 
   it("a transcript entry over maxPayloadBytes rejects the message too", () => {
+    const first = committed(
+      processMessage(undefined, inbox(1, { type: "say", text: "hi" }), echoOptions),
+    );
     const big = committed(
       processMessage(
-        undefined,
-        inbox(1, { type: "note", text: "n".repeat(limit * 0.6) }),
+        first.record,
+        inbox(2, { type: "note", text: "n".repeat(limit * 0.6) }),
         echoOptions,
       ),
     );
+    expect(big.record.state).toEqual(first.record.state);
     expect(big.rejection?.code).toBe("payload_too_large");
     expect(big.rejection?.message).toContain("troupe.transcript.s1");
     const small = committed(
@@ -617,14 +621,18 @@ describe("processMessage contains oversized outboxes and failing steps (issue #1
         throw Object.assign(Object.create(null) as object, { weird: true });
       },
     });
-    const result = committed(
-      processMessage(undefined, inbox(1, { type: "say", text: "hi" }), {
-        definition: throwing,
-        address,
-      }),
-    );
+    const result = processMessage(undefined, inbox(1, { type: "say", text: "hi" }), {
+      definition: throwing,
+      address,
+    });
+    // The actor has no record and the message is rejected: nothing is stored
+    // (not_created), but the dead letter and the rejection are still published.
+    if (result.outcome !== "not_created")
+      throw new Error(`expected not_created, got ${result.outcome}`);
     expect(result.rejection?.code).toBe("internal");
-    expect(result.record.inboxSeq).toBe(1);
-    expect(result.record.outbox[0]?.subject).toBe("_troupe.deadletter.counter.c1");
+    expect(result.outbox.map((item) => item.subject)).toEqual([
+      "_troupe.deadletter.counter.c1",
+      "troupe.counter.c1.events.message.rejected",
+    ]);
   });
 });
