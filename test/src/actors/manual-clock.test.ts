@@ -75,6 +75,8 @@ describe("the host reads time from the clock it is given", () => {
       leaseRenewIntervalMs: 600_000,
       rebalanceIntervalMs: 600_000,
       membershipTtlMs: 600_000,
+      // One rebalance only (at start): with no settling window it acquires every shard.
+      membershipSettleMs: 0,
     });
     try {
       const owned = host.ownedShards;

@@ -72,5 +72,7 @@ describe("fencing", () => {
     // The zombie noticed on its own that its leases were gone, and kept running.
     expect(zombie.stdout()).toMatch(/lease lost/);
     expect(zombie.child.exitCode).toBeNull();
-  });
+    // Two host starts (each waits ≈ 2 s for the membership to settle) and five
+    // waits of up to 20 s: more than vitest's default 30 s on a loaded machine.
+  }, 90_000);
 });
