@@ -28,6 +28,13 @@ export interface QueuedMessage {
    * active run did not take.
    */
   readonly priority: boolean;
+  /**
+   * Set on a steer: it already had its verdict (`command.settled` `applied`, when
+   * the active run received it), so dropping it later (the session closed before
+   * the turn it carried over to) emits no second verdict (issue #11: exactly one
+   * verdict per command). Absent on admitted messages.
+   */
+  readonly answered?: true;
 }
 
 /**

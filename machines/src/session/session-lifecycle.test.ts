@@ -216,6 +216,21 @@ describe("session: closing", () => {
     expect(closed.snapshot.context).toMatchObject({ queue: [], transcriptLength: 2 });
   });
 
+  it("a steer the run did not take is dropped on close without a second verdict (it had `applied`)", () => {
+    const steered = sessionStep(running(), steer({ text: "shorter" }, "st1"));
+    expect(steered.actions).toContainEqual(verdict("run.steer", "st1", "applied", { runId: "r1" }));
+    const closing = sessionStep(steered.snapshot, close());
+    const closed = sessionStep(
+      closing.snapshot,
+      runFinished({ runId: "r1", outcome: "completed", transcriptLength: 2, steersApplied: 0 }),
+    );
+    expect(closed.snapshot.value).toBe("closed");
+    expect(closed.actions).toEqual([
+      emitEvent("session.closed", { sessionId: "s1", lastRunId: "r1" }),
+    ]);
+    expect(closed.snapshot.context).toMatchObject({ queue: [] });
+  });
+
   it("while closing, session.close and run.cancel change nothing, and no second run.cancel is sent", () => {
     const interrupted = sessionSteps(
       newSession(),

@@ -207,6 +207,7 @@ export const forwardSteer: SessionStep = (context, event) => {
     messageId: messageIdOf(event),
     text: textOf(event),
     priority: true,
+    answered: true,
   };
   const payload = { runId: context.activeRunId, text: entry.text };
   return {
@@ -262,14 +263,20 @@ export const announceClosed: SessionStep = (context) => ({
   ],
 });
 
-/** Refuses every queued message (the session closed before they ran) and empties the queue. */
+/**
+ * Refuses every queued message (the session closed before they ran) and empties
+ * the queue. A steer carried over from the run it was given to had its verdict
+ * already (`applied`) and is dropped without a second one.
+ */
 export const dropQueue: SessionStep = (context) => ({
   context: { queue: [] },
-  actions: context.queue.map((entry) =>
-    emitEvent("message.rejected", {
-      reason: `session ${context.sessionId} closed before the message ran`,
-      code: SESSION_REJECTION_CODES.sessionClosed,
-      messageId: entry.messageId,
-    }),
-  ),
+  actions: context.queue
+    .filter((entry) => entry.answered !== true)
+    .map((entry) =>
+      emitEvent("message.rejected", {
+        reason: `session ${context.sessionId} closed before the message ran`,
+        code: SESSION_REJECTION_CODES.sessionClosed,
+        messageId: entry.messageId,
+      }),
+    ),
 });
