@@ -1,7 +1,12 @@
 import { parseAddress, shardOf } from "@troupe/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
-import { HANDOVER_HOST, slowToolCalls, type SlowToolCalls } from "../support/slow-tool-calls.js";
+import {
+  HANDOVER_HOST,
+  expectEveryCallCompletedOnce,
+  slowToolCalls,
+  type SlowToolCalls,
+} from "../support/slow-tool-calls.js";
 
 // Issue #11: a planned operation (scale-up, SIGTERM) must not turn finished
 // work into "outcome unknown": the old owner lets running effects finish and
@@ -47,28 +52,12 @@ describe("graceful hand-over of shards with running tool calls", () => {
     return shards.filter((shard) => before[shard] !== after[shard]).length;
   }
 
-  async function expectEveryCallCompletedOnce(): Promise<void> {
-    await calls!.waitFinished(45_000);
-    for (const [session, outcome] of calls!.outcomes()) {
-      expect({ session, ...outcome, content: undefined }).toEqual({
-        session,
-        completed: 1,
-        outcomeUnknown: 0,
-        failed: 0,
-        content: undefined,
-      });
-      // The tool's real result, not a placeholder.
-      expect(JSON.parse(outcome.content)).toMatchObject({ key: session, done: true });
-      expect(await calls!.executions(session)).toBe(1);
-    }
-  }
-
   it("a third host joining takes its share only after the running calls finished: every call completes once, none is outcome unknown", async () => {
     const { hosts, env, ownersWhileRunning } = await twoHostsUnderLoad();
     const third = await cluster!.startHost({}, { entry: HANDOVER_HOST, env });
     const ids = [...hosts, third].map((host) => host.hostId);
     await cluster!.waitForBalance(ids, 30_000);
-    await expectEveryCallCompletedOnce();
+    await expectEveryCallCompletedOnce(calls!);
     // The hand-over did reach shards with calls running on them.
     expect(await movedCallShards(ownersWhileRunning)).toBeGreaterThan(0);
     for (const host of [...hosts, third]) expect(host.child.exitCode).toBeNull();
@@ -82,7 +71,7 @@ describe("graceful hand-over of shards with running tool calls", () => {
     leaving.signal("SIGTERM");
     expect(await leaving.exited).toEqual({ code: 0, signal: null });
     await cluster!.waitForOwners([staying.hostId], 20_000);
-    await expectEveryCallCompletedOnce();
+    await expectEveryCallCompletedOnce(calls!);
     expect(await movedCallShards(ownersWhileRunning)).toBeGreaterThan(0);
     expect(leaving.stderr()).not.toMatch(/Unhandled error event/);
     expect(staying.child.exitCode).toBeNull();

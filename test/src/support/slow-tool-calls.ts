@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { expect } from "vitest";
 import { followSession, type SessionEventLog } from "./session-events.js";
 import { waitFor } from "./wait-for.js";
 
@@ -115,4 +116,31 @@ export async function slowToolCalls(
       for (const log of logs.values()) log.stop();
     },
   };
+}
+
+/**
+ * Waits until every slow call finished, then asserts each completed exactly
+ * once with the tool's real result (`{ key: <session>, done: true }`), none
+ * outcome unknown or failed, and the tool executed once (issue #11).
+ *
+ * @param calls - the calls started by {@link slowToolCalls}.
+ * @param timeoutMs - longest wait for the calls to finish.
+ */
+export async function expectEveryCallCompletedOnce(
+  calls: SlowToolCalls,
+  timeoutMs = 45_000,
+): Promise<void> {
+  await calls.waitFinished(timeoutMs);
+  for (const [session, outcome] of calls.outcomes()) {
+    expect({ session, ...outcome, content: undefined }).toEqual({
+      session,
+      completed: 1,
+      outcomeUnknown: 0,
+      failed: 0,
+      content: undefined,
+    });
+    // The tool's real result, not a placeholder.
+    expect(JSON.parse(outcome.content)).toMatchObject({ key: session, done: true });
+    expect(await calls.executions(session)).toBe(1);
+  }
 }
