@@ -302,7 +302,14 @@ export class ActorHost {
       try {
         await tick();
       } catch (error) {
-        if (!signal.aborted) this.runtime.logger.warn({ err: error }, "host loop tick failed");
+        if (signal.aborted) {
+          // stopping: nothing to report
+        } else if (this.runtime.redis.status !== "ready") {
+          // Redis is down: watchRedisConnection reported the outage once (issue #11).
+          this.runtime.logger.debug({ err: error }, "host loop tick failed while Redis is down");
+        } else {
+          this.runtime.logger.warn({ err: error }, "host loop tick failed");
+        }
       }
       await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
     }

@@ -3,7 +3,6 @@ import type { Redis } from "ioredis";
 /** The part of a logger {@link watchRedisConnection} uses (a pino `Logger` fits). */
 export interface RedisConnectionLogger {
   warn(details: Record<string, unknown>, message: string): void;
-  info(details: Record<string, unknown>, message: string): void;
 }
 
 /**
@@ -14,7 +13,8 @@ export interface RedisConnectionLogger {
  * - the first `reconnecting` after the connection dropped (or an `error`) logs at
  *   warn `redis unreachable; reconnecting` with `{ client, err, attempt, nextDelayMs }`;
  * - later errors and attempts of the same outage are counted, not logged;
- * - `ready` after an outage logs at info `redis reachable again` with
+ * - `ready` after an outage logs at warn too (so a log filtered to warnings
+ *   never shows an outage without its end) `redis reachable again` with
  *   `{ client, attempts, downMs }`.
  *
  * @param redis - the client (every client the host, the agents and the CLI create).
@@ -56,7 +56,7 @@ export function watchRedisConnection(
     const current = outage;
     outage = undefined;
     if (current?.warned !== true) return;
-    logger.info(
+    logger.warn(
       { client, attempts: current.attempts, downMs: Date.now() - current.sinceMs },
       "redis reachable again",
     );

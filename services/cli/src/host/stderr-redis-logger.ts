@@ -11,17 +11,14 @@ import type { RedisConnectionLogger } from "@troupe/runtime";
  * watchRedisConnection(redis, stderrRedisLogger("troupe"), "tools");
  */
 export function stderrRedisLogger(name: string): RedisConnectionLogger {
-  const line = (level: string, details: Record<string, unknown>, message: string) => {
+  const line = (details: Record<string, unknown>, message: string) => {
     const { err, ...rest } = details;
     const reason = err instanceof Error ? `: ${err.message}` : "";
     const fields = Object.entries(rest)
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => `${key}=${String(value)}`)
       .join(" ");
-    process.stderr.write(`${name}: ${level} ${message}${reason} (${fields})\n`);
+    process.stderr.write(`${name}: warn ${message}${reason} (${fields})\n`);
   };
-  return {
-    warn: (details, message) => line("warn", details, message),
-    info: (details, message) => line("info", details, message),
-  };
+  return { warn: line };
 }

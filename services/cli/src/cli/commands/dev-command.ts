@@ -113,9 +113,11 @@ export function devCommand(): Command {
           say(
             pc.yellow(
               `✖ host ${number} (${host.hostId}, pid ${host.pid}) exited: ${exit}. ` +
-                (options.hosts > 1
-                  ? "Its shards move to the other hosts once its leases lapse (about 2 s); restarting it."
-                  : "Its shards wait for the restarted host (about 2 s, once its leases lapse); restarting it."),
+                (exit === "exit code 0"
+                  ? "It drained and released its leases; restarting it."
+                  : options.hosts > 1
+                    ? "Its shards move to the other hosts once its leases lapse (about 2 s); restarting it."
+                    : "Its shards wait for the restarted host (about 2 s, once its leases lapse); restarting it."),
             ),
           ),
         onHostRestart: (number, host) =>
