@@ -149,6 +149,9 @@ export {
   type KnownMessageSchemas,
   type MessageSchemas,
   type MessageType,
+  PUBLIC_COMMAND_TYPES,
+  VERDICT_COMMAND_TYPES,
+  type VerdictCommandType,
 } from "./v1/message-schemas.js";
 export {
   builtinEventSchemas,

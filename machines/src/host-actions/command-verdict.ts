@@ -1,17 +1,15 @@
-import { emitEvent, type CommandSettled, type CommandVerdict } from "@troupe/protocol";
+import {
+  VERDICT_COMMAND_TYPES,
+  emitEvent,
+  type CommandSettled,
+  type CommandVerdict,
+  type VerdictCommandType,
+} from "@troupe/protocol";
 
-/** The commands a session answers with a verdict (issue #11). */
-export const COMMAND_TYPES = [
-  "run.cancel",
-  "run.steer",
-  "tool.approve",
-  "tool.deny",
-  "question.answer",
-  "session.configure",
-  "session.close",
-] as const;
+/** The commands a session answers with a verdict: protocol's `VERDICT_COMMAND_TYPES` (issue #11). */
+export const COMMAND_TYPES = VERDICT_COMMAND_TYPES;
 /** One of {@link COMMAND_TYPES}. */
-export type CommandType = (typeof COMMAND_TYPES)[number];
+export type CommandType = VerdictCommandType;
 
 /** The fields of a machine event a verdict reads: its type, envelope id and forwarded `commandId`. */
 export interface CommandEventLike {

@@ -12,7 +12,11 @@ import { messagePayloadArbitraries } from "../testing/message-payload-arbitrarie
 import { eventEnvelopeSchema } from "../v1/event-envelope.js";
 import { builtinEventSchemas } from "../v1/event-schemas.js";
 import { messageEnvelopeSchema } from "../v1/message-envelope.js";
-import { builtinMessageSchemas, hostMessageSchemas } from "../v1/message-schemas.js";
+import {
+  PUBLIC_COMMAND_TYPES,
+  builtinMessageSchemas,
+  hostMessageSchemas,
+} from "../v1/message-schemas.js";
 import type { PayloadSchemas } from "../v1/payload-of.js";
 import { decodeEvent } from "./decode-event.js";
 import { decodeMessage } from "./decode-message.js";
@@ -259,18 +263,6 @@ describe("decoding never throws anything but DecodeError or PayloadTooLargeError
   });
 });
 
-/** The public commands: strict payloads (issue #11). */
-const publicCommandTypes = [
-  "user.message",
-  "run.cancel",
-  "run.steer",
-  "tool.approve",
-  "tool.deny",
-  "question.answer",
-  "session.configure",
-  "session.close",
-] as const;
-
 describe("public commands refuse every unknown field by name (issue #11)", () => {
   const extraKey = fc
     .stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/)
@@ -280,7 +272,7 @@ describe("public commands refuse every unknown field by name (issue #11)", () =>
     fc.assert(
       fc.property(
         fc
-          .constantFrom(...publicCommandTypes)
+          .constantFrom(...PUBLIC_COMMAND_TYPES)
           .chain((type) => fc.tuple(fc.constant(type), messagePayloadArbitraries[type])),
         extraKey,
         // A nested "__proto__" key makes the body undecodable (refused before any
@@ -320,7 +312,7 @@ describe("public commands refuse every unknown field by name (issue #11)", () =>
     fc.assert(
       fc.property(
         fc
-          .constantFrom(...publicCommandTypes)
+          .constantFrom(...PUBLIC_COMMAND_TYPES)
           .chain((type) => fc.tuple(fc.constant(type), messagePayloadArbitraries[type])),
         ([type, payload]) => {
           const body = { type, ...(payload as Record<string, unknown>) };

@@ -59,6 +59,32 @@ export const builtinMessageSchemas = {
 } as const satisfies MessageSchemas;
 
 /**
+ * The public commands a session accepts from clients, in one list (issue #11):
+ * their payloads are strict (an unknown field is refused by name).
+ */
+export const PUBLIC_COMMAND_TYPES = [
+  "user.message",
+  "run.cancel",
+  "run.steer",
+  "tool.approve",
+  "tool.deny",
+  "question.answer",
+  "session.configure",
+  "session.close",
+] as const satisfies readonly (keyof typeof builtinMessageSchemas)[];
+
+/** One of {@link VERDICT_COMMAND_TYPES}. */
+export type VerdictCommandType = Exclude<(typeof PUBLIC_COMMAND_TYPES)[number], "user.message">;
+
+/**
+ * The public commands a session answers with a `command.settled` verdict: every
+ * one but `user.message` (answered by `message.accepted` and its run), issue #11.
+ */
+export const VERDICT_COMMAND_TYPES: readonly VerdictCommandType[] = PUBLIC_COMMAND_TYPES.filter(
+  (type): type is VerdictCommandType => type !== "user.message",
+);
+
+/**
  * Internal messages that hosts put into an actor's own inbox: `timer.fired`,
  * `effect.completed`, `effect.failed`. They are not in `builtinMessageSchemas`, so
  * a decoder accepts them only when the host adds them
