@@ -110,7 +110,8 @@ describe("streaming deltas in their own stream (issue #11)", () => {
       true,
     );
     const transient = await stored(cluster.streams.deltas, deltaSubject("dl-1"));
-    expect(transient.length).toBeGreaterThan(3);
+    // Text streamed within one event-loop turn is joined into one delta (issue #12).
+    expect(transient.length).toBeGreaterThanOrEqual(1);
     expect(transient.every((event) => event.type === "run.delta")).toBe(true);
     expect(streamedText(transient)).toBe("You said: one two three four");
     // Per actor, the durable events' meta.seq is still 1, 2, 3, … without a gap.
@@ -209,7 +210,7 @@ describe("streaming deltas in their own stream (issue #11)", () => {
     );
     // They had been stored: the deltas stream's last sequence moved past every one.
     const liveDeltas = live.ofType("run.delta").length;
-    expect(liveDeltas).toBeGreaterThan(3);
+    expect(liveDeltas).toBeGreaterThanOrEqual(1);
     const after = await cluster.jsm.streams.info(cluster.streams.deltas);
     expect(after.state.last_seq - before).toBeGreaterThanOrEqual(liveDeltas);
     const durable = await stored(cluster.streams.events, filter);

@@ -14,9 +14,12 @@ import {
 import { RedisIdempotencyRecordStore } from "../tools/redis-idempotency-record-store.js";
 import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
 import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
-import type { ActorKindDefinition, HostServices } from "@troupe/runtime";
+import type { ActorKindDefinition, HostServices, PublishedOutboxItem } from "@troupe/runtime";
 import { createDeltaPublisher } from "../transcript/delta-publisher.js";
-import { JetStreamTranscriptReader } from "../transcript/jetstream-transcript-reader.js";
+import {
+  JetStreamTranscriptReader,
+  observeTranscriptEntries,
+} from "../transcript/jetstream-transcript-reader.js";
 import { AgentRegistry } from "./agent-registry.js";
 import { createAgentResolveHandler } from "./agent-resolve-handler.js";
 import type { AgentDefinition } from "./agent-definition.js";
@@ -68,9 +71,14 @@ export function agentKinds(
       ...(options.defaultAgent === undefined ? {} : { defaultAgent: options.defaultAgent }),
     });
     const publishDelta = createDeltaPublisher(services.nats, services.streams.deltas);
+    const transcript = new JetStreamTranscriptReader(services.js, services.streams.transcript);
+    // Entries this host's sessions and runs append go straight into the read
+    // cache: a model call on this host does not read them back (issue #12).
+    const onOutboxPublished = (items: readonly PublishedOutboxItem[]) =>
+      observeTranscriptEntries(transcript, items);
     const modelCall = createModelCallHandler({
       agents,
-      transcript: new JetStreamTranscriptReader(services.js, services.streams.transcript),
+      transcript,
       publishDelta: (delta) => publishDelta(delta),
       onPublishError: (error) =>
         services.logger.debug({ err: error }, "a run.delta could not be published"),
@@ -100,6 +108,7 @@ export function agentKinds(
       // whether it is served through this effect, whose result is journaled:
       // replaying a session never consults the registry (docs/decisions/0008).
       effects: { [AGENT_RESOLVE_EFFECT]: createAgentResolveHandler(agents) },
+      onOutboxPublished,
     };
     const run: ActorKindDefinition = {
       kind: "run",
@@ -112,6 +121,7 @@ export function agentKinds(
         id: (context as RunContext | undefined)?.parentSessionId ?? address.id,
       }),
       effects: { [MODEL_CALL_EFFECT]: modelCall },
+      onOutboxPublished,
     };
     // One actor per tool call; its events appear under the session's subjects.
     const tool: ActorKindDefinition = {

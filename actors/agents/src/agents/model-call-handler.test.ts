@@ -66,6 +66,17 @@ function setup(
 }
 
 describe("model.call handler", () => {
+  it("publishes one delta per chunk when chunks come in separate event-loop turns", async () => {
+    const { handler, context, deltas } = setup([{ text: "one two three", chunkDelayMs: 5 }]);
+    const result = await handler(input, context);
+    expect(deltas.map(({ text, index }) => [text, index])).toEqual([
+      ["one", 0],
+      [" two", 1],
+      [" three", 2],
+    ]);
+    expect(result).toMatchObject({ text: "one two three" });
+  });
+
   it("prompts with the agent's instructions and the first transcriptLength entries in order", async () => {
     const { model, handler, context } = setup([{ text: "ok" }]);
     await handler(input, context);
@@ -80,7 +91,7 @@ describe("model.call handler", () => {
     });
   });
 
-  it("publishes text and reasoning deltas in order with the retry and stream attempt, and returns the answer", async () => {
+  it("publishes text and reasoning deltas in order with the retry and stream attempt (text streamed at once joined into one delta, issue #12), and returns the answer", async () => {
     const { handler, context, deltas } = setup(
       [{ reasoning: "Think.", text: "Two words.", usage: { inputTokens: 20, outputTokens: 4 } }],
       { attempt: 2 },
@@ -88,8 +99,7 @@ describe("model.call handler", () => {
     const result = await handler({ ...input, retry: 3 }, context);
     expect(deltas.map(({ kind, text, index }) => [kind, text, index])).toEqual([
       ["reasoning", "Think.", 0],
-      ["text", "Two", 1],
-      ["text", " words.", 2],
+      ["text", "Two words.", 1],
     ]);
     expect(deltas[0]).toEqual({
       sessionId: "s1",

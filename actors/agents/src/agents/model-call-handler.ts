@@ -21,6 +21,7 @@ import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
 import { ModelTimeoutError } from "./model-timeout-error.js";
 import { toModelCallError } from "./to-model-call-error.js";
 import { assertModelOutputFits } from "./model-output-size.js";
+import { DeltaBatcher } from "./delta-batcher.js";
 import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
 
 /** Options of {@link createModelCallHandler}. */
@@ -29,7 +30,11 @@ export interface ModelCallHandlerOptions {
   readonly agents: AgentRegistry;
   /** Where the session transcripts are read from. */
   readonly transcript: TranscriptReader;
-  /** Publishes one delta (e.g. as a `run.delta` event); awaited, in order. Errors are not fatal. */
+  /**
+   * Publishes one delta (e.g. as a `run.delta` event), in order; not awaited
+   * (a returned promise's rejection goes to `onPublishError`). Errors are not
+   * fatal. Text streamed within one event-loop turn comes as one delta (issue #12).
+   */
   readonly publishDelta: (delta: ModelCallDelta) => void | Promise<void>;
   /** Called when `publishDelta` throws (deltas are provisional, the call goes on). Default: ignore. */
   readonly onPublishError?: (error: unknown, delta: ModelCallDelta) => void;
@@ -106,51 +111,68 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     const { signal } = context;
     const agent = options.agents.get(input.agent);
     const model = modelFor(input.model ?? agent.model);
+    // The stream attempt (a Redis INCR) and the transcript read go out together
+    // (issue #12); an attempt number spent on a call that then fails is harmless:
+    // attempts only need to grow.
+    const attempt = Promise.resolve(options.streamAttempt?.(input, context) ?? context.hostRun);
+    attempt.catch(() => undefined);
     const entries = await readTranscriptEntries(options.transcript, input, signal);
     if (entries === undefined) return cancelledOrRethrow(signal, undefined);
     const prompt = buildModelPrompt(agent, entries);
-    const streamAttempt = await (options.streamAttempt?.(input, context) ?? context.hostRun);
+    const streamAttempt = await attempt;
     let index = 0;
-    const streamed = await streamModelCall({
-      model,
-      ...prompt,
-      ...modelToolSettings(agent, input.withoutTools, prompt.messages),
-      signal,
-      timeouts: {
-        idleMs: agent.limits.modelIdleTimeoutMs,
-        callMs: agent.limits.modelCallTimeoutMs,
-      },
-      providerOptions: {
-        troupe: {
-          sessionId: input.sessionId,
-          runId: input.runId,
-          modelCallIndex: input.modelCallIndex,
-          retry: input.retry,
-        },
-      },
-      onDelta: async (kind, text) => {
-        const delta: ModelCallDelta = {
-          sessionId: input.sessionId,
-          ...(input.parentSessionId === undefined
-            ? {}
-            : { parentSessionId: input.parentSessionId }),
-          runId: input.runId,
-          modelCallIndex: input.modelCallIndex,
-          modelCallId: `${input.runId}.m${input.modelCallIndex}`,
-          streamAttempt,
-          retry: input.retry,
-          effectId: context.effectId,
-          kind,
-          text,
-          index: index++,
-        };
-        try {
-          await options.publishDelta(delta);
-        } catch (error) {
-          options.onPublishError?.(error, delta);
+    // Deltas are provisional (not journaled); they go out once per event-loop
+    // turn, joined, and all of them before the result is delivered (issue #12).
+    const deltas = new DeltaBatcher((kind, text) => {
+      const delta: ModelCallDelta = {
+        sessionId: input.sessionId,
+        ...(input.parentSessionId === undefined ? {} : { parentSessionId: input.parentSessionId }),
+        runId: input.runId,
+        modelCallIndex: input.modelCallIndex,
+        modelCallId: `${input.runId}.m${input.modelCallIndex}`,
+        streamAttempt,
+        retry: input.retry,
+        effectId: context.effectId,
+        kind,
+        text,
+        index: index++,
+      };
+      try {
+        const published = options.publishDelta(delta);
+        if (published instanceof Promise) {
+          published.catch((error: unknown) => options.onPublishError?.(error, delta));
         }
-      },
+      } catch (error) {
+        options.onPublishError?.(error, delta);
+      }
     });
+    let streamed: StreamedModelCall;
+    try {
+      streamed = await streamModelCall({
+        model,
+        ...prompt,
+        ...modelToolSettings(agent, input.withoutTools, prompt.messages),
+        signal,
+        timeouts: {
+          idleMs: agent.limits.modelIdleTimeoutMs,
+          callMs: agent.limits.modelCallTimeoutMs,
+        },
+        providerOptions: {
+          troupe: {
+            sessionId: input.sessionId,
+            runId: input.runId,
+            modelCallIndex: input.modelCallIndex,
+            retry: input.retry,
+          },
+        },
+        onDelta: (kind, text) => {
+          deltas.add(kind, text);
+          return Promise.resolve();
+        },
+      });
+    } finally {
+      deltas.flush();
+    }
     if (streamed.timedOut !== undefined && !signal.aborted) {
       throw new ModelTimeoutError({
         timeout: streamed.timedOut,

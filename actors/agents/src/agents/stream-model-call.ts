@@ -1,5 +1,9 @@
 import type { Usage } from "@troupe/protocol";
-import { type ModelMessage, type ToolSet, isStepCount, streamText } from "ai";
+import {
+  type ModelMessage,
+  type ToolSet,
+  experimental_streamLanguageModelCall as streamLanguageModelCall,
+} from "ai";
 import type { LanguageModelInstance } from "../models/resolve-model.js";
 import type { StreamedToolCall } from "./model-tools.js";
 
@@ -31,8 +35,8 @@ export interface StreamModelCallOptions {
 /**
  * Everything one streamed model call produced, however it ended.
  *
- * `finished` — the stream reached its `finish` part; `aborted` — it ended with
- * an `abort` part (or threw after the signal aborted); `timedOut` — which of
+ * `finished` — the stream reached its end part (`model-call-end`); `aborted` —
+ * it ended because the signal or a bound aborted it; `timedOut` — which of
  * `options.timeouts` ended it (then `aborted` is true too, the caller's signal
  * is not aborted); `error` — the first error part or thrown error (`hasError`
  * tells an `undefined` error apart).
@@ -40,9 +44,7 @@ export interface StreamModelCallOptions {
 export interface StreamedModelCall {
   readonly text: string;
   readonly reasoning: string;
-  /** Tool calls in stream order, arguments as raw JSON text. */
   readonly toolCalls: StreamedToolCall[];
-  /** Tokens summed over the steps that finished; zeros when none did. */
   readonly usage: Usage;
   readonly finishReason: string | undefined;
   readonly finished: boolean;
@@ -53,25 +55,33 @@ export interface StreamedModelCall {
 }
 
 /**
- * Streams one model call with the AI SDK's `streamText` — one step
- * (`stopWhen: isStepCount(1)`; tools have no `execute`, so the step ends with
- * the calls), **no AI SDK retries** (`maxRetries: 0`: the run machine retries
- * durably) — and gathers its text, reasoning, tool calls and usage. Tool calls
- * keep the model's arguments text: a call the SDK could not parse (invalid
- * JSON, unknown tool) carries the raw text, a parsed one is re-serialised with
- * `JSON.stringify`. Never throws for provider errors or aborts: `streamText`
- * turns them into `error` / `abort` parts, reported in the result.
+ * Streams one model call with the AI SDK's `experimental_streamLanguageModelCall`
+ * — exactly one call of the language model, with the SDK's own prompt
+ * conversion, tool preparation and tool-call parsing, **no retries** (the run
+ * machine retries durably) — and gathers its text, reasoning, tool calls and
+ * usage. Tool calls keep the model's arguments text: a call the SDK could not
+ * parse (invalid JSON, unknown tool) carries the raw text, a parsed one is
+ * re-serialised with `JSON.stringify`. Never throws for provider errors or
+ * aborts: they are reported in the result.
  *
- * Timeouts: the idle bound is the AI SDK's own (`timeout: { firstChunkMs,
- * chunkMs }`, which aborts the request when no output chunk comes in time);
- * the call bound is a timer of ours (cleared when the call ends) whose abort
- * signal is joined with the caller's, so the result can tell the two (and a
- * cancellation) apart.
+ * Why not `streamText` (issue #12): for one step without tool execution it
+ * wraps the same call in a multi-step pipeline of web streams; measured on
+ * the benchmark machine (Node 20, scripted model, 10-word answer) it costs
+ * ≈ 2.1 ms of CPU per call against ≈ 0.3 ms for the single call
+ * (docs/decisions/0016).
+ *
+ * Timeouts are ours: one abort controller joins the caller's signal, the call
+ * bound (a timer cleared when the call ends) and the idle bound (a timer
+ * re-armed with `refresh()` at every output part — text, reasoning, tool-call
+ * arguments — so a stream that sends no output for `idleMs` is aborted, the
+ * first output included). An abort also
+ * cancels the stream reader, so a provider that ignores its signal cannot hold
+ * the call.
  *
  * @param options - model, prompt, signal and delta callback.
  * @returns what streamed, see {@link StreamedModelCall}.
- * @see https://ai-sdk.dev/docs/reference/ai-sdk-core/stream-text
- * @see https://ai-sdk.dev/docs/ai-sdk-core/error-handling — errors become stream parts
+ * @see https://ai-sdk.dev/docs/reference/ai-sdk-core/stream-text — the options this mirrors
+ * @see https://ai-sdk.dev/providers/community-providers/custom-providers — the stream parts of a language model
  */
 export async function streamModelCall(options: StreamModelCallOptions): Promise<StreamedModelCall> {
   let text = "";
@@ -80,56 +90,53 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
   const usage = { inputTokens: 0, outputTokens: 0 };
   let finishReason: string | undefined;
   let finished = false;
-  let aborted = false;
   let hasError = false;
-  // Our own timer rather than AbortSignal.timeout: it is cleared when the call
-  // ends, so a finished call holds no 10-minute timer and its request's listeners.
-  const callTimeout = options.timeouts === undefined ? undefined : new AbortController();
-  const callTimer =
-    options.timeouts === undefined
-      ? undefined
-      : setTimeout(() => {
-          callTimeout?.abort(
-            new DOMException(
-              `call timeout of ${options.timeouts?.callMs} ms exceeded`,
-              "TimeoutError",
-            ),
-          );
-        }, options.timeouts.callMs);
-  const signal =
-    callTimeout === undefined
-      ? options.signal
-      : AbortSignal.any([options.signal, callTimeout.signal]);
   let error: unknown;
   const fail = (value: unknown) => {
     if (hasError) return;
     hasError = true;
     error = value;
   };
+  const controller = new AbortController();
+  let timedOut: "idle" | "call" | undefined;
+  const bound = (which: "idle" | "call", ms: number) =>
+    setTimeout(() => {
+      if (controller.signal.aborted) return;
+      timedOut = which;
+      controller.abort(
+        new DOMException(
+          which === "call" ? `call timeout of ${ms} ms exceeded` : `no output for ${ms} ms`,
+          "TimeoutError",
+        ),
+      );
+    }, ms);
+  const callTimer =
+    options.timeouts === undefined ? undefined : bound("call", options.timeouts.callMs);
+  const idleTimer =
+    options.timeouts === undefined ? undefined : bound("idle", options.timeouts.idleMs);
+  const onCallerAbort = () => controller.abort(options.signal.reason);
+  if (options.signal.aborted) onCallerAbort();
+  else options.signal.addEventListener("abort", onCallerAbort, { once: true });
   try {
-    const result = streamText({
+    const { stream } = await streamLanguageModelCall({
       model: options.model,
       instructions: options.instructions,
       messages: options.messages,
-      abortSignal: signal,
-      ...(options.timeouts === undefined
-        ? {}
-        : {
-            timeout: {
-              firstChunkMs: options.timeouts.idleMs,
-              chunkMs: options.timeouts.idleMs,
-            },
-          }),
-      maxRetries: 0,
-      stopWhen: isStepCount(1),
+      abortSignal: controller.signal,
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
       ...(options.providerOptions === undefined
         ? {}
         : { providerOptions: options.providerOptions }),
-      onError: () => {},
     });
-    for await (const part of result.stream) {
+    const reader = stream.getReader();
+    const cancel = () => void reader.cancel(controller.signal.reason).catch(() => undefined);
+    if (controller.signal.aborted) cancel();
+    else controller.signal.addEventListener("abort", cancel, { once: true });
+    for (;;) {
+      const { done, value: part } = await reader.read();
+      if (done) break;
+      if (OUTPUT_PARTS.has(part.type)) idleTimer?.refresh();
       switch (part.type) {
         case "text-delta":
           if (part.text.length === 0) break;
@@ -148,16 +155,11 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
             input: rawArguments(part.input, part.invalid === true),
           });
           break;
-        case "finish-step":
+        case "model-call-end":
           usage.inputTokens += part.usage.inputTokens ?? 0;
           usage.outputTokens += part.usage.outputTokens ?? 0;
-          break;
-        case "finish":
           finishReason = part.finishReason;
           finished = true;
-          break;
-        case "abort":
-          aborted = true;
           break;
         case "error":
           fail(part.error);
@@ -166,20 +168,18 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
           break;
       }
     }
+    controller.signal.removeEventListener("abort", cancel);
   } catch (thrown) {
-    if (signal.aborted || isTimeout(thrown)) aborted = true;
-    else fail(thrown);
+    if (!controller.signal.aborted) fail(thrown);
   } finally {
     clearTimeout(callTimer);
+    clearTimeout(idleTimer);
+    options.signal.removeEventListener("abort", onCallerAbort);
   }
-  // Not the caller's abort, so one of the bounds: the call's, else the SDK's idle one.
-  const timedOut =
-    options.timeouts === undefined || options.signal.aborted || (!aborted && !isTimeout(error))
-      ? undefined
-      : callTimeout?.signal.aborted === true
-        ? "call"
-        : "idle";
-  if (timedOut !== undefined) aborted = true;
+  // An abort ends the call however the stream ended; a bound is reported only
+  // when the caller did not cancel first.
+  const aborted = controller.signal.aborted && !finished;
+  const bounded = aborted && !options.signal.aborted ? timedOut : undefined;
   return {
     text,
     reasoning,
@@ -188,16 +188,27 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
     finishReason,
     finished,
     aborted,
-    timedOut,
-    hasError: timedOut === undefined && hasError,
-    error: timedOut === undefined ? error : undefined,
+    timedOut: bounded,
+    hasError: bounded === undefined && !aborted && hasError,
+    error: bounded === undefined && !aborted ? error : undefined,
   };
 }
 
-/** An abort the AI SDK's timeouts cause (`TimeoutError` / `AbortError` `DOMException`). */
-function isTimeout(value: unknown): boolean {
-  return value instanceof Error && (value.name === "TimeoutError" || value.name === "AbortError");
-}
+/**
+ * Parts that are output and re-arm the idle bound (decision 0011): text,
+ * reasoning, tool-call arguments, a whole tool call, files, sources, the end.
+ * Starts of parts, metadata and keep-alives (which make no part) do not.
+ */
+const OUTPUT_PARTS: ReadonlySet<string> = new Set([
+  "text-delta",
+  "reasoning-delta",
+  "tool-input-delta",
+  "tool-call",
+  "file",
+  "reasoning-file",
+  "source",
+  "model-call-end",
+]);
 
 /** The arguments text of a streamed call: the raw text of an invalid call, else the parsed input as JSON. */
 function rawArguments(input: unknown, invalid: boolean): string {

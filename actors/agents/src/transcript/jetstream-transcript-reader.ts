@@ -1,24 +1,114 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { DeliverPolicy, type JetStreamClient } from "@nats-io/jetstream";
+import {
+  DeliverPolicy,
+  type DirectStreamAPI,
+  type JetStreamClient,
+  type JsMsg,
+} from "@nats-io/jetstream";
 import { TroupeError, transcriptSubject, type TranscriptEntry } from "@troupe/protocol";
 import { decodeTranscriptEntry } from "@troupe/protocol";
+import { LRUCache } from "lru-cache";
+
+/** Options of {@link JetStreamTranscriptReader}. */
+export interface JetStreamTranscriptReaderOptions {
+  /** How long a read waits for entries not yet stored, in ms. Default 10 000. */
+  readonly waitMs?: number;
+  /**
+   * Most bytes of stored entries kept in the read cache (all sessions), in
+   * bytes of their encoding. Default 32 MiB. Least recently read sessions go first.
+   */
+  readonly cacheMaxBytes?: number;
+  /** A session not read for this long leaves the cache, in ms. Default 300 000 (5 min). */
+  readonly cacheTtlMs?: number;
+  /**
+   * A read that misses more entries than this reads them with one ordered
+   * consumer instead of one direct get each. Default 16.
+   */
+  readonly consumerReadThreshold?: number;
+}
+
+/** Where a {@link JetStreamTranscriptReader} reads from; counts for tests and benchmarks. */
+export interface TranscriptReadCounts {
+  /** Reads answered from the cache alone. */
+  cacheHits: number;
+  /** Direct gets sent (`$JS.API.DIRECT.GET`), found or not. */
+  directGets: number;
+  /** Ordered consumers created. */
+  consumers: number;
+  /** Stored messages read (direct gets that found one, consumer deliveries). */
+  messagesRead: number;
+}
+
+/** What the cache knows of one session's transcript. */
+interface CachedTranscript {
+  /** Entries 0 … n − 1, contiguous. */
+  readonly entries: TranscriptEntry[];
+  /** Entries stored after a gap (an outbox publishes in parallel), by index. */
+  readonly ahead: Map<number, TranscriptEntry>;
+  /** Stream sequence of the last message of this session read; 0 before any. */
+  lastSeq: number;
+  /** Encoded bytes of the messages read, for the cache's size bound. */
+  bytes: number;
+}
+
+/** `_troupe.transcript.` — what a session id follows in a transcript subject. */
+const TRANSCRIPT_SUBJECT_PREFIX = transcriptSubject("x").slice(0, -1);
+const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+const DEFAULT_CACHE_TTL_MS = 5 * 60 * 1000;
+/** Waits between reads of entries not yet stored, in ms (the last one repeats). */
+const WAIT_STEPS_MS = [1, 2, 4, 8, 16, 25];
 
 /**
  * Reads a session's transcript from the transcript stream
  * (`_troupe.transcript.<sessionId>`), where session and run actors append
  * entries through their outboxes.
+ *
+ * Entries are immutable once stored (each has a fixed index; a re-published one
+ * is the same entry), so the reader keeps what it read per session in an LRU
+ * cache (bounded in bytes and idle time) and reads only the entries stored
+ * since: a model call costs the same number of stream reads at message 10 and
+ * at message 500 of a conversation (issue #12). New entries come by JetStream
+ * direct get (`next_by_subj` after the last stream sequence read, the stream
+ * has `allow_direct`); many missing entries (a session this host has not read,
+ * after a restart or a shard moving) come through one ordered consumer.
+ *
+ * @see https://docs.nats.io/nats-concepts/jetstream/streams#allowdirect — direct get
+ * @see https://github.com/nats-io/nats-architecture-and-design/blob/main/adr/ADR-31.md — direct get requests
  */
 export class JetStreamTranscriptReader {
+  readonly #waitMs: number;
+  readonly #consumerReadThreshold: number;
+  readonly #cache: LRUCache<string, CachedTranscript>;
+  #direct: Promise<DirectStreamAPI> | undefined;
+  /** Counters since construction (cache hits, direct gets, consumers, messages read). */
+  readonly counts: TranscriptReadCounts = {
+    cacheHits: 0,
+    directGets: 0,
+    consumers: 0,
+    messagesRead: 0,
+  };
+
   /**
    * @param js - JetStream client.
    * @param stream - transcript stream name (`StreamNames.transcript`).
-   * @param waitMs - how long to wait for entries not yet stored (default 10 000 ms).
+   * @param options - wait, cache bounds, consumer threshold; or the wait in ms
+   *   (the former signature).
    */
   constructor(
     private readonly js: JetStreamClient,
     private readonly stream: string,
-    private readonly waitMs = 10_000,
-  ) {}
+    options: JetStreamTranscriptReaderOptions | number = {},
+  ) {
+    const resolved = typeof options === "number" ? { waitMs: options } : options;
+    this.#waitMs = resolved.waitMs ?? 10_000;
+    this.#consumerReadThreshold = resolved.consumerReadThreshold ?? 16;
+    this.#cache = new LRUCache<string, CachedTranscript>({
+      maxSize: resolved.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+      sizeCalculation: (cached) => Math.max(1, cached.bytes),
+      ttl: resolved.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS,
+      updateAgeOnGet: true,
+    });
+  }
 
   /**
    * The first `count` entries of a session's transcript, in order. Entries
@@ -27,47 +117,164 @@ export class JetStreamTranscriptReader {
    * @param sessionId - the session.
    * @param count - how many entries, from index 0.
    * @param signal - aborts the wait.
-   * @returns exactly `count` entries.
+   * @returns exactly `count` entries (a copy: the caller may change it).
    * @throws TroupeError `timeout` (retryable) when they are not all stored within `waitMs`.
    */
   async read(sessionId: string, count: number, signal: AbortSignal): Promise<TranscriptEntry[]> {
     if (count <= 0) return [];
-    const deadline = Date.now() + this.waitMs;
-    for (;;) {
-      const entries = await this.#readAll(sessionId, count);
-      if (entries.length >= count) return entries.slice(0, count);
+    const cached = this.#cache.get(sessionId);
+    if (cached !== undefined && cached.entries.length >= count) {
+      this.counts.cacheHits += 1;
+      return cached.entries.slice(0, count);
+    }
+    const deadline = Date.now() + this.#waitMs;
+    for (let waits = 0; ; waits += 1) {
+      const known = await this.#extend(sessionId, count);
+      if (known.entries.length >= count) return known.entries.slice(0, count);
       if (Date.now() > deadline || signal.aborted) {
         throw new TroupeError(
           "timeout",
-          `the transcript of session ${sessionId} holds ${entries.length} of the ${count} entries expected after ${this.waitMs} ms`,
-          { retryable: true, details: { sessionId, expected: count, found: entries.length } },
+          `the transcript of session ${sessionId} holds ${known.entries.length} of the ${count} entries expected after ${this.#waitMs} ms`,
+          {
+            retryable: true,
+            details: { sessionId, expected: count, found: known.entries.length },
+          },
         );
       }
-      await sleep(25, undefined, { signal }).catch(() => undefined);
+      const waitMs = WAIT_STEPS_MS[Math.min(waits, WAIT_STEPS_MS.length - 1)]!;
+      await sleep(waitMs, undefined, { signal }).catch(() => undefined);
     }
   }
 
-  async #readAll(sessionId: string, count: number): Promise<TranscriptEntry[]> {
+  /**
+   * Learns an entry this host's actors appended and JetStream stored (the
+   * outbox of a session or run step, `ActorKindDefinition.onOutboxPublished`),
+   * so a model call on this host does not read it back (issue #12). Only
+   * extends what is known: an entry of a session not cached is kept only when
+   * it is entry 0. The stream position is not moved, so entries other hosts
+   * stored are still read.
+   *
+   * @param sessionId - the session whose transcript the entry belongs to.
+   * @param index - the entry's index (0-based).
+   * @param entry - the entry.
+   * @param bytes - its encoded size, for the cache bound.
+   */
+  observe(sessionId: string, index: number, entry: TranscriptEntry, bytes: number): void {
+    let cached = this.#cache.get(sessionId);
+    if (cached === undefined) {
+      if (index !== 0) return;
+      cached = { entries: [], ahead: new Map(), lastSeq: 0, bytes: 0 };
+    }
+    this.#addEntry(cached, index, entry, bytes);
+    this.#cache.set(sessionId, cached);
+  }
+
+  /** Forgets every cached transcript (tests; a host that wants its memory back). */
+  clearCache(): void {
+    this.#cache.clear();
+  }
+
+  /** Reads what was stored since the cached state, until `count` entries are known or none is left. */
+  async #extend(sessionId: string, count: number): Promise<CachedTranscript> {
+    let cached = this.#cache.get(sessionId);
+    if (cached === undefined) {
+      cached = { entries: [], ahead: new Map(), lastSeq: 0, bytes: 0 };
+    }
+    const subject = transcriptSubject(sessionId);
+    if (count - cached.entries.length > this.#consumerReadThreshold) {
+      await this.#readWithConsumer(cached, subject, count);
+    } else {
+      const direct = await this.#directApi();
+      while (cached.entries.length < count) {
+        this.counts.directGets += 1;
+        let stored;
+        try {
+          stored = await direct.getMessage(this.stream, {
+            seq: cached.lastSeq + 1,
+            next_by_subj: subject,
+          });
+        } catch {
+          // A stream without allow_direct (created by an older host) or a
+          // server without direct get: read through a consumer instead.
+          await this.#readWithConsumer(cached, subject, count);
+          break;
+        }
+        if (stored === null) break;
+        this.#add(cached, stored.seq, stored.data);
+      }
+    }
+    if (cached.lastSeq > 0 || cached.entries.length > 0) this.#cache.set(sessionId, cached);
+    return cached;
+  }
+
+  async #readWithConsumer(cached: CachedTranscript, subject: string, count: number): Promise<void> {
+    this.counts.consumers += 1;
     const consumer = await this.js.consumers.get(this.stream, {
-      filter_subjects: transcriptSubject(sessionId),
-      deliver_policy: DeliverPolicy.All,
+      filter_subjects: subject,
+      ...(cached.lastSeq === 0
+        ? { deliver_policy: DeliverPolicy.All }
+        : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: cached.lastSeq + 1 }),
     });
     const info = await consumer.info();
-    if (info.num_pending === 0) return [];
-    const byIndex = new Map<number, TranscriptEntry>();
+    if (info.num_pending === 0) return;
     const messages = await consumer.consume();
     try {
-      for await (const message of messages) {
-        const stored = decodeTranscriptEntry(message.data);
-        if (stored !== undefined && !byIndex.has(stored.index))
-          byIndex.set(stored.index, stored.entry);
-        if (message.info.pending === 0 || byIndex.size >= count) break;
+      for await (const message of messages as AsyncIterable<JsMsg>) {
+        this.#add(cached, message.seq, message.data);
+        if (message.info.pending === 0 || cached.entries.length >= count) break;
       }
     } finally {
       await messages.close().catch(() => undefined);
     }
-    const ordered: TranscriptEntry[] = [];
-    for (let index = 0; byIndex.has(index); index += 1) ordered.push(byIndex.get(index)!);
-    return ordered;
+  }
+
+  /** Adds one stored message (any order, duplicates allowed) to what is known of its session. */
+  #add(cached: CachedTranscript, seq: number, data: Uint8Array): void {
+    this.counts.messagesRead += 1;
+    cached.lastSeq = Math.max(cached.lastSeq, seq);
+    const stored = decodeTranscriptEntry(data);
+    if (stored !== undefined) this.#addEntry(cached, stored.index, stored.entry, data.length);
+  }
+
+  /** Adds entry `index` (duplicates ignored, one after a gap waits in `ahead`). */
+  #addEntry(cached: CachedTranscript, index: number, entry: TranscriptEntry, bytes: number): void {
+    if (index < cached.entries.length || cached.ahead.has(index)) return;
+    cached.bytes += bytes;
+    if (index > cached.entries.length) {
+      cached.ahead.set(index, entry);
+      return;
+    }
+    cached.entries.push(entry);
+    for (;;) {
+      const next = cached.ahead.get(cached.entries.length);
+      if (next === undefined) break;
+      cached.ahead.delete(cached.entries.length);
+      cached.entries.push(next);
+    }
+  }
+
+  #directApi(): Promise<DirectStreamAPI> {
+    this.#direct ??= this.js.jetstreamManager(false).then((manager) => manager.direct);
+    return this.#direct;
+  }
+}
+
+/**
+ * Hands the transcript entries among a step's stored outbox items
+ * (`_troupe.transcript.<sessionId>` subjects) to the reader's cache.
+ *
+ * @param reader - the host's transcript reader.
+ * @param items - the outbox items JetStream stored (`subject`, `body`).
+ */
+export function observeTranscriptEntries(
+  reader: Pick<JetStreamTranscriptReader, "observe">,
+  items: readonly { readonly subject: string; readonly body: Uint8Array }[],
+): void {
+  for (const item of items) {
+    if (!item.subject.startsWith(TRANSCRIPT_SUBJECT_PREFIX)) continue;
+    const stored = decodeTranscriptEntry(item.body);
+    if (stored === undefined) continue;
+    const sessionId = item.subject.slice(TRANSCRIPT_SUBJECT_PREFIX.length);
+    reader.observe(sessionId, stored.index, stored.entry, item.body.length);
   }
 }

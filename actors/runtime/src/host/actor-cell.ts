@@ -8,7 +8,7 @@ import {
 import type { Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
-import type { ActorRecord, PendingEffect } from "../step/actor-record.js";
+import type { ActorRecord, OutboxItem, PendingEffect } from "../step/actor-record.js";
 import { processMessage, type InboxMessage, type LiveState } from "../step/process-message.js";
 import type { CommitOutcome, SnapshotStore } from "../stores/snapshot-store.js";
 import type { EffectRunner } from "./effect-runner.js";
@@ -196,6 +196,7 @@ export class ActorCell {
     this.#outboxConfirmed = stored?.outboxConfirmed ?? true;
     if (stored !== undefined && !stored.outboxConfirmed) {
       await publisher.publish(stored.record.outbox);
+      this.#published(stored.record.outbox);
     }
     this.#publishedGeneration = stored?.record.generation ?? 0;
     this.publishedAtMs = clock.now();
@@ -209,6 +210,19 @@ export class ActorCell {
       }
     }
     this.#activated = true;
+  }
+
+  /** Tells the kind its items are stored (`ActorKindDefinition.onOutboxPublished`); never throws. */
+  #published(items: readonly OutboxItem[]): void {
+    if (this.definition.onOutboxPublished === undefined || items.length === 0) return;
+    try {
+      this.definition.onOutboxPublished(items);
+    } catch (error) {
+      this.dependencies.logger.warn(
+        { actor: this.actor, err: error },
+        "onOutboxPublished threw; ignored",
+      );
+    }
   }
 
   #logRejection(seq: number, rejection: TroupeError): void {
@@ -265,6 +279,7 @@ export class ActorCell {
       );
     }
     await publisher.publish(result.record.outbox);
+    this.#published(result.record.outbox);
     this.#publishedGeneration = result.record.generation;
     this.publishedAtMs = clock.now();
     for (const effect of result.effectsStarted) {

@@ -81,6 +81,26 @@ export interface ActorKindDefinition {
    * with code `unknown_machine_version`; the host keeps running).
    */
   readonly migrate?: (persistedState: unknown, fromVersion: string) => unknown;
+  /**
+   * Called with a step's outbox items once JetStream stored them all (after the
+   * snapshot write), on the host that published them; also for the outbox an
+   * activation publishes again. Synchronous; a throw is logged and ignored (the
+   * items are stored either way). Lets a kind keep a cache of what its actors
+   * appended, e.g. the agents' transcript read cache (issue #12).
+   */
+  readonly onOutboxPublished?: (items: readonly PublishedOutboxItem[]) => void;
+}
+
+/**
+ * What {@link ActorKindDefinition.onOutboxPublished} sees of one stored outbox
+ * item (the fields of the step's `OutboxItem` it needs): its subject, JetStream
+ * `Nats-Msg-Id`, `Content-Type` and encoded body.
+ */
+export interface PublishedOutboxItem {
+  readonly subject: string;
+  readonly messageId: string;
+  readonly contentType: string;
+  readonly body: Uint8Array;
 }
 
 /**

@@ -36,7 +36,8 @@ export interface StreamRetention {
 }
 
 /**
- * Creates the deployment's streams, or updates their retention if they exist.
+ * Creates the deployment's streams, or updates their retention (and the transcript
+ * stream's `allow_direct`, issue #12) if they exist.
  * Idempotent; every host calls it at start. A deployment made before the deltas
  * stream existed gets it here; its events stream is left as it is (deltas it
  * stored before age out with the event retention; issue #11).
@@ -89,6 +90,8 @@ export async function ensureStreams(
     name: names.transcript,
     subjects: [...TRANSCRIPT_STREAM_SUBJECTS],
     max_age: nanos(retention.transcriptRetentionMs),
+    // Model calls read the entries appended since their last read by direct get (issue #12).
+    allow_direct: true,
   });
 }
 
@@ -105,5 +108,6 @@ async function upsert(
   await manager.streams.update(config.name, {
     max_age: config.max_age,
     duplicate_window: config.duplicate_window,
+    ...(config.allow_direct === undefined ? {} : { allow_direct: config.allow_direct }),
   });
 }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { DeltaBatcher, MAX_BATCHED_DELTA_CHARS } from "./delta-batcher.js";
+
+function recorder() {
+  const published: [string, string][] = [];
+  const batcher = new DeltaBatcher((kind, text) => published.push([kind, text]));
+  return { published, batcher };
+}
+
+describe("DeltaBatcher", () => {
+  it("joins the text added within one event-loop turn into one delta", async () => {
+    const { published, batcher } = recorder();
+    batcher.add("text", "Hel");
+    batcher.add("text", "lo, ");
+    batcher.add("text", "world");
+    expect(published).toEqual([]);
+    await nextTurn();
+    expect(published).toEqual([["text", "Hello, world"]]);
+  });
+
+  it("publishes text added in later turns as later deltas", async () => {
+    const { published, batcher } = recorder();
+    batcher.add("text", "one");
+    await nextTurn();
+    batcher.add("text", " two");
+    await nextTurn();
+    expect(published).toEqual([
+      ["text", "one"],
+      ["text", " two"],
+    ]);
+  });
+
+  it("keeps reasoning and text apart and in order", async () => {
+    const { published, batcher } = recorder();
+    batcher.add("reasoning", "think ");
+    batcher.add("reasoning", "more");
+    batcher.add("text", "answer");
+    batcher.add("reasoning", "late");
+    await nextTurn();
+    expect(published).toEqual([
+      ["reasoning", "think more"],
+      ["text", "answer"],
+      ["reasoning", "late"],
+    ]);
+  });
+
+  it("publishes at once past the size bound and on flush, and never an empty delta", async () => {
+    const { published, batcher } = recorder();
+    batcher.add("text", "");
+    batcher.add("text", "x".repeat(MAX_BATCHED_DELTA_CHARS));
+    expect(published).toEqual([["text", "x".repeat(MAX_BATCHED_DELTA_CHARS)]]);
+    batcher.add("text", "tail");
+    batcher.flush();
+    batcher.flush();
+    expect(published.at(-1)).toEqual(["text", "tail"]);
+    await nextTurn();
+    expect(published).toHaveLength(2);
+  });
+});

@@ -1,0 +1,66 @@
+/** What a {@link DeltaBatcher} publishes: one piece of streamed text of one kind. */
+export type DeltaKind = "text" | "reasoning";
+
+/** Most characters one batched delta carries before it is published at once. */
+export const MAX_BATCHED_DELTA_CHARS = 16_384;
+
+/**
+ * Joins the text deltas a model streams within one turn of the event loop into
+ * one delta (issue #12). A provider that sends a chunk every few milliseconds
+ * still gets one delta per chunk; a fast stream (a busy host, a cached answer,
+ * the scripted model) gets a few large ones instead of one NATS publish (and
+ * one event for every client) per token. Text of another kind, a text over
+ * {@link MAX_BATCHED_DELTA_CHARS} or {@link DeltaBatcher.flush} publishes what
+ * is pending first, so the order of text and reasoning is kept.
+ *
+ * @example
+ * ```ts
+ * const batcher = new DeltaBatcher((kind, text) => publish({ kind, text, index: index++ }));
+ * batcher.add("text", "Hel"); batcher.add("text", "lo"); // one delta "Hello", after this turn
+ * batcher.flush(); // before the call's result is delivered
+ * ```
+ */
+export class DeltaBatcher {
+  #kind: DeltaKind | undefined;
+  #pending: string[] = [];
+  #chars = 0;
+  #scheduled: NodeJS.Immediate | undefined;
+
+  /**
+   * @param publish - called with each batched delta, in order; synchronous
+   *   (a throw reaches the caller of `add`/`flush`, the pending text is dropped).
+   */
+  constructor(private readonly publish: (kind: DeltaKind, text: string) => void) {}
+
+  /** Queues `text` (empty text is ignored); publishes at the end of this event-loop turn. */
+  add(kind: DeltaKind, text: string): void {
+    if (text.length === 0) return;
+    if (this.#kind !== undefined && this.#kind !== kind) this.flush();
+    this.#kind = kind;
+    this.#pending.push(text);
+    this.#chars += text.length;
+    if (this.#chars >= MAX_BATCHED_DELTA_CHARS) {
+      this.flush();
+      return;
+    }
+    this.#scheduled ??= setImmediate(() => {
+      this.#scheduled = undefined;
+      this.flush();
+    });
+  }
+
+  /** Publishes what is pending now (nothing when nothing is). */
+  flush(): void {
+    if (this.#scheduled !== undefined) {
+      clearImmediate(this.#scheduled);
+      this.#scheduled = undefined;
+    }
+    const kind = this.#kind;
+    if (kind === undefined || this.#pending.length === 0) return;
+    const text = this.#pending.join("");
+    this.#pending = [];
+    this.#chars = 0;
+    this.#kind = undefined;
+    this.publish(kind, text);
+  }
+}
