@@ -12,9 +12,12 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = "enqueue";
 export const DEFAULT_MAX_MODEL_CALLS = 50;
 /**
  * How many client message ids a session remembers for duplicate detection: the
- * last 1 000 admitted. A repeat of an older id is admitted again.
+ * last 100 admitted. A repeat of an older id is admitted again. (1 000 before
+ * issue #12: the list is in every snapshot write, so it made message 500 of a
+ * session cost more than message 10; a client retries within seconds, and
+ * JetStream's `Nats-Msg-Id` window drops quick repeats before the session.)
  */
-export const ADMITTED_CLIENT_MESSAGE_IDS_LIMIT = 1000;
+export const ADMITTED_CLIENT_MESSAGE_IDS_LIMIT = 100;
 
 /** An admitted message waiting for a run (or steered into the active run). */
 export interface QueuedMessage {
