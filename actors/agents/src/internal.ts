@@ -12,6 +12,7 @@ export * from "./agents/agent-resolve-handler.js";
 export * from "./agents/build-model-prompt.js";
 export * from "./agents/model-call-handler.js";
 export * from "./agents/model-tools.js";
+export * from "./agents/delta-batcher.js";
 export * from "./agents/stream-model-call.js";
 export * from "./agents/to-model-call-error.js";
 export * from "./agents/tool-messages.js";
