@@ -90,7 +90,7 @@ describe("the cost of a message does not grow with the conversation (issue #12)"
       }
     } finally {
       log.stop();
-      await watch.stop();
+      watch.stop();
     }
     const early = counts.get(MEASURED[0]!)!;
     const late = counts.get(MEASURED[1]!)!;
@@ -198,7 +198,7 @@ async function startWatching(cluster: Cluster, monitor: Redis, sessionId: string
         },
       };
     },
-    async stop() {
+    stop(): void {
       for (const subscription of subscriptions) subscription.unsubscribe();
       redisMonitor.disconnect();
     },
