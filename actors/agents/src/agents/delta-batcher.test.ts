@@ -57,4 +57,30 @@ describe("DeltaBatcher", () => {
     await nextTurn();
     expect(published).toHaveLength(2);
   });
+
+  it("holds text until ready, then publishes it joined; drops it when ready rejects", async () => {
+    let release!: () => void;
+    const ready = new Promise<void>((resolve) => (release = resolve));
+    const published: string[] = [];
+    const batcher = new DeltaBatcher((_, text) => published.push(text), ready);
+    batcher.add("text", "held ");
+    await nextTurn();
+    batcher.add("text", "text");
+    batcher.flush();
+    expect(published).toEqual([]);
+    release();
+    await batcher.drain();
+    expect(published).toEqual(["held text"]);
+
+    const failed: string[] = [];
+    const refused = new DeltaBatcher(
+      (_, text) => failed.push(text),
+      Promise.reject(new Error("no")),
+    );
+    refused.add("text", "lost");
+    await refused.drain();
+    refused.add("text", "also lost");
+    await nextTurn();
+    expect(failed).toEqual([]);
+  });
 });

@@ -25,21 +25,54 @@ export class DeltaBatcher {
   #pending: string[] = [];
   #chars = 0;
   #scheduled: NodeJS.Immediate | undefined;
+  #ready: boolean;
+  #failed = false;
+  readonly #readyPromise: Promise<void>;
 
   /**
    * @param publish - called with each batched delta, in order; synchronous
    *   (a throw reaches the caller of `add`/`flush`, the pending text is dropped).
+   * @param ready - publishing waits until it resolves (the model-call handler
+   *   streams while the stream attempt its deltas carry is still being
+   *   counted, issue #12); text added meanwhile is published at once after it,
+   *   joined. When it rejects, held and later text is dropped (the call fails).
    */
-  constructor(private readonly publish: (kind: DeltaKind, text: string) => void) {}
+  constructor(
+    private readonly publish: (kind: DeltaKind, text: string) => void,
+    ready?: Promise<unknown>,
+  ) {
+    this.#ready = ready === undefined;
+    this.#readyPromise = (ready ?? Promise.resolve()).then(
+      () => {
+        this.#ready = true;
+        this.flush();
+      },
+      () => {
+        this.#failed = true;
+        this.#pending = [];
+        this.#chars = 0;
+        this.#kind = undefined;
+      },
+    );
+  }
+
+  /**
+   * Waits for `ready`, then publishes what is pending (nothing when `ready`
+   * rejected). Call it before the call's result is delivered.
+   */
+  async drain(): Promise<void> {
+    await this.#readyPromise;
+    this.flush();
+  }
 
   /** Queues `text` (empty text is ignored); publishes at the end of this event-loop turn. */
   add(kind: DeltaKind, text: string): void {
-    if (text.length === 0) return;
+    if (text.length === 0 || this.#failed) return;
     if (this.#kind !== undefined && this.#kind !== kind) this.flush();
     this.#kind = kind;
     this.#pending.push(text);
     this.#chars += text.length;
-    if (this.#chars >= MAX_BATCHED_DELTA_CHARS) {
+    if (this.#chars >= MAX_BATCHED_DELTA_CHARS && this.#ready) {
       this.flush();
       return;
     }
@@ -49,8 +82,9 @@ export class DeltaBatcher {
     });
   }
 
-  /** Publishes what is pending now (nothing when nothing is). */
+  /** Publishes what is pending now (nothing when nothing is, or before `ready`). */
   flush(): void {
+    if (!this.#ready || this.#failed) return;
     if (this.#scheduled !== undefined) {
       clearImmediate(this.#scheduled);
       this.#scheduled = undefined;

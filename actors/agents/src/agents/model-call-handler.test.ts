@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ScriptedModel } from "../models/scripted-model.js";
 import type { ScriptedScript } from "../models/scripted-step.js";
 import type { EffectContext } from "@troupe/runtime";
@@ -120,6 +120,27 @@ describe("model.call handler", () => {
       usage: { inputTokens: 20, outputTokens: 4 },
       toolCalls: [],
     });
+  });
+
+  it("streams while the stream attempt is counted, and fails the call without deltas when it cannot be counted", async () => {
+    let count!: (value: number) => void;
+    const slow = setup([{ text: "late attempt" }], {
+      streamAttempt: () => new Promise<number>((resolve) => (count = resolve)),
+    });
+    const pending = slow.handler(input, slow.context);
+    await vi.waitFor(() => expect(slow.model.callCount).toBe(1));
+    expect(slow.deltas).toEqual([]);
+    count(7);
+    await expect(pending).resolves.toMatchObject({ text: "late attempt" });
+    expect(slow.deltas.map(({ text, streamAttempt }) => [text, streamAttempt])).toEqual([
+      ["late attempt", 7],
+    ]);
+
+    const broken = setup([{ text: "never shown" }], {
+      streamAttempt: () => Promise.reject(new Error("redis is down")),
+    });
+    await expect(broken.handler(input, broken.context)).rejects.toThrow("redis is down");
+    expect(broken.deltas).toEqual([]);
   });
 
   it("takes the stream attempt from the streamAttempt option, counted once per handler run", async () => {

@@ -111,15 +111,18 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     const { signal } = context;
     const agent = options.agents.get(input.agent);
     const model = modelFor(input.model ?? agent.model);
-    // The stream attempt (a Redis INCR) and the transcript read go out together
-    // (issue #12); an attempt number spent on a call that then fails is harmless:
-    // attempts only need to grow.
+    // The stream attempt (a Redis INCR) is counted while the transcript is read
+    // and the model streams; deltas wait for it (issue #12). An attempt number
+    // spent on a call that then fails is harmless: attempts only need to grow.
     const attempt = Promise.resolve(options.streamAttempt?.(input, context) ?? context.hostRun);
-    attempt.catch(() => undefined);
+    let streamAttempt = 0;
+    const attemptKnown = attempt.then((value) => {
+      streamAttempt = value;
+    });
+    attemptKnown.catch(() => undefined);
     const entries = await readTranscriptEntries(options.transcript, input, signal);
     if (entries === undefined) return cancelledOrRethrow(signal, undefined);
     const prompt = buildModelPrompt(agent, entries);
-    const streamAttempt = await attempt;
     let index = 0;
     // Deltas are provisional (not journaled); they go out once per event-loop
     // turn, joined, and all of them before the result is delivered (issue #12).
@@ -145,7 +148,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       } catch (error) {
         options.onPublishError?.(error, delta);
       }
-    });
+    }, attemptKnown);
     let streamed: StreamedModelCall;
     try {
       streamed = await streamModelCall({
@@ -171,8 +174,14 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
         },
       });
     } finally {
-      deltas.flush();
+      await deltas.drain();
     }
+    // A stream attempt that could not be counted fails the call (retryable).
+    await attempt;
+      performance.timeOrigin + performance.now(),
+      "model.streamed",
+      input.runId,
+    ]);
     if (streamed.timedOut !== undefined && !signal.aborted) {
       throw new ModelTimeoutError({
         timeout: streamed.timedOut,
