@@ -178,10 +178,6 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     }
     // A stream attempt that could not be counted fails the call (retryable).
     await attempt;
-      performance.timeOrigin + performance.now(),
-      "model.streamed",
-      input.runId,
-    ]);
     if (streamed.timedOut !== undefined && !signal.aborted) {
       throw new ModelTimeoutError({
         timeout: streamed.timedOut,
