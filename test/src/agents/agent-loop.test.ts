@@ -38,7 +38,8 @@ describe("the agent loop", () => {
       "session.idle",
     ]);
     const deltas = log.events.filter((event) => event.type === "run.delta");
-    expect(deltas.length).toBeGreaterThan(1);
+    // A zero-delay answer streams within one event-loop turn: one joined delta (issue #12).
+    expect(deltas.length).toBeGreaterThanOrEqual(1);
     const completed = log.events.find((event) => event.type === "run.completed")!;
     expect(completed.payload).toMatchObject({ runId: "r1", text: "You said: one two three" });
     const streamedText = deltas

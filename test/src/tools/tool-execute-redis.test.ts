@@ -64,7 +64,7 @@ function host(effectClass: ToolEffectClass, executions: { count: number }, hang:
     signal: controller.signal,
     address: { kind: "tool-call", id: "s" },
     effectId: "e",
-    hostRun: 1,
+    hostRun: () => Promise.resolve(1),
   };
   return { handler, controller, context, running };
 }

@@ -21,7 +21,7 @@ const context: EffectContext = {
   signal: new AbortController().signal,
   address: { kind: "session", id: "s1" },
   effectId: "agent.1",
-  hostRun: 1,
+  hostRun: () => Promise.resolve(1),
 };
 
 describe("agent.resolve handler", () => {

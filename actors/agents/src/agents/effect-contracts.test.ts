@@ -79,7 +79,7 @@ const context = (effectId: string, address: ActorAddress): EffectContext => ({
   signal: new AbortController().signal,
   address,
   effectId,
-  hostRun: 1,
+  hostRun: () => Promise.resolve(1),
 });
 
 describe("the effects the machines request are the effects the handlers run", () => {

@@ -49,7 +49,7 @@ function setup(
     signal: controller.signal,
     address: { kind: "run", id: "s1" },
     effectId: "r1.m1.a1",
-    hostRun: options.attempt ?? 1,
+    hostRun: () => Promise.resolve(options.attempt ?? 1),
   };
   const publish: { hook?: (delta: ModelCallDelta) => void } = {};
   const handler = createModelCallHandler({

@@ -114,7 +114,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     // The stream attempt (a Redis INCR) is counted while the transcript is read
     // and the model streams; deltas wait for it (issue #12). An attempt number
     // spent on a call that then fails is harmless: attempts only need to grow.
-    const attempt = Promise.resolve(options.streamAttempt?.(input, context) ?? context.hostRun);
+    const attempt = Promise.resolve(options.streamAttempt?.(input, context) ?? context.hostRun());
     let streamAttempt = 0;
     const attemptKnown = attempt.then((value) => {
       streamAttempt = value;

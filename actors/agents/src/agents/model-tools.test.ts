@@ -78,7 +78,7 @@ async function call(
     signal: new AbortController().signal,
     address: { kind: "run", id: "s1" },
     effectId: "r1.m1.a1",
-    hostRun: 1,
+    hostRun: () => Promise.resolve(1),
   };
   const input = {
     sessionId: "s1",

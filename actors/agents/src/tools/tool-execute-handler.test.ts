@@ -47,7 +47,7 @@ function setup(effectClass: ToolEffectClass, behaviour?: (attempt: number) => un
     signal: new AbortController().signal,
     address: { kind: "tool-call", id: "s1" },
     effectId: "c1.x",
-    hostRun: 1,
+    hostRun: () => Promise.resolve(1),
   };
   const run = (overrides: Record<string, unknown> = {}) =>
     handler({ ...input, ...overrides }, context) as Promise<ToolExecuteOutput>;

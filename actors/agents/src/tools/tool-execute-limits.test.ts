@@ -78,7 +78,7 @@ function setup(waitClass: ToolEffectClass = "read", waitMs = 1_000_000) {
     signal: controller.signal,
     address: { kind: "tool-call", id: "s1" },
     effectId: "c1.x",
-    hostRun: 1,
+    hostRun: () => Promise.resolve(1),
   };
   const run = (toolName: string, input: string, signal = controller.signal) =>
     handler({ ...base, toolName, input }, { ...context, signal }) as Promise<ToolExecuteOutput>;
@@ -173,7 +173,7 @@ describe("tool.execute: result size", () => {
         signal: new AbortController().signal,
         address: { kind: "tool-call", id: "s1" },
         effectId: "c1.x",
-        hostRun: 1,
+        hostRun: () => Promise.resolve(1),
       },
     )) as ToolExecuteOutput;
     expect(output).toMatchObject({ status: "succeeded", truncated: true, resultRef: KEY });

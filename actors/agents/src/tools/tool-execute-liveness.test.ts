@@ -43,7 +43,7 @@ function setup(records: IdempotencyRecordStore) {
     signal: new AbortController().signal,
     address: { kind: "tool-call", id: "s1" },
     effectId: "c1.x",
-    hostRun: 1,
+    hostRun: () => Promise.resolve(1),
   });
   return {
     executions: () => executions,

@@ -47,7 +47,7 @@ describe("a model call, its tool calls and the next model call (scripted demo)",
       signal: new AbortController().signal,
       address: { kind: "run", id: "s1" },
       effectId: "e",
-      hostRun: 1,
+      hostRun: () => Promise.resolve(1),
     };
     const request = {
       sessionId: "s1",

@@ -161,8 +161,13 @@ export class EffectRunner {
     const hostRunKey = this.keys.effectRun(actor, effect.effectId);
     let result: EffectResult;
     try {
-      const hostRun = await this.redis.incr(hostRunKey);
-      void this.redis.pexpire(hostRunKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
+      // Counted only when the handler asks (issue #12): most never do.
+      let counted: Promise<number> | undefined;
+      const hostRun = () =>
+        (counted ??= this.redis.incr(hostRunKey).then((count) => {
+          void this.redis.pexpire(hostRunKey, 7 * 24 * 3600 * 1000).catch(() => undefined);
+          return count;
+        }));
       const handler = definition.effects?.[effect.effect];
       if (handler === undefined) {
         throw new Error(

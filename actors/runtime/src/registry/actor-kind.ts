@@ -28,8 +28,15 @@ export interface EffectContext {
    * included — 1 on the first run, higher when a host resumed it after a crash or
    * a shard hand-over (counted in Redis under `RedisKeys.effectRun`). Not a retry
    * count: the runtime never retries a handler that threw; the machine decides.
+   *
+   * Counted when first asked (one Redis `INCR`, then the same promise), so an
+   * effect whose handler never asks costs no round trip and leaves no key
+   * (issue #12). Ask before doing the work it should number.
+   *
+   * @returns the host run, from 1.
+   * @throws the Redis error when it cannot be counted.
    */
-  readonly hostRun: number;
+  readonly hostRun: () => Promise<number>;
 }
 
 /**
