@@ -63,6 +63,7 @@ describe("DeltaBatcher", () => {
     const ready = new Promise<void>((resolve) => (release = resolve));
     const published: string[] = [];
     const batcher = new DeltaBatcher((_, text) => published.push(text), ready);
+    batcher.add("reasoning", "thinking");
     batcher.add("text", "held ");
     await nextTurn();
     batcher.add("text", "text");
@@ -70,7 +71,7 @@ describe("DeltaBatcher", () => {
     expect(published).toEqual([]);
     release();
     await batcher.drain();
-    expect(published).toEqual(["held text"]);
+    expect(published).toEqual(["thinking", "held text"]);
 
     const failed: string[] = [];
     const refused = new DeltaBatcher(

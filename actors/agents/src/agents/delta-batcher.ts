@@ -21,8 +21,8 @@ export const MAX_BATCHED_DELTA_CHARS = 16_384;
  * ```
  */
 export class DeltaBatcher {
-  #kind: DeltaKind | undefined;
-  #pending: string[] = [];
+  /** Pending text in order, one segment per run of the same kind. */
+  #pending: { kind: DeltaKind; parts: string[] }[] = [];
   #chars = 0;
   #scheduled: NodeJS.Immediate | undefined;
   #ready: boolean;
@@ -51,7 +51,6 @@ export class DeltaBatcher {
         this.#failed = true;
         this.#pending = [];
         this.#chars = 0;
-        this.#kind = undefined;
       },
     );
   }
@@ -68,9 +67,11 @@ export class DeltaBatcher {
   /** Queues `text` (empty text is ignored); publishes at the end of this event-loop turn. */
   add(kind: DeltaKind, text: string): void {
     if (text.length === 0 || this.#failed) return;
-    if (this.#kind !== undefined && this.#kind !== kind) this.flush();
-    this.#kind = kind;
-    this.#pending.push(text);
+    const last = this.#pending.at(-1);
+    if (last !== undefined && last.kind !== kind) this.flush();
+    const open = this.#pending.at(-1);
+    if (open !== undefined && open.kind === kind) open.parts.push(text);
+    else this.#pending.push({ kind, parts: [text] });
     this.#chars += text.length;
     if (this.#chars >= MAX_BATCHED_DELTA_CHARS && this.#ready) {
       this.flush();
@@ -89,12 +90,9 @@ export class DeltaBatcher {
       clearImmediate(this.#scheduled);
       this.#scheduled = undefined;
     }
-    const kind = this.#kind;
-    if (kind === undefined || this.#pending.length === 0) return;
-    const text = this.#pending.join("");
+    const segments = this.#pending;
     this.#pending = [];
     this.#chars = 0;
-    this.#kind = undefined;
-    this.publish(kind, text);
+    for (const segment of segments) this.publish(segment.kind, segment.parts.join(""));
   }
 }
