@@ -44,10 +44,11 @@ export const hostSettingsSchema = z.object({
   /**
    * How long the kept earlier generations outlive an actor's last commit (for
    * `troupe inspect` and replay checks of recent steps); 0 keeps them until
-   * newer ones push them out. An idle actor then costs its latest generation
-   * alone (issue #12, decision 0015); the journal still replays any generation.
+   * newer ones push them out. The default matches `passivateAfterMs`: an actor
+   * idle long enough to leave memory costs its latest generation alone in Redis
+   * (issue #12, decision 0015); the journal still replays any generation.
    */
-  historyRetentionMs: z.number().int().min(0).default(600_000),
+  historyRetentionMs: z.number().int().min(0).default(60_000),
   /** How long the inbox (the journal) keeps messages. */
   journalRetentionMs: z
     .number()

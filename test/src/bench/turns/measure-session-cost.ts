@@ -8,7 +8,9 @@
  * (ids replaced by `<id>`), count, type, TTL and `MEMORY USAGE` bytes.
  *
  * Run: `cd test && node --import tsx --conditions=@troupe/source
- * src/bench/turns/measure-session-cost.ts [sessions=2000] [passivateAfterMs=5000]`.
+ * src/bench/turns/measure-session-cost.ts [sessions=2000] [passivateAfterMs=5000]
+ * [historyRetentionMs]` — with the last, the Redis figures are taken again once
+ * the kept generations expired.
  * Prints a table and a last line of JSON.
  */
 import { loadavg } from "node:os";
@@ -24,10 +26,15 @@ const IN_FLIGHT = 100;
 
 /** One heap report of the host (see the fixture's SIGWINCH handler). */
 export interface HeapReport {
+  /** Before the forced collections (what the host holds left to itself). */
+  readonly heapUsedBeforeCollectBytes: number;
+  readonly rssBeforeCollectBytes: number;
   readonly heapUsedBytes: number;
   readonly rssBytes: number;
   readonly externalBytes: number;
   readonly activeActors: number;
+  /** The heap snapshot written with the report (with `TROUPE_BENCH_HEAP_SNAPSHOT_DIR`). */
+  readonly snapshot?: string;
 }
 
 /** Keys of one pattern that the measured sessions added. */
@@ -56,6 +63,14 @@ export interface SessionCostResult {
     readonly bytesPerSession: number;
     readonly keysPerSession: number;
     readonly patterns: readonly KeyPatternCost[];
+    /** The same once `historyRetentionMs` has passed (undefined when not waited for). */
+    readonly pastHistoryRetention:
+      | {
+          readonly bytesPerSession: number;
+          readonly keysPerSession: number;
+          readonly patterns: readonly KeyPatternCost[];
+        }
+      | undefined;
   };
   readonly streamBytesPerTurn: number;
   readonly loadAverage: readonly number[];
@@ -70,10 +85,15 @@ export interface SessionCostResult {
 export async function measureSessionCost(
   sessions: number,
   passivateAfterMs: number,
+  historyRetentionMs?: number,
 ): Promise<SessionCostResult> {
   await using cluster = await startCluster({ shardCount: 64 });
   const host = await cluster.startHost(
-    { passivateAfterMs, maxActiveActors: 1_000_000 },
+    {
+      passivateAfterMs,
+      maxActiveActors: 1_000_000,
+      ...(historyRetentionMs === undefined ? {} : { historyRetentionMs }),
+    },
     {
       entry: BENCH_HOST,
       env: {
@@ -101,6 +121,17 @@ export async function measureSessionCost(
   const usedMemoryAfterBytes = await usedMemory(cluster.redis);
   const added = (await scanKeys(cluster.redis)).filter((key) => !keysBefore.has(key));
   const patterns = await describeKeys(cluster.redis, added);
+  let pastHistoryRetention: SessionCostResult["redis"]["pastHistoryRetention"];
+  if (historyRetentionMs !== undefined && historyRetentionMs > 0) {
+    // The last commit was before the passivation finished: wait out the retention.
+    await new Promise((resolve) => setTimeout(resolve, historyRetentionMs + 1000));
+    const left = (await scanKeys(cluster.redis)).filter((key) => !keysBefore.has(key));
+    pastHistoryRetention = {
+      bytesPerSession: ((await usedMemory(cluster.redis)) - usedMemoryBeforeBytes) / sessions,
+      keysPerSession: left.length / sessions,
+      patterns: await describeKeys(cluster.redis, left),
+    };
+  }
   idle.stop();
   return {
     sessions,
@@ -115,6 +146,7 @@ export async function measureSessionCost(
       bytesPerSession: (usedMemoryAfterBytes - usedMemoryBeforeBytes) / sessions,
       keysPerSession: added.length / sessions,
       patterns,
+      pastHistoryRetention,
     },
     streamBytesPerTurn: (streamBytesAfter - streamBytesBefore) / sessions,
     loadAverage: loadavg(),
@@ -244,6 +276,8 @@ async function describeKeys(redis: Redis, keys: readonly string[]): Promise<KeyP
       const type = String(replies[index * 3]?.[1]);
       const bytes = Number(replies[index * 3 + 1]?.[1] ?? 0);
       const ttl = Number(replies[index * 3 + 2]?.[1] ?? -1);
+      // Expired between SCAN and TYPE (a kept history past its retention).
+      if (type === "none") return;
       const pattern = keyPattern(key);
       const entry = byPattern.get(pattern) ?? { type, count: 0, bytes: 0, withTtl: 0 };
       entry.count += 1;
@@ -263,10 +297,11 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sessions = Number(process.argv[2] ?? 2000);
   const passivateAfterMs = Number(process.argv[3] ?? 5000);
-  const result = await measureSessionCost(sessions, passivateAfterMs);
+  const historyRetentionMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
+  const result = await measureSessionCost(sessions, passivateAfterMs, historyRetentionMs);
   const { heap, redis } = result;
   const row = (name: string, report: HeapReport) =>
-    `${name.padEnd(18)} heap ${mb(report.heapUsedBytes)}  rss ${mb(report.rssBytes)}  external ${mb(report.externalBytes)}  actors ${report.activeActors}`;
+    `${name.padEnd(18)} heap ${mb(report.heapUsedBytes)}  rss ${mb(report.rssBytes)}  external ${mb(report.externalBytes)}  actors ${report.activeActors}  (before gc: heap ${mb(report.heapUsedBeforeCollectBytes)} rss ${mb(report.rssBeforeCollectBytes)})${report.snapshot === undefined ? "" : ` ${report.snapshot}`}`;
   console.log(`${result.sessions} sessions, ${result.turnsPerSecond.toFixed(0)} turns/s`);
   console.log(row("before", heap.before));
   console.log(row("after", heap.after));
@@ -276,10 +311,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
     `redis used_memory ${mb(redis.usedMemoryBeforeBytes)} → ${mb(redis.usedMemoryAfterBytes)}: ${kb(redis.bytesPerSession)} and ${redis.keysPerSession.toFixed(2)} keys per session`,
   );
-  for (const pattern of redis.patterns)
+  const printPatterns = (patterns: readonly KeyPatternCost[]) => {
+    for (const pattern of patterns)
+      console.log(
+        `  ${pattern.pattern.padEnd(60)} ${pattern.type.padEnd(7)} ${String(pattern.count).padStart(6)} keys  ${(pattern.bytes / result.sessions).toFixed(0).padStart(6)} B/session  ttl ${pattern.withTtl}/${pattern.count}`,
+      );
+  };
+  printPatterns(redis.patterns);
+  if (redis.pastHistoryRetention !== undefined) {
     console.log(
-      `  ${pattern.pattern.padEnd(60)} ${pattern.type.padEnd(7)} ${String(pattern.count).padStart(6)} keys  ${(pattern.bytes / result.sessions).toFixed(0).padStart(6)} B/session  ttl ${pattern.withTtl}/${pattern.count}`,
+      `past historyRetentionMs: ${kb(redis.pastHistoryRetention.bytesPerSession)} and ${redis.pastHistoryRetention.keysPerSession.toFixed(2)} keys per session`,
     );
+    printPatterns(redis.pastHistoryRetention.patterns);
+  }
   console.log(`stream bytes per turn ${result.streamBytesPerTurn.toFixed(0)}`);
   console.log(`load average ${result.loadAverage.map((value) => value.toFixed(2)).join(" ")}`);
   console.log(JSON.stringify(result));
