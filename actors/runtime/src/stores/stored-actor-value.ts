@@ -1,3 +1,4 @@
+import { TroupeError } from "@troupe/protocol";
 import { Packr } from "msgpackr";
 import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
 
@@ -44,26 +45,28 @@ export function encodeStoredActorValue(record: ActorRecord): Buffer {
  *
  * @param value - the stored bytes.
  * @returns generation, confirmation and the record with its outbox (empty when cut off).
- * @throws Error when the header is malformed (not a value of this layout).
+ * @throws TroupeError `internal` when the header is malformed (not a value of this layout).
  */
 export function decodeStoredActorValue(value: Uint8Array): StoredActorValue {
   const first = value.indexOf(COLON);
-  const second = value.indexOf(COLON, first + 1);
-  const third = value.indexOf(COLON, second + 1);
+  const second = first < 1 ? -1 : value.indexOf(COLON, first + 1);
+  const third = second < 0 ? -1 : value.indexOf(COLON, second + 1);
   const text = (from: number, to: number) =>
-    Buffer.from(value.buffer, value.byteOffset + from, to - from).toString("latin1");
-  const generation = Number(text(0, first));
-  const confirmed = text(first + 1, second);
-  const length = Number(text(second + 1, third));
+    Buffer.from(value.buffer, value.byteOffset + from, Math.max(0, to - from)).toString("latin1");
+  const generation = third < 0 ? Number.NaN : Number(text(0, first));
+  const confirmed = third < 0 ? "" : text(first + 1, second);
+  const length = third < 0 ? Number.NaN : Number(text(second + 1, third));
   if (
-    first < 1 ||
-    third < 0 ||
     !Number.isSafeInteger(generation) ||
     !Number.isSafeInteger(length) ||
     (confirmed !== "0" && confirmed !== "1") ||
     third + 1 + length > value.byteLength
   ) {
-    throw new Error("stored actor value has no valid <generation>:<confirmed>:<length>: header");
+    throw new TroupeError(
+      "internal",
+      "stored actor value has no valid <generation>:<confirmed>:<length>: header (a key written by another layout?)",
+      { details: { bytes: value.byteLength } },
+    );
   }
   const start = third + 1;
   const record = decodeActorRecord(value.subarray(start, start + length));
