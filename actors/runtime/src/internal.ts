@@ -26,6 +26,7 @@ export * from "./stores/redis-script.js";
 export * from "./stores/redis-snapshot-store.js";
 export * from "./stores/snapshot-store-contract.js";
 export * from "./stores/snapshot-store.js";
+export * from "./stores/stored-actor-value.js";
 export * from "./stores/timer-member.js";
 export * from "./streams/ensure-streams.js";
 export * from "./streams/shard-consumer-name.js";

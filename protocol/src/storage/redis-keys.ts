@@ -12,8 +12,8 @@
  * | `<p>:watermark:<shard>` | string | inbox sequence from which a new owner must read (written when the shard is first owned) | runtime |
  * | `<p>:timers:<shard>` | sorted set | `<deadlineMs>\|<address>\|<timerId>` scored by deadline (ms) | runtime |
  * | `<p>:dirty:<shard>` | set | actors with running effects or an unconfirmed outbox | runtime |
- * | `<p>:actor:<kind>/<id>` | hash | `gen`, `data` (msgpack record), `confirmed` | runtime |
- * | `<p>:history:<kind>/<id>` | list | earlier generations, newest first | runtime |
+ * | `<p>:actor:<kind>/<id>` | string | `<gen>:<confirmed 0\|1>:<length>:`, the msgpack record (`length` bytes), then its outbox until confirmed (issue #12) | runtime |
+ * | `<p>:history:<kind>/<id>` | list + TTL | earlier generations without their outboxes, newest first; expires `historyRetentionMs` after the last commit | runtime |
  * | `<p>:effect-host-run:<kind>/<id>:<effectId>` | counter + TTL | the host run of one effect request | runtime |
  * | `<p>:model-stream-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | the stream attempt of one model call (`run.delta`'s `attempt`) | agents |
  * | `<p>:idempotency:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |

@@ -100,6 +100,56 @@ describe("passivation and snapshot generations", () => {
     expect(report.messagesRead).toBe(3);
   });
 
+  it("passivated actors leave nothing in the host's memory, and in Redis only their latest generation without its outbox once the kept generations expire", async () => {
+    const host = await startInProcessHost({
+      maxActiveActors: 1000,
+      passivateAfterMs: 200,
+      historyRetentionMs: 1000,
+    });
+    const actors = Array.from({ length: 50 }, (_, index) => `counter/left-${index}`);
+    for (const by of [1, 2]) {
+      await Promise.all(actors.map((actor) => cluster.send(actor, "counter.increment", { by })));
+      await waitForCounts(actors, by === 1 ? 1 : 3, 15_000);
+    }
+    await Promise.all(actors.map((actor) => cluster.send(actor, "counter.double", {})));
+    await waitForCounts(actors, 6, 15_000);
+    await waitFor(() => host.activeActorCount === 0, {
+      timeoutMs: 10_000,
+      description: "every actor passivated",
+    });
+    expect(host.retention).toEqual({
+      actorCells: 0,
+      runningEffects: 0,
+      shards: cluster.shardCount,
+      releasing: 0,
+      orphanWorkers: 0,
+    });
+    // Each actor: its latest generation (4: two increments, the double request,
+    // its result), the outbox confirmed and dropped; the kept generations go
+    // historyRetentionMs (1 s) after the last commit.
+    for (const actor of actors) {
+      const stored = await cluster.snapshots.load(actor);
+      expect(stored?.record.generation).toBe(4);
+      expect(stored?.outboxConfirmed).toBe(true);
+      expect(stored?.record.outbox).toEqual([]);
+    }
+    // Every key naming one of these actors (the effect's host-run counter aside).
+    const keysOf = async (actor: string) =>
+      (await cluster.redis.keys(`troupe:*${actor}*`)).filter(
+        (key) =>
+          (key.endsWith(`:${actor}`) || key.includes(`:${actor}:`)) &&
+          !key.startsWith("troupe:effect-host-run:"),
+      );
+    await waitFor(
+      async () =>
+        (await Promise.all(actors.map((actor) => keysOf(actor)))).every(
+          (keys) => keys.length === 1,
+        ),
+      { timeoutMs: 10_000, description: "the kept generations expired" },
+    );
+    for (const actor of actors) expect(await keysOf(actor)).toEqual([`troupe:actor:${actor}`]);
+  });
+
   it("after 10 messages the latest snapshot is generation 10 and history holds generations 9, 8, 7, newest first", async () => {
     await startInProcessHost({});
     const actor = "counter/generations-1";

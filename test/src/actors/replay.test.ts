@@ -1,5 +1,9 @@
 import { RedisKeys } from "@troupe/protocol/internal";
-import { encodeActorRecord } from "@troupe/runtime/internal";
+import {
+  confirmStoredActorValue,
+  encodeActorRecord,
+  encodeStoredActorValue,
+} from "@troupe/runtime/internal";
 import { type ActorRecord } from "@troupe/runtime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { counterKind, type CounterContext } from "../fixtures/counter-machine.js";
@@ -95,10 +99,10 @@ describe("journal replay", () => {
 
     const latest = (await cluster.snapshots.load(actor))!.record;
     expect(latest.generation).toBe(6);
-    await cluster.redis.hset(
+    // Stored as the host left it: the outbox confirmed and cut off.
+    await cluster.redis.set(
       keys.actor(actor),
-      "data",
-      Buffer.from(encodeActorRecord(withCount(latest, 999))),
+      confirmStoredActorValue(encodeStoredActorValue(withCount(latest, 999))),
     );
     const latestTampered = await cluster.replay(actor, counterKind);
     expect(latestTampered.reproduces).toBe(false);

@@ -27,7 +27,7 @@ describe("RedisSnapshotStore keeps the SnapshotStore contract on a real Redis", 
 });
 
 describe("RedisSnapshotStore on a real Redis", () => {
-  it("writes one commit as the actor hash, the history list, the shard's timer set and dirty set", async () => {
+  it("writes one commit as the actor string, the history list, the shard's timer set and dirty set", async () => {
     const layout = new RedisKeys(`test-snapshots-${randomUUID()}`);
     const snapshots = new RedisSnapshotStore(client(), layout);
     const token = (await new RedisLeaseStore(client(), layout).acquire(3, "host-a", 60_000))!;
@@ -43,18 +43,65 @@ describe("RedisSnapshotStore on a real Redis", () => {
       outbox: [],
     };
     const next = { ...base, generation: 2, inboxSeq: 5 };
-    const commit = { shard: 3, token, keepGenerations: 3 };
+    const commit = { shard: 3, token, keepGenerations: 3, historyRetentionMs: 600_000 };
     expect(await snapshots.commit({ ...commit, previous: undefined, next: base })).toBe(
       "committed",
     );
     expect(await snapshots.commit({ ...commit, previous: base, next })).toBe("committed");
-    expect(await client().hget(layout.actor("counter/c1"), "gen")).toBe("2");
-    expect(await client().hget(layout.actor("counter/c1"), "confirmed")).toBe("0");
+    // "<generation>:<confirmed>:<record length>:" then the record (issue #12).
+    const stored = (await client().getBuffer(layout.actor("counter/c1")))!;
+    const header = /^2:0:(\d+):/.exec(stored.toString("latin1"))!;
+    expect(stored.byteLength).toBe(header[0].length + Number(header[1]));
+    expect(await client().type(layout.actor("counter/c1"))).toBe("string");
     expect(await client().llen(layout.history("counter/c1"))).toBe(1);
+    const historyTtlMs = await client().pttl(layout.history("counter/c1"));
+    expect(historyTtlMs).toBeGreaterThan(590_000);
+    expect(historyTtlMs).toBeLessThanOrEqual(600_000);
+    expect(await client().pttl(layout.actor("counter/c1"))).toBe(-1);
     expect(await client().zrangebyscore(layout.timers(3), "-inf", "+inf")).toEqual([
       "12000|counter/c1|alarm",
     ]);
     expect(await client().zscore(layout.timers(3), "12000|counter/c1|alarm")).toBe("12000");
     expect(await client().smembers(layout.dirty(3))).toEqual(["counter/c1"]);
+  });
+
+  it("confirming an outbox rewrites the actor string without it: the stored bytes shrink to the header and the record", async () => {
+    const layout = new RedisKeys(`test-snapshots-${randomUUID()}`);
+    const snapshots = new RedisSnapshotStore(client(), layout);
+    const token = (await new RedisLeaseStore(client(), layout).acquire(4, "host-a", 60_000))!;
+    const body = new Uint8Array(2_000).fill(7);
+    const next: ActorRecord = {
+      address: "counter/c2",
+      generation: 1,
+      inboxSeq: 1,
+      machineVersion: "1",
+      state: { value: "counting" },
+      eventSeq: 1,
+      effects: [],
+      timers: [],
+      outbox: [
+        {
+          subject: "troupe.counter.c2.events.x",
+          messageId: "m1",
+          contentType: "application/json",
+          body,
+        },
+      ],
+    };
+    await snapshots.commit({ shard: 4, token, previous: undefined, next, keepGenerations: 3 });
+    const key = layout.actor("counter/c2");
+    const before = (await client().getBuffer(key))!;
+    expect(before.byteLength).toBeGreaterThan(2_000);
+    expect(await client().smembers(layout.dirty(4))).toEqual(["counter/c2"]);
+    await snapshots.confirmOutbox(4, next);
+    const after = (await client().getBuffer(key))!;
+    const header = /^1:1:(\d+):/.exec(after.toString("latin1"))!;
+    expect(after.byteLength).toBe(header[0].length + Number(header[1]));
+    expect(after.byteLength).toBeLessThan(200);
+    expect(await client().smembers(layout.dirty(4))).toEqual([]);
+    expect(await snapshots.load("counter/c2")).toEqual({
+      record: { ...next, outbox: [] },
+      outboxConfirmed: true,
+    });
   });
 });

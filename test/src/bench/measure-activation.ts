@@ -9,7 +9,7 @@ import { summarizeLatencies, type LatencySummary } from "./latency-summary.js";
 export interface ActivationPass {
   /** `RedisSnapshotStore.load` + restoring the xstate snapshot, in ms. */
   readonly host: LatencySummary;
-  /** A bare `HGET` of the same snapshot bytes, in ms. */
+  /** A bare `GET` of the same snapshot bytes, in ms. */
   readonly raw: LatencySummary;
 }
 
@@ -23,9 +23,9 @@ export interface ActivationResult extends ActivationPass {
 
 /**
  * Activation from a stored snapshot, one actor at a time: what an `ActorCell`
- * does before its first message — `RedisSnapshotStore.load` (HMGET + msgpack
+ * does before its first message — `RedisSnapshotStore.load` (GET + msgpack
  * decode) and `createActor(machine, { snapshot }).getSnapshot()` (the restore the
- * pure step performs). The raw floor is a bare `HGET` of the same `data` field.
+ * pure step performs). The raw floor is a bare `GET` of the same actor key.
  * Host and raw alternate per actor, so a pause of the process or a server hits
  * both alike. Two passes over the same distinct actors: the first is reported
  * apart; the second is the result.
@@ -50,7 +50,7 @@ export async function measureActivation(
     createActor(counterKind.machine, { snapshot: stored.record.state as never }).getSnapshot();
   };
   const readRaw = async (actor: string): Promise<void> => {
-    const bytes = await redis.hgetBuffer(keys.actor(actor), "data");
+    const bytes = await redis.getBuffer(keys.actor(actor));
     if (bytes === null) throw new Error(`${actor} has no stored snapshot`);
     totalBytes += bytes.byteLength;
   };

@@ -102,7 +102,10 @@ export class ActorCell {
     return this.#busy === undefined && this.#queue.length === 0;
   }
 
-  /** The latest snapshot known to this host (undefined before activation or for a new actor). */
+  /**
+   * The latest snapshot known to this host, its outbox left out (undefined
+   * before activation or for a new actor).
+   */
   get record(): ActorRecord | undefined {
     return this.#record;
   }
@@ -191,7 +194,7 @@ export class ActorCell {
   async #activate(): Promise<void> {
     const { snapshots, publisher, effects, clock } = this.dependencies;
     const stored = await snapshots.load(this.actor);
-    this.#record = stored?.record;
+    this.#record = withoutOutbox(stored?.record);
     this.#live = undefined;
     this.#outboxConfirmed = stored?.outboxConfirmed ?? true;
     if (stored !== undefined && !stored.outboxConfirmed) {
@@ -263,7 +266,7 @@ export class ActorCell {
     const outcome = await this.#shard.commit(this.#record, result.record);
     if (outcome === "conflict")
       throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);
-    this.#record = result.record;
+    this.#record = withoutOutbox(result.record);
     this.#live = result.live;
     this.#outboxConfirmed = false;
     if (result.rejection !== undefined) this.#logRejection(message.seq, result.rejection);
@@ -290,4 +293,15 @@ export class ActorCell {
     }
     this.#shard.complete(message);
   }
+}
+
+/**
+ * The record as a cell keeps it: without its outbox, which is published right
+ * after the commit and read from the store again after a failure. The step
+ * never reads the previous outbox, and outbox bodies may be views into larger
+ * buffers (msgpack encoders reuse theirs), so keeping them would hold
+ * kilobytes per idle actor (issue #12).
+ */
+function withoutOutbox(record: ActorRecord | undefined): ActorRecord | undefined {
+  return record === undefined || record.outbox.length === 0 ? record : { ...record, outbox: [] };
 }

@@ -40,6 +40,20 @@ export interface HostServices {
   readonly logger: Logger;
 }
 
+/** Counts of what an {@link ActorHost} holds in memory (see `ActorHost.retention`). */
+export interface HostRetention {
+  /** Activated actors (their cells: mailbox, latest snapshot, live xstate state). */
+  readonly actorCells: number;
+  /** Effect handlers running on this host. */
+  readonly runningEffects: number;
+  /** Shards owned. */
+  readonly shards: number;
+  /** Shards being drained and released. */
+  readonly releasing: number;
+  /** Workers whose lease was lost, kept until their running effects end. */
+  readonly orphanWorkers: number;
+}
+
 /** How to start an {@link ActorHost}. */
 export interface ActorHostOptions {
   /** NATS server URL (e.g. `nats://127.0.0.1:4222`) or an open connection. */
@@ -234,6 +248,24 @@ export class ActorHost {
     let count = 0;
     for (const worker of this.#workers.values()) count += worker.activeActors;
     return count;
+  }
+
+  /**
+   * What the host holds in memory now, for monitoring and tests (issue #12):
+   * actor cells over the shards it owns, effects running (on those shards and
+   * on shards whose lease it lost), shards it owns, releases under way and
+   * workers kept only for their running effects. With nothing in flight and
+   * every actor passivated, all but `shards` are 0: nothing per actor outlives
+   * its passivation.
+   */
+  get retention(): HostRetention {
+    return {
+      actorCells: this.activeActorCount,
+      runningEffects: this.runtime.effects.runningCount,
+      shards: this.#workers.size,
+      releasing: this.#releasing.size,
+      orphanWorkers: this.#orphans.size,
+    };
   }
 
   /** Live hosts at the last heartbeat. */

@@ -39,8 +39,16 @@ export const hostSettingsSchema = z.object({
   passivateAfterMs: z.number().int().min(0).default(60_000),
   /** At most this many actors stay in memory; the least recently used idle ones go first. */
   maxActiveActors: z.number().int().min(1).default(10_000),
-  /** Earlier snapshot generations kept besides the latest. */
+  /** Earlier snapshot generations kept besides the latest (without their outboxes). */
   keepGenerations: z.number().int().min(0).default(3),
+  /**
+   * How long the kept earlier generations outlive an actor's last commit (for
+   * `troupe inspect` and replay checks of recent steps); 0 keeps them until
+   * newer ones push them out. The default matches `passivateAfterMs`: an actor
+   * idle long enough to leave memory costs its latest generation alone in Redis
+   * (issue #12, decision 0015); the journal still replays any generation.
+   */
+  historyRetentionMs: z.number().int().min(0).default(60_000),
   /** How long the inbox (the journal) keeps messages. */
   journalRetentionMs: z
     .number()

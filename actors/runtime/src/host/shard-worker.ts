@@ -43,6 +43,7 @@ export interface ShardWorkerDependencies {
     | "ackWaitMs"
     | "maxAckPendingPerShard"
     | "keepGenerations"
+    | "historyRetentionMs"
     | "maxPayloadBytes"
     | "testFaults"
   >;
@@ -277,6 +278,7 @@ export class ShardWorker {
       previous,
       next,
       keepGenerations: this.dependencies.settings.keepGenerations,
+      historyRetentionMs: this.dependencies.settings.historyRetentionMs,
     });
     if (outcome === "fenced") {
       this.abort();

@@ -1,6 +1,12 @@
 import type { Clock } from "../clock/clock.js";
 import { systemClock } from "../clock/system-clock.js";
-import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
+import { decodeActorRecord, type ActorRecord } from "../step/actor-record.js";
+import {
+  confirmStoredActorValue,
+  decodeStoredActorValue,
+  encodeStoredActorValue,
+  storedRecordBytes,
+} from "./stored-actor-value.js";
 import type { InMemoryLeaseStore } from "./in-memory-lease-store.js";
 import type {
   CommitInput,
@@ -25,9 +31,15 @@ export interface InMemorySnapshotStoreOptions {
 
 interface StoredGeneration {
   readonly generation: number;
-  /** msgpack bytes, as `RedisSnapshotStore` keeps them. */
-  readonly data: Uint8Array;
-  confirmed: boolean;
+  /** The bytes `RedisSnapshotStore` keeps (see stored-actor-value.ts). */
+  value: Uint8Array;
+}
+
+interface KeptGenerations {
+  /** Record bytes, newest first. */
+  readonly records: Uint8Array[];
+  /** When they are forgotten (Unix ms by the store's clock; Infinity: never). */
+  readonly expiresAtMs: number;
 }
 
 /**
@@ -48,7 +60,7 @@ interface StoredGeneration {
 export class InMemorySnapshotStore implements SnapshotStore {
   readonly #actors = new Map<string, StoredGeneration>();
   /** Earlier generations per actor, newest first. */
-  readonly #history = new Map<string, Uint8Array[]>();
+  readonly #history = new Map<string, KeptGenerations>();
   /** Per shard: timer member → deadline (Unix ms). */
   readonly #timers = new Map<number, Map<string, number>>();
   readonly #dirty = new Map<number, Set<string>>();
@@ -68,33 +80,46 @@ export class InMemorySnapshotStore implements SnapshotStore {
     return Promise.resolve(
       stored === undefined
         ? undefined
-        : { record: decodeActorRecord(stored.data), outboxConfirmed: stored.confirmed },
+        : (({ record, confirmed }) => ({ record, outboxConfirmed: confirmed }))(
+            decodeStoredActorValue(stored.value),
+          ),
     );
   }
 
   /** See {@link SnapshotStore.history}. */
   history(address: string): Promise<ActorRecord[]> {
-    return Promise.resolve(
-      (this.#history.get(address) ?? []).map((data) => decodeActorRecord(data)),
-    );
+    const kept = this.#history.get(address);
+    if (kept === undefined || kept.expiresAtMs <= this.#clock.now()) return Promise.resolve([]);
+    return Promise.resolve(kept.records.map((data) => decodeActorRecord(data)));
   }
 
   /** See {@link SnapshotStore.commit}. */
   commit(input: CommitInput): Promise<CommitOutcome> {
-    const { shard, token, previous, next, keepGenerations } = input;
+    const { shard, token, previous, next, keepGenerations, historyRetentionMs = 0 } = input;
     if (this.#leases.currentToken(shard) !== token) return Promise.resolve("fenced");
     const stored = this.#actors.get(next.address);
     if ((stored?.generation ?? 0) !== (previous?.generation ?? 0)) {
       return Promise.resolve("conflict");
     }
     if (stored !== undefined && keepGenerations > 0) {
-      const history = [stored.data, ...(this.#history.get(next.address) ?? [])];
-      this.#history.set(next.address, history.slice(0, keepGenerations));
+      const now = this.#clock.now();
+      // An expired history is gone, as a Redis key past its TTL.
+      const kept = this.#history.get(next.address);
+      const alive = kept !== undefined && kept.expiresAtMs > now ? kept : undefined;
+      this.#history.set(next.address, {
+        records: [storedRecordBytes(stored.value), ...(alive?.records ?? [])].slice(
+          0,
+          keepGenerations,
+        ),
+        expiresAtMs:
+          historyRetentionMs > 0
+            ? now + historyRetentionMs
+            : (alive?.expiresAtMs ?? Number.POSITIVE_INFINITY),
+      });
     }
     this.#actors.set(next.address, {
       generation: next.generation,
-      data: encodeActorRecord(next),
-      confirmed: false,
+      value: encodeStoredActorValue(next),
     });
     const dirty = this.#dirtySet(shard);
     if (next.effects.length > 0 || next.outbox.length > 0) dirty.add(next.address);
@@ -110,7 +135,7 @@ export class InMemorySnapshotStore implements SnapshotStore {
   confirmOutbox(shard: number, record: ActorRecord): Promise<void> {
     const stored = this.#actors.get(record.address);
     if (stored === undefined || stored.generation !== record.generation) return Promise.resolve();
-    stored.confirmed = true;
+    stored.value = confirmStoredActorValue(stored.value);
     if (record.effects.length === 0) this.#dirtySet(shard).delete(record.address);
     return Promise.resolve();
   }

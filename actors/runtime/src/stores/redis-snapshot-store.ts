@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
-import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
+import { decodeActorRecord, type ActorRecord } from "../step/actor-record.js";
+import { decodeStoredActorValue, encodeStoredActorValue } from "./stored-actor-value.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
 import { RedisScript } from "./redis-script.js";
 import { parseTimerMember, timerChanges, timerMember } from "./timer-member.js";
@@ -11,19 +12,25 @@ import type {
   StoredRecord,
 } from "./snapshot-store.js";
 
+// The actor's value: "<gen>:<confirmed>:<length>:" · record (length bytes) · outbox
+// (see stored-actor-value.ts). The history holds record parts, newest first.
 // KEYS: actor, history, lease, timers, dirty
-// ARGV: token, expectedGen, nextGen, data, keep, address, dirty, removeCount, remove..., (score, member)...
+// ARGV: token, expectedGen, value, keep, historyRetentionMs, address, dirty, removeCount,
+//       remove..., (score, member)...
 const commitScript = new RedisScript(`
 if redis.call('HGET', KEYS[3], 'token') ~= ARGV[1] then return -1 end
-local gen = redis.call('HGET', KEYS[1], 'gen') or '0'
+local previous = redis.call('GET', KEYS[1])
+local gen, length, start = '0', 0, 0
+if previous then gen, length, start = string.match(previous, '^(%d+):[01]:(%d+):()') end
 if gen ~= ARGV[2] then return -2 end
-local previous = redis.call('HGET', KEYS[1], 'data')
-local keep = tonumber(ARGV[5])
+local keep = tonumber(ARGV[4])
 if previous and keep > 0 then
-  redis.call('LPUSH', KEYS[2], previous)
+  redis.call('LPUSH', KEYS[2], string.sub(previous, start, start + tonumber(length) - 1))
   redis.call('LTRIM', KEYS[2], 0, keep - 1)
+  local retention = tonumber(ARGV[5])
+  if retention > 0 then redis.call('PEXPIRE', KEYS[2], retention) end
 end
-redis.call('HSET', KEYS[1], 'gen', ARGV[3], 'data', ARGV[4], 'confirmed', '0')
+redis.call('SET', KEYS[1], ARGV[3])
 if ARGV[7] == '1' then redis.call('SADD', KEYS[5], ARGV[6]) else redis.call('SREM', KEYS[5], ARGV[6]) end
 local removeCount = tonumber(ARGV[8])
 for i = 1, removeCount do redis.call('ZREM', KEYS[4], ARGV[8 + i]) end
@@ -31,10 +38,14 @@ for i = 9 + removeCount, #ARGV, 2 do redis.call('ZADD', KEYS[4], ARGV[i], ARGV[i
 return 1
 `);
 
+// Marks the outbox published and cuts it off the value.
 // KEYS: actor, dirty; ARGV: gen, address, stillDirty
 const confirmScript = new RedisScript(`
-if redis.call('HGET', KEYS[1], 'gen') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'confirmed', '1')
+local value = redis.call('GET', KEYS[1])
+if not value then return 0 end
+local gen, length, start = string.match(value, '^(%d+):[01]:(%d+):()')
+if gen ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], gen .. ':1:' .. length .. ':' .. string.sub(value, start, start + tonumber(length) - 1))
 if ARGV[3] == '0' then redis.call('SREM', KEYS[2], ARGV[2]) end
 return 1
 `);
@@ -57,7 +68,12 @@ redis.call('SET', KEYS[2], ARGV[2])
 return 1
 `);
 
-/** {@link SnapshotStore} on Redis (see `RedisKeys` for the layout). */
+/**
+ * {@link SnapshotStore} on Redis (see `RedisKeys` for the layout): an actor's
+ * latest generation is one string (`stored-actor-value.ts`), its outbox cut
+ * off once confirmed; earlier generations are a list of records without their
+ * outboxes that expires `historyRetentionMs` after the last commit (issue #12).
+ */
 export class RedisSnapshotStore implements SnapshotStore {
   constructor(
     private readonly redis: Redis,
@@ -65,13 +81,10 @@ export class RedisSnapshotStore implements SnapshotStore {
   ) {}
 
   async load(address: string): Promise<StoredRecord | undefined> {
-    const [data, confirmed] = await this.redis.hmgetBuffer(
-      this.keys.actor(address),
-      "data",
-      "confirmed",
-    );
-    if (data === null || data === undefined) return undefined;
-    return { record: decodeActorRecord(data), outboxConfirmed: confirmed?.toString() === "1" };
+    const value = await this.redis.getBuffer(this.keys.actor(address));
+    if (value === null) return undefined;
+    const { record, confirmed } = decodeStoredActorValue(value);
+    return { record, outboxConfirmed: confirmed };
   }
 
   async history(address: string): Promise<ActorRecord[]> {
@@ -95,9 +108,9 @@ export class RedisSnapshotStore implements SnapshotStore {
       [
         input.token,
         previous?.generation ?? 0,
-        next.generation,
-        encodeActorRecord(next),
+        encodeStoredActorValue(next),
         input.keepGenerations,
+        input.historyRetentionMs ?? 0,
         next.address,
         dirty ? "1" : "0",
         removed.length,

@@ -211,12 +211,85 @@ export function snapshotStoreContractCases(
         assert.equal((await snapshots.load(actor))?.outboxConfirmed, false);
         assert.deepEqual(await snapshots.dirtyActors(lease.shard), [actor]);
         await snapshots.confirmOutbox(lease.shard, second);
-        assert.equal((await snapshots.load(actor))?.outboxConfirmed, true);
+        // Confirmed: the published outbox is dropped from the stored generation (issue #12).
+        assert.deepEqual(await snapshots.load(actor), {
+          record: roundTrip({ ...second, outbox: [] }),
+          outboxConfirmed: true,
+        });
+        // Confirming it again changes nothing.
+        await snapshots.confirmOutbox(lease.shard, second);
+        assert.deepEqual(await snapshots.load(actor), {
+          record: roundTrip({ ...second, outbox: [] }),
+          outboxConfirmed: true,
+        });
         // A new generation starts unconfirmed again.
         await commit(snapshots, lease, second, record(actor, 3, { outbox: [outboxItem("three")] }));
         assert.equal((await snapshots.load(actor))?.outboxConfirmed, false);
         // Confirming an actor never written is a no-op.
         await snapshots.confirmOutbox(lease.shard, record(freshActor(), 1));
+      },
+    },
+    {
+      name: "kept generations carry no outbox: the history entry of a generation committed with an outbox has outbox []",
+      run: async () => {
+        const { snapshots, leases } = await createSubject();
+        const lease = await leasedShard(leases);
+        const actor = freshActor();
+        const first = record(actor, 1, { outbox: [outboxItem("a"), outboxItem("b")], eventSeq: 2 });
+        const second = record(actor, 2, { outbox: [outboxItem("c")], eventSeq: 3 });
+        await commit(snapshots, lease, undefined, first);
+        await commit(snapshots, lease, first, second);
+        assert.deepEqual(await snapshots.history(actor), [roundTrip({ ...first, outbox: [] })]);
+        // The latest generation keeps its outbox until it is confirmed.
+        assert.deepEqual(await snapshots.load(actor), {
+          record: roundTrip(second),
+          outboxConfirmed: false,
+        });
+      },
+    },
+    {
+      name: "kept generations expire historyRetentionMs after the last commit that kept one; the latest generation stays",
+      run: async () => {
+        const { snapshots, leases, elapse } = await createSubject();
+        const lease = await leasedShard(leases);
+        const [expiring, lasting] = [freshActor(), freshActor()];
+        const commitTwo = async (actor: string, historyRetentionMs: number | undefined) => {
+          const first = record(actor, 1);
+          const second = record(actor, 2);
+          await snapshots.commit({
+            ...lease,
+            previous: undefined,
+            next: first,
+            keepGenerations: 3,
+          });
+          await snapshots.commit({
+            ...lease,
+            previous: first,
+            next: second,
+            keepGenerations: 3,
+            ...(historyRetentionMs === undefined ? {} : { historyRetentionMs }),
+          });
+          return second;
+        };
+        const latest = await commitTwo(expiring, 300);
+        await commitTwo(lasting, undefined);
+        assert.deepEqual(
+          (await snapshots.history(expiring)).map((kept) => kept.generation),
+          [1],
+        );
+        await elapse(600);
+        assert.deepEqual(await snapshots.history(expiring), []);
+        assert.deepEqual((await snapshots.load(expiring))?.record, roundTrip(latest));
+        assert.deepEqual(
+          (await snapshots.history(lasting)).map((kept) => kept.generation),
+          [1],
+        );
+        // The next commit starts a new history.
+        await commit(snapshots, lease, latest, record(expiring, 3));
+        assert.deepEqual(
+          (await snapshots.history(expiring)).map((kept) => kept.generation),
+          [2],
+        );
       },
     },
     {

@@ -10,9 +10,17 @@ import type { ActorRecord, PendingTimer } from "../step/actor-record.js";
  * set — all or nothing.
  */
 export interface SnapshotStore {
-  /** The latest generation, or undefined for an actor never written. */
+  /**
+   * The latest generation, or undefined for an actor never written. Its outbox
+   * is empty once confirmed ({@link SnapshotStore.confirmOutbox}).
+   */
   load(address: string): Promise<StoredRecord | undefined>;
-  /** Earlier generations kept for inspection, newest first. */
+  /**
+   * Earlier generations kept for inspection, newest first: at most
+   * `keepGenerations`, gone `historyRetentionMs` after the actor's last commit,
+   * each without its outbox (`outbox: []`; it was published when the next
+   * generation was committed). Issue #12.
+   */
   history(address: string): Promise<ActorRecord[]>;
   /**
    * Writes `next` (generation `previous.generation + 1`).
@@ -22,8 +30,10 @@ export interface SnapshotStore {
    */
   commit(input: CommitInput): Promise<CommitOutcome>;
   /**
-   * Marks the outbox of `generation` as published (at passivation), so the next
-   * activation does not publish it again.
+   * Marks the outbox of `generation` as published (at passivation, and by the
+   * host's housekeeping), so the next activation does not publish it again, and
+   * drops it from the stored generation (a published outbox is never read again;
+   * issue #12). No-op when `record` is no longer the stored generation.
    */
   confirmOutbox(shard: number, record: ActorRecord): Promise<void>;
   /** Actors of the shard with running effects or an unconfirmed outbox. */
@@ -52,6 +62,12 @@ export interface CommitInput {
   readonly next: ActorRecord;
   /** Earlier generations to keep besides the latest. */
   readonly keepGenerations: number;
+  /**
+   * How long the kept generations outlive the actor's last commit, in ms
+   * (each commit that pushes one starts the period again); 0 or undefined:
+   * until pushed out by newer ones. Issue #12.
+   */
+  readonly historyRetentionMs?: number;
 }
 
 /** Result of {@link SnapshotStore.commit}. */
