@@ -28,7 +28,7 @@ import type { LatencySummary } from "./latency-summary.js";
 import { writeResultSection } from "./results-file.js";
 
 /** The whole run must end within this, in ms; then everything is torn down and the exit code is 1. */
-const timeLimitMs = 170_000;
+const timeLimitMs = 300_000;
 const shardCount = 64;
 const actors = 1000;
 const messages = 20_000;

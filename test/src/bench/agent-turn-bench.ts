@@ -50,7 +50,7 @@ import type {
  */
 const quick = process.argv.includes("--quick");
 /** The whole run must end within this, in ms; then everything is torn down and the exit code is 1. */
-const timeLimitMs = 420_000;
+const timeLimitMs = 600_000;
 const shardCount = 64;
 /** Longest wait for one turn; generous, as 200 new sessions at once on a busy machine take seconds. */
 const turnTimeoutMs = 60_000;
