@@ -105,6 +105,8 @@ export class TurnDriver {
         this.#turnTimeoutMs,
       );
     });
+    // Handled here too: the run may fail before the send's stream ack arrives.
+    completed.catch(() => undefined);
     try {
       await this.#client.send(sessionId, text);
       const completedAtMs = await completed;
