@@ -2,25 +2,19 @@
  * Benchmark of the actor host against the raw infrastructure floor, on local
  * NATS JetStream and Redis servers: throughput across 1 000 actors, publish →
  * event latency, activation from a stored snapshot and failover after SIGKILL.
- * Prints a Markdown table and writes it to `latest-results.md` beside this file.
+ * Prints a Markdown table and writes it to its section of `latest-results.md`
+ * beside this file.
  *
  * Run with `npm run bench` (from the repository root). It stops by itself within
  * {@link timeLimitMs}, tearing down every server and host it started, also on an
  * error, Ctrl-C or the time limit. `--single-run=host` (or `raw`) only measures
  * one throughput run, for `node --cpu-prof`; see `README.md`.
  */
-import { writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { hostSettingsSchema } from "@troupe/runtime";
-import {
-  findLeftoverTestServers,
-  removeLeftoverTestServers,
-} from "../harness/find-leftover-test-servers.js";
-import { ensureTestRunId, testRunMarker } from "../harness/test-run-marker.js";
-import { testServersVariable } from "../harness/test-servers-provider.js";
-import { BenchResources } from "./bench-resources.js";
+import { startBenchLifecycle } from "./bench-lifecycle.js";
 import { renderBenchReport } from "./bench-report.js";
 import type { BenchResults, ThroughputResult } from "./bench-results.js";
 import { counterRecordSizes } from "./counter-record-sizes.js";
@@ -31,9 +25,10 @@ import { measureFailover } from "./measure-failover.js";
 import { measurePublishToEvent } from "./measure-publish-to-event.js";
 import { measureThroughput, type ThroughputTarget } from "./measure-throughput.js";
 import type { LatencySummary } from "./latency-summary.js";
+import { writeResultSection } from "./results-file.js";
 
 /** The whole run must end within this, in ms; then everything is torn down and the exit code is 1. */
-const timeLimitMs = 170_000;
+const timeLimitMs = 300_000;
 const shardCount = 64;
 const actors = 1000;
 const messages = 20_000;
@@ -50,64 +45,11 @@ const failover = {
 };
 const resultsFile = fileURLToPath(new URL("./latest-results.md", import.meta.url));
 
-process.env.TROUPE_LOG_LEVEL ??= "warn";
-process.env[testServersVariable] ??= "local";
-ensureTestRunId();
-
-const resources = new BenchResources();
-const startedAtMs = performance.now();
-let exiting = false;
-
-async function abort(reason: string, exitCode: number): Promise<void> {
-  if (exiting) return;
-  exiting = true;
-  process.stderr.write(`bench: ${reason}; tearing down\n`);
-  await Promise.race([
-    resources.releaseAll().then(sweepLeftovers),
-    new Promise((resolve) => setTimeout(resolve, 10_000)),
-  ]);
-  process.exit(exitCode);
-}
-
-/**
- * Stops and removes servers of this run that are no longer tracked (one being
- * started when the run was interrupted, or one a bug left running).
- *
- * @returns a description of what was left, or undefined when nothing was.
- */
-async function sweepLeftovers(): Promise<string | undefined> {
-  const leftovers = await findLeftoverTestServers(testRunMarker());
-  if (leftovers.processes.length === 0 && leftovers.folders.length === 0) return undefined;
-  await removeLeftoverTestServers(leftovers);
-  return `teardown left ${leftovers.processes.length} servers and ${leftovers.folders.length} data folders (now removed)`;
-}
-
-const watchdog = setTimeout(
-  () => void abort(`time limit of ${timeLimitMs} ms reached`, 1),
-  timeLimitMs,
-);
-process.once("SIGINT", () => void abort("SIGINT", 130));
-process.once("SIGTERM", () => void abort("SIGTERM", 143));
-
-function progress(message: string): void {
-  const seconds = ((performance.now() - startedAtMs) / 1000).toFixed(1).padStart(5);
-  process.stderr.write(`[${seconds} s] ${message}\n`);
-}
+const { resources, startedAtMs, progress, attempt, errors, sweepLeftovers, finish, abort } =
+  startBenchLifecycle("bench", timeLimitMs);
 
 async function run(): Promise<number> {
   const sizes = counterRecordSizes();
-  const errors: string[] = [];
-  const attempt = async <T>(phase: string, task: () => Promise<T>): Promise<T | undefined> => {
-    try {
-      return await task();
-    } catch (error) {
-      errors.push(
-        `${phase}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
-      );
-      progress(`${phase} failed: ${String(error)}`);
-      return undefined;
-    }
-  };
   const throughputRun = <T>(
     target: ThroughputTarget,
     maxConcurrency: number,
@@ -213,16 +155,13 @@ async function run(): Promise<number> {
   };
   const report = renderBenchReport(results);
   process.stdout.write(`\n${report}`);
-  await writeFile(resultsFile, report);
+  await writeResultSection(resultsFile, "actor-host", report);
   progress(`wrote ${resultsFile}`);
   return errors.length === 0 ? 0 : 1;
 }
 
 try {
-  const exitCode = await run();
-  clearTimeout(watchdog);
-  // In-process hosts leave drain timers behind (up to `drainTimeoutMs`); do not wait for them.
-  if (!exiting) process.exit(exitCode);
+  finish(await run());
 } catch (error) {
   process.stderr.write(
     `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -25,9 +25,9 @@ export function renderBenchReport(results: BenchResults): string {
   const { facts } = results;
   const cpuTableText = cpuTable(results.throughput[0]);
   const lines = [
-    "# Actor host benchmark: latest results",
+    "## Actor host benchmark",
     "",
-    "Written by `npm run bench` (`test/src/bench/actor-host-bench.ts`); see `README.md` beside it.",
+    "Written by `npm run bench:host` (`test/src/bench/actor-host-bench.ts`).",
     "",
     facts === undefined
       ? "- machine: unknown (the first phase failed)"

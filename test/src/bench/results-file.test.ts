@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { replaceResultSection } from "./results-file.js";
+
+describe("replaceResultSection", () => {
+  it("replaces a document without markers whole, with the other section not run yet", () => {
+    const written = replaceResultSection("# Old layout\n\n| a |\n", "agent-turn", "## Turns\n\nT1");
+    expect(written).not.toContain("Old layout");
+    expect(written).toContain(
+      "<!-- actor-host benchmark: start -->\n\n_Not run yet (`actor-host` benchmark)._\n\n<!-- actor-host benchmark: end -->",
+    );
+    expect(written).toContain(
+      "<!-- agent-turn benchmark: start -->\n\n## Turns\n\nT1\n\n<!-- agent-turn benchmark: end -->",
+    );
+    expect(written.endsWith("end -->\n")).toBe(true);
+  });
+
+  it("keeps the other section and replaces only the one written, in a fixed order", () => {
+    const first = replaceResultSection("", "agent-turn", "## Turns\n\nT1");
+    const second = replaceResultSection(first, "actor-host", "## Host\n\nH1\n");
+    const third = replaceResultSection(second, "agent-turn", "## Turns\n\nT2");
+    expect(third).toContain("H1");
+    expect(third).toContain("T2");
+    expect(third).not.toContain("T1");
+    expect(third.indexOf("H1")).toBeLessThan(third.indexOf("T2"));
+    expect(replaceResultSection(third, "agent-turn", "## Turns\n\nT2")).toBe(third);
+  });
+});

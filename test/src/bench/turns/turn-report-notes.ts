@@ -1,0 +1,39 @@
+import { count, ms } from "../format-numbers.js";
+import type { AgentTurnResults } from "./turn-results.js";
+
+/**
+ * The notes under the agent-turn tables: what each row measures, how the raw
+ * floor and CPU are computed, concurrent latencies, errors.
+ *
+ * @param results - what the run measured.
+ * @returns one Markdown list item text per note.
+ */
+export function turnReportNotes(results: AgentTurnResults): string[] {
+  const { settings, rawFloor, manySessions } = results;
+  const concurrentLatency = results.concurrent
+    .filter((run) => run.result !== undefined)
+    .map(
+      (run) =>
+        `${run.kind} ${run.inFlight} in flight: ${count(run.result?.turns ?? 0)} turns in ${count(run.result?.windowMs ?? 0)} ms, p50 ${ms(run.result?.latency.p50Ms ?? 0)} / p99 ${ms(run.result?.latency.p99Ms ?? 0)} ms`,
+    );
+  const touched = manySessions === undefined ? undefined : manySessions.sessions * 2;
+  const heapPerTouched =
+    manySessions === undefined || touched === undefined
+      ? undefined
+      : (manySessions.after.host.heapUsedBytes - manySessions.before.host.heapUsedBytes) / touched;
+  return [
+    `A turn is \`TroupeClient.send\` of a user message until its \`run.completed\` arrives on a core NATS subscription to \`troupe.session.*.events.run.completed\`; the next message goes out after that. One host child process (\`test/src/fixtures/bench-agent-host.ts\`, default settings, ${settings.shardCount} shards) serves the \`bench\` agent: the scripted demo model with no latency, \`${settings.texts.plain}\` → an answer, \`${settings.texts.read}\` → one \`read\` tool call then an answer, \`${settings.texts.write}\` → one \`non_idempotent_write\` tool call allowed by policy (no approval) then an answer; both tools return at once.`,
+    `Sequential rows (a–c): ${settings.sequentialWarmupTurns} warm-up turns, then ${settings.sequentialSamples} measured turns round robin over ${settings.sequentialSessions} sessions. (d): one new session, ${settings.longSessionMessages} sequential plain turns; its first and last ${settings.longSessionWindow} are measured (the first includes the session's creation and its \`agent.resolve\`); the ratio row judges the p50 time and the host's CPU per message.`,
+    `Hops per turn: inbox (journal) messages stored over the measured turns ÷ turns — a plain turn journals \`user.message\`, \`run.start\`, the model result and \`run.finished\` (stored after \`run.completed\`, so one hop is off the measured path); a one-tool turn adds \`tool.start\`, the tool result, \`tool.finished\` and a second model result.`,
+    rawFloor === undefined
+      ? "Raw floor: not measured (see the errors)."
+      : `Raw floor, measured in this run on its own fresh servers: the actor-host benchmark's raw pipeline (per inbox message: delivery from a per-shard pull consumer, one \`EVALSHA\` compare-and-set, one JetStream publish with ack, the ack). One hop: its sequential publish → event latency, p50 ${ms(rawFloor.latency.p50Ms)} / p99 ${ms(rawFloor.latency.p99Ms)} ms (${rawFloor.latency.count} samples); latency floor = hops per turn × that. Throughput floor = its backlog drain rate (${count(rawFloor.messagesPerSecond)} msgs/s at maxConcurrency ${rawFloor.maxConcurrency}) ÷ hops per turn.`,
+    "CPU per turn: CPU time of the host process, `nats-server` and `redis-server` over the measured turns ÷ turns, summed over each process's threads from `/proc/<pid>/task/<tid>/schedstat` (ns resolution); the benchmark's own process (the client) is shown apart and not in the total.",
+    `Concurrent rows (e): that many sessions each send their next message when their previous run completed; ${count(settings.concurrentWarmupMs)} ms warm-up (and until every session completed a turn), then a window of at least ${count(settings.concurrentWindowMs)} ms that lasts until every session completed two turns in it. Sessions started together stay in step (their turns complete in waves), so the rate is the sum of each session's own rate in the window, (its completions − 1) ÷ (its last − first completion); CPU per turn is the window's ÷ (rate × window); hops per turn are those of the same kind's sequential row (a warm turn journals the same messages alone or among others; counting them in a window of waves is as uneven as counting turns). Turns completed in the window and their latency: ${concurrentLatency.join("; ") || "none"}.`,
+    manySessions === undefined
+      ? "10,000 sessions: not measured (see the errors)."
+      : `New sessions (f): a fresh deployment whose host has \`passivateAfterMs\` ${count(settings.manySessionsPassivateAfterMs)} (\`maxActiveActors\` ${count(settings.manySessionsMaxActiveActors)}); ${count(manySessions.sessions)} sessions get one \`${settings.texts.plain}\` each, ${manySessions.inFlight} in flight, after a warm-up whose actors were passivated before the baseline. Host memory is \`process.memoryUsage()\` after two full GCs (\`--expose-gc\`), asked over NATS. Actors idle for \`passivateAfterMs\` are passivated during the run, so "per active actor" is (heap right after − heap after passivation) ÷ the actors the host reported active right after; (right after − before) ÷ ${count(touched ?? 0)} actors touched (a session and a run each) is ${heapPerTouched === undefined ? "—" : `${(heapPerTouched / 1000).toFixed(2)} KB`}. "Back near the baseline" is judged as heap after passivation ≤ 1.1 × before. Redis and stream growth per session are taken after passivation (${count(manySessions.passivationMs)} ms after the last turn); the first turn of a session also journals its \`agent.resolve\` result.`,
+    ...results.errors.map((error) => `Error: ${error}`),
+    `Duration: ${(results.durationMs / 1000).toFixed(1)} s.`,
+  ];
+}
