@@ -5,6 +5,7 @@ import {
   RedisLeaseStore,
   RedisSnapshotStore,
   snapshotStoreContractCases,
+  encodeActorRecord,
   type ActorRecord,
 } from "@troupe/runtime/internal";
 import { describe, expect, it } from "vitest";
@@ -27,6 +28,59 @@ describe("RedisSnapshotStore keeps the SnapshotStore contract on a real Redis", 
 });
 
 describe("RedisSnapshotStore on a real Redis", () => {
+  it("reads, confirms and converts an actor stored as a hash before issue #12", async () => {
+    const layout = new RedisKeys(`test-snapshots-${randomUUID()}`);
+    const snapshots = new RedisSnapshotStore(client(), layout);
+    const token = (await new RedisLeaseStore(client(), layout).acquire(5, "host-a", 60_000))!;
+    const old: ActorRecord = {
+      address: "counter/legacy",
+      generation: 7,
+      inboxSeq: 40,
+      machineVersion: "1",
+      state: { value: "counting", context: { count: 3 } },
+      eventSeq: 2,
+      effects: [],
+      timers: [],
+      outbox: [
+        {
+          subject: "troupe.counter.legacy.events.x",
+          messageId: "m",
+          contentType: "c",
+          body: new Uint8Array([1, 2]),
+        },
+      ],
+    };
+    // The layout before issue #12: a hash with gen, data (the whole record) and confirmed.
+    await client().hset(layout.actor("counter/legacy"), {
+      gen: "7",
+      data: Buffer.from(encodeActorRecord(old)),
+      confirmed: "0",
+    });
+    const loaded = await snapshots.load("counter/legacy");
+    const plain = (record: ActorRecord | undefined) =>
+      record && {
+        ...record,
+        outbox: record.outbox.map((item) => ({ ...item, body: [...item.body] })),
+      };
+    expect(loaded?.outboxConfirmed).toBe(false);
+    expect(plain(loaded?.record)).toEqual(plain(old));
+    await snapshots.confirmOutbox(5, old);
+    expect((await snapshots.load("counter/legacy"))?.outboxConfirmed).toBe(true);
+    const next: ActorRecord = { ...old, generation: 8, inboxSeq: 41, outbox: [] };
+    const commit = { shard: 5, token, keepGenerations: 3, historyRetentionMs: 600_000 };
+    expect(await snapshots.commit({ ...commit, previous: old, next })).toBe("committed");
+    expect(await client().type(layout.actor("counter/legacy"))).toBe("string");
+    expect(await snapshots.load("counter/legacy")).toEqual({
+      record: next,
+      outboxConfirmed: false,
+    });
+    expect((await snapshots.history("counter/legacy")).map((record) => record.generation)).toEqual([
+      7,
+    ]);
+    // A stale writer of the old generation is refused as before.
+    expect(await snapshots.commit({ ...commit, previous: old, next })).toBe("conflict");
+  });
+
   it("writes one commit as the actor string, the history list, the shard's timer set and dirty set", async () => {
     const layout = new RedisKeys(`test-snapshots-${randomUUID()}`);
     const snapshots = new RedisSnapshotStore(client(), layout);

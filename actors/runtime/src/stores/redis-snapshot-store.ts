@@ -19,13 +19,26 @@ import type {
 //       remove..., (score, member)...
 const commitScript = new RedisScript(`
 if redis.call('HGET', KEYS[3], 'token') ~= ARGV[1] then return -1 end
-local previous = redis.call('GET', KEYS[1])
-local gen, length, start = '0', 0, 0
-if previous then gen, length, start = string.match(previous, '^(%d+):[01]:(%d+):()') end
-if gen ~= ARGV[2] then return -2 end
+local gen, previous = '0', nil
+if redis.call('TYPE', KEYS[1]).ok == 'hash' then
+  -- Written before issue #12 (hash gen/data/confirmed): its record goes to the
+  -- history as it was, and the key becomes the string below.
+  gen = redis.call('HGET', KEYS[1], 'gen') or '0'
+  previous = redis.call('HGET', KEYS[1], 'data')
+  if gen ~= ARGV[2] then return -2 end
+  redis.call('DEL', KEYS[1])
+else
+  local value = redis.call('GET', KEYS[1])
+  if value then
+    local length, start
+    gen, length, start = string.match(value, '^(%d+):[01]:(%d+):()')
+    previous = string.sub(value, start, start + tonumber(length) - 1)
+  end
+  if gen ~= ARGV[2] then return -2 end
+end
 local keep = tonumber(ARGV[4])
 if previous and keep > 0 then
-  redis.call('LPUSH', KEYS[2], string.sub(previous, start, start + tonumber(length) - 1))
+  redis.call('LPUSH', KEYS[2], previous)
   redis.call('LTRIM', KEYS[2], 0, keep - 1)
   local retention = tonumber(ARGV[5])
   if retention > 0 then redis.call('PEXPIRE', KEYS[2], retention) end
@@ -41,6 +54,13 @@ return 1
 // Marks the outbox published and cuts it off the value.
 // KEYS: actor, dirty; ARGV: gen, address, stillDirty
 const confirmScript = new RedisScript(`
+if redis.call('TYPE', KEYS[1]).ok == 'hash' then
+  -- Written before issue #12: confirmed in place, converted at the next commit.
+  if redis.call('HGET', KEYS[1], 'gen') ~= ARGV[1] then return 0 end
+  redis.call('HSET', KEYS[1], 'confirmed', '1')
+  if ARGV[3] == '0' then redis.call('SREM', KEYS[2], ARGV[2]) end
+  return 1
+end
 local value = redis.call('GET', KEYS[1])
 if not value then return 0 end
 local gen, length, start = string.match(value, '^(%d+):[01]:(%d+):()')
@@ -81,7 +101,17 @@ export class RedisSnapshotStore implements SnapshotStore {
   ) {}
 
   async load(address: string): Promise<StoredRecord | undefined> {
-    const value = await this.redis.getBuffer(this.keys.actor(address));
+    const key = this.keys.actor(address);
+    let value: Buffer | null;
+    try {
+      value = await this.redis.getBuffer(key);
+    } catch (error) {
+      if (!isWrongType(error)) throw error;
+      // An actor written before issue #12 (a hash); its next commit converts it.
+      const [data, confirmed] = await this.redis.hmgetBuffer(key, "data", "confirmed");
+      if (data === null || data === undefined) return undefined;
+      return { record: decodeActorRecord(data), outboxConfirmed: confirmed?.toString() === "1" };
+    }
     if (value === null) return undefined;
     const { record, confirmed } = decodeStoredActorValue(value);
     return { record, outboxConfirmed: confirmed };
@@ -167,4 +197,9 @@ export class RedisSnapshotStore implements SnapshotStore {
     );
     return reply === 1;
   }
+}
+
+/** Redis's answer to a string read of a key of another type (`WRONGTYPE …`). */
+function isWrongType(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("WRONGTYPE");
 }
