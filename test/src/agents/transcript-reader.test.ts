@@ -48,6 +48,12 @@ describe("JetStreamTranscriptReader (issue #12)", () => {
     expect(reader.counts.directGets - before.directGets).toBe(1);
     expect(reader.counts.cacheHits - before.cacheHits).toBe(1);
     expect(reader.counts.consumers).toBe(0);
+    // A passivated session is forgotten: its next read goes to the stream again.
+    expect(reader.cachedSessions).toBe(1);
+    reader.forget("tr-1");
+    expect(reader.cachedSessions).toBe(0);
+    expect(texts(await reader.read("tr-1", 2, signal()))).toEqual(["a", "b"]);
+    expect(reader.counts.directGets - before.directGets).toBe(3);
   });
 
   it("takes entries its host appended from the stored outbox without reading them back", async () => {

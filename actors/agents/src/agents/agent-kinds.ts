@@ -76,6 +76,8 @@ export function agentKinds(
     // cache: a model call on this host does not read them back (issue #12).
     const onOutboxPublished = (items: readonly PublishedOutboxItem[]) =>
       observeTranscriptEntries(transcript, items);
+    // …and leave it with the session or run (a run actor's id is its session's).
+    const onPassivated = (address: ActorAddress) => transcript.forget(address.id);
     const modelCall = createModelCallHandler({
       agents,
       transcript,
@@ -109,6 +111,7 @@ export function agentKinds(
       // replaying a session never consults the registry (docs/decisions/0008).
       effects: { [AGENT_RESOLVE_EFFECT]: createAgentResolveHandler(agents) },
       onOutboxPublished,
+      onPassivated,
     };
     const run: ActorKindDefinition = {
       kind: "run",
@@ -122,6 +125,7 @@ export function agentKinds(
       }),
       effects: { [MODEL_CALL_EFFECT]: modelCall },
       onOutboxPublished,
+      onPassivated,
     };
     // One actor per tool call; its events appear under the session's subjects.
     const tool: ActorKindDefinition = {

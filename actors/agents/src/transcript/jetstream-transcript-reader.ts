@@ -178,6 +178,20 @@ export class JetStreamTranscriptReader {
     this.#cache.set(sessionId, cached);
   }
 
+  /**
+   * Forgets what is cached of one session (its actors left this host's memory).
+   *
+   * @param sessionId - the session.
+   */
+  forget(sessionId: string): void {
+    this.#cache.delete(sessionId);
+  }
+
+  /** How many sessions the cache holds now. */
+  get cachedSessions(): number {
+    return this.#cache.size;
+  }
+
   /** Forgets every cached transcript (tests; a host that wants its memory back). */
   clearCache(): void {
     this.#cache.clear();

@@ -215,6 +215,18 @@ export class ActorCell {
     this.#activated = true;
   }
 
+  /** Tells the kind the actor left memory (`ActorKindDefinition.onPassivated`); never throws. */
+  passivated(): void {
+    try {
+      this.definition.onPassivated?.(this.address);
+    } catch (error) {
+      this.dependencies.logger.warn(
+        { actor: this.actor, err: error },
+        "onPassivated threw; ignored",
+      );
+    }
+  }
+
   /** Tells the kind its items are stored (`ActorKindDefinition.onOutboxPublished`); never throws. */
   #published(items: readonly OutboxItem[]): void {
     if (this.definition.onOutboxPublished === undefined || items.length === 0) return;

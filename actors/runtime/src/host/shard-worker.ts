@@ -404,6 +404,7 @@ export class ShardWorker {
     if (!cell.idle || !cell.outboxConfirmed || cell.record?.generation !== generation) return false;
     if (this.#cells.get(cell.actor) !== cell) return false;
     this.#cells.delete(cell.actor);
+    cell.passivated();
     return true;
   }
 

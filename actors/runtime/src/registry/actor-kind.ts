@@ -96,6 +96,13 @@ export interface ActorKindDefinition {
    * appended, e.g. the agents' transcript read cache (issue #12).
    */
   readonly onOutboxPublished?: (items: readonly PublishedOutboxItem[]) => void;
+  /**
+   * Called when an actor of this kind was passivated on this host (dropped
+   * from memory after `passivateAfterMs` idle). Synchronous; a throw is logged
+   * and ignored. Lets a kind drop what it cached for the actor, e.g. the
+   * agents' transcript read cache (issue #12).
+   */
+  readonly onPassivated?: (address: ActorAddress) => void;
 }
 
 /**
