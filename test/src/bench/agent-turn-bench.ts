@@ -172,7 +172,11 @@ async function run(): Promise<number> {
       shardCount,
       turnTimeoutMs,
       resources,
-      hostSettings: { passivateAfterMs: settings.manySessionsPassivateAfterMs },
+      hostSettings: {
+        passivateAfterMs: settings.manySessionsPassivateAfterMs,
+        // Kept generations expire like the actors passivate, so the idle size is an idle session's.
+        historyRetentionMs: settings.manySessionsPassivateAfterMs,
+      },
     });
     try {
       const result = await measureManySessions(deployment, {
@@ -182,6 +186,7 @@ async function run(): Promise<number> {
         inFlight: manySessions.inFlight,
         warmupSessions: manySessions.warmupSessions,
         passivationTimeoutMs: 30_000,
+        historyRetentionMs: settings.manySessionsPassivateAfterMs,
       });
       progress(
         `  ${count(result.turnsPerSecond)} turns/s; heap ${(result.before.host.heapUsedBytes / 1e6).toFixed(1)} → ${(result.after.host.heapUsedBytes / 1e6).toFixed(1)} → ${(result.passivated.host.heapUsedBytes / 1e6).toFixed(1)} MB`,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Redis } from "ioredis";
 import { createConcurrencyLimit } from "../concurrency-limit.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -38,6 +39,12 @@ export interface ManySessionsOptions {
   readonly warmupSessions: number;
   /** Longest wait for the host to passivate every actor, in ms. */
   readonly passivationTimeoutMs: number;
+  /**
+   * The host's `historyRetentionMs`: the idle size is measured once kept
+   * generations expired too (and Redis reclaimed them), as an idle session
+   * stays. Default 0 (not waited for).
+   */
+  readonly historyRetentionMs?: number;
 }
 
 /** What {@link measureManySessions} measured. */
@@ -99,6 +106,15 @@ export async function measureManySessions(
   const after = await deploymentSize(deployment);
   await passivateAll();
   const passivationMs = epochNowMs() - endedAtMs;
+  const historyGoneAtMs = endedAtMs + (options.historyRetentionMs ?? 0) + 500;
+  if (epochNowMs() < historyGoneAtMs) await sleep(historyGoneAtMs - epochNowMs());
+  // Redis deletes expired keys in the background: wait until DBSIZE stops falling.
+  for (let keys = await cluster(deployment).redis.dbsize(), polls = 0; polls < 40; polls += 1) {
+    await sleep(500);
+    const now = await cluster(deployment).redis.dbsize();
+    if (now === keys) break;
+    keys = now;
+  }
   const passivated = await deploymentSize(deployment);
   return {
     sessions: options.sessions,
@@ -110,6 +126,10 @@ export async function measureManySessions(
     passivated,
     passivationMs,
   };
+}
+
+function cluster(deployment: TurnDeployment) {
+  return deployment.cluster;
 }
 
 async function deploymentSize(deployment: TurnDeployment): Promise<DeploymentSize> {
