@@ -3,6 +3,7 @@ import type { ActivationResult } from "./measure-activation.js";
 import type { DrainRate } from "./measure-drain-rate.js";
 import { count, fixed, median, micros, ms, rate } from "./format-numbers.js";
 import { renderMarkdownTable } from "./markdown-table.js";
+import { machineFactLines } from "./machine-facts.js";
 import { reportNotes } from "./report-notes.js";
 
 /** Goals of the actor host on the 2-core benchmark machine. */
@@ -29,14 +30,7 @@ export function renderBenchReport(results: BenchResults): string {
     "",
     "Written by `npm run bench:host` (`test/src/bench/actor-host-bench.ts`).",
     "",
-    facts === undefined
-      ? "- machine: unknown (the first phase failed)"
-      : [
-          `- cores: ${facts.cores} (${facts.cpuModel})`,
-          `- node: ${facts.nodeVersion}`,
-          `- nats-server: ${facts.natsServerVersion}; redis: ${facts.redisVersion} (local binaries on loopback)`,
-          `- load average (1 min): ${facts.loadAverage1m.toFixed(2)} at start, ${results.loadAverageAtEnd1m.toFixed(2)} at end`,
-        ].join("\n"),
+    machineFactLines(facts, results.loadAverageAtEnd1m),
     "",
     renderMarkdownTable(
       [

@@ -36,3 +36,24 @@ export async function collectMachineFacts(
     loadAverage1m: loadavg()[0] ?? 0,
   };
 }
+
+/**
+ * The Markdown lines a report opens with: cores, Node, server versions and the
+ * load average at start and end (the numbers are only as quiet as the machine).
+ *
+ * @param facts - collected at start, or undefined when the first phase failed.
+ * @param loadAverageAtEnd1m - the 1-minute load average when the report is written.
+ * @returns the lines, joined with newlines.
+ */
+export function machineFactLines(
+  facts: MachineFacts | undefined,
+  loadAverageAtEnd1m: number,
+): string {
+  if (facts === undefined) return "- machine: unknown (the first phase failed)";
+  return [
+    `- cores: ${facts.cores} (${facts.cpuModel})`,
+    `- node: ${facts.nodeVersion}`,
+    `- nats-server: ${facts.natsServerVersion}; redis: ${facts.redisVersion} (local binaries on loopback)`,
+    `- load average (1 min): ${facts.loadAverage1m.toFixed(2)} at start, ${loadAverageAtEnd1m.toFixed(2)} at end`,
+  ].join("\n");
+}

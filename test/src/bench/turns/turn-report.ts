@@ -1,5 +1,6 @@
 import { count, fixed, ms } from "../format-numbers.js";
 import { renderMarkdownTable } from "../markdown-table.js";
+import { machineFactLines } from "../machine-facts.js";
 import type { LatencySummary } from "../latency-summary.js";
 import type { CpuPerTurn } from "./cpu-per-turn.js";
 import type { RawFloor } from "./measure-raw-floor.js";
@@ -46,14 +47,7 @@ export function renderTurnReport(results: AgentTurnResults): string {
     "",
     "Written by `npm run bench:turns` (`test/src/bench/agent-turn-bench.ts`).",
     "",
-    facts === undefined
-      ? "- machine: unknown (the first phase failed)"
-      : [
-          `- cores: ${facts.cores} (${facts.cpuModel})`,
-          `- node: ${facts.nodeVersion}`,
-          `- nats-server: ${facts.natsServerVersion}; redis: ${facts.redisVersion} (local binaries on loopback)`,
-          `- load average (1 min): ${facts.loadAverage1m.toFixed(2)} at start, ${results.loadAverageAtEnd1m.toFixed(2)} at end`,
-        ].join("\n"),
+    machineFactLines(facts, results.loadAverageAtEnd1m),
     "",
     ...tables.flatMap((table) => [table, ""]),
     ...turnReportNotes(results).map((note) => `- ${note}`),
