@@ -20,22 +20,19 @@ import type {
 const commitScript = new RedisScript(`
 if redis.call('HGET', KEYS[3], 'token') ~= ARGV[1] then return -1 end
 local gen, previous = '0', nil
-if redis.call('TYPE', KEYS[1]).ok == 'hash' then
-  -- Written before issue #12 (hash gen/data/confirmed): its record goes to the
-  -- history as it was, and the key becomes the string below.
+-- A plain GET on the hot path; only a key still in the layout before issue #12
+-- (a hash gen/data/confirmed) answers WRONGTYPE: its record goes to the history
+-- as it was, and SET below replaces the hash with the string.
+local value = redis.pcall('GET', KEYS[1])
+if type(value) == 'table' and value.err then
   gen = redis.call('HGET', KEYS[1], 'gen') or '0'
   previous = redis.call('HGET', KEYS[1], 'data')
-  if gen ~= ARGV[2] then return -2 end
-  redis.call('DEL', KEYS[1])
-else
-  local value = redis.call('GET', KEYS[1])
-  if value then
-    local length, start
-    gen, length, start = string.match(value, '^(%d+):[01]:(%d+):()')
-    previous = string.sub(value, start, start + tonumber(length) - 1)
-  end
-  if gen ~= ARGV[2] then return -2 end
+elseif value then
+  local length, start
+  gen, length, start = string.match(value, '^(%d+):[01]:(%d+):()')
+  previous = string.sub(value, start, start + tonumber(length) - 1)
 end
+if gen ~= ARGV[2] then return -2 end
 local keep = tonumber(ARGV[4])
 if previous and keep > 0 then
   redis.call('LPUSH', KEYS[2], previous)
@@ -54,14 +51,14 @@ return 1
 // Marks the outbox published and cuts it off the value.
 // KEYS: actor, dirty; ARGV: gen, address, stillDirty
 const confirmScript = new RedisScript(`
-if redis.call('TYPE', KEYS[1]).ok == 'hash' then
-  -- Written before issue #12: confirmed in place, converted at the next commit.
+local value = redis.pcall('GET', KEYS[1])
+if type(value) == 'table' and value.err then
+  -- Written before issue #12 (a hash): confirmed in place, converted at the next commit.
   if redis.call('HGET', KEYS[1], 'gen') ~= ARGV[1] then return 0 end
   redis.call('HSET', KEYS[1], 'confirmed', '1')
   if ARGV[3] == '0' then redis.call('SREM', KEYS[2], ARGV[2]) end
   return 1
 end
-local value = redis.call('GET', KEYS[1])
 if not value then return 0 end
 local gen, length, start = string.match(value, '^(%d+):[01]:(%d+):()')
 if gen ~= ARGV[1] then return 0 end
