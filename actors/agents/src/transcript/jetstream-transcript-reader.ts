@@ -132,10 +132,10 @@ export class JetStreamTranscriptReader {
     for (let waits = 0; ; waits += 1) {
       const known = await this.#extend(sessionId, count);
       if (known.entries.length >= count) return known.entries.slice(0, count);
-      if (!rescanned) {
-        // Short after reading everything stored since the last read: read the
-        // session again from the start once (a cache that skipped an entry
-        // stored out of index order heals here), then wait for the rest.
+      if (!rescanned && waits === 1) {
+        // Still short after a first wait (an entry merely not stored yet comes
+        // by then): read the session again from the start once — a cache that
+        // skipped an entry stored out of index order heals here — then wait.
         rescanned = true;
         this.#cache.delete(sessionId);
         continue;
@@ -208,11 +208,9 @@ export class JetStreamTranscriptReader {
       await this.#readWithConsumer(cached, subject, count);
     } else {
       const direct = await this.#directApi();
-      if (count - cached.entries.length === 1 && (await this.#readLast(direct, cached, subject))) {
-        this.#cache.set(sessionId, cached);
-        return cached;
-      }
-      while (cached.entries.length < count) {
+      const tookLast =
+        count - cached.entries.length === 1 && (await this.#readLast(direct, cached, subject));
+      while (!tookLast && cached.entries.length < count) {
         this.counts.directGets += 1;
         let stored;
         try {
@@ -258,9 +256,7 @@ export class JetStreamTranscriptReader {
     if (stored === null) return false;
     const decoded = decodeTranscriptEntry(stored.data);
     if (decoded === undefined || decoded.index !== cached.entries.length) return false;
-    this.counts.messagesRead += 1;
-    cached.lastSeq = Math.max(cached.lastSeq, stored.seq);
-    this.#addEntry(cached, decoded.index, decoded.entry, stored.data.length);
+    this.#add(cached, stored.seq, stored.data, decoded);
     return true;
   }
 
@@ -286,10 +282,14 @@ export class JetStreamTranscriptReader {
   }
 
   /** Adds one stored message (any order, duplicates allowed) to what is known of its session. */
-  #add(cached: CachedTranscript, seq: number, data: Uint8Array): void {
+  #add(
+    cached: CachedTranscript,
+    seq: number,
+    data: Uint8Array,
+    stored = decodeTranscriptEntry(data),
+  ): void {
     this.counts.messagesRead += 1;
     cached.lastSeq = Math.max(cached.lastSeq, seq);
-    const stored = decodeTranscriptEntry(data);
     if (stored !== undefined) this.#addEntry(cached, stored.index, stored.entry, data.length);
   }
 
