@@ -45,7 +45,7 @@ const failover = {
 };
 const resultsFile = fileURLToPath(new URL("./latest-results.md", import.meta.url));
 
-const { resources, startedAtMs, progress, attempt, errors, sweepLeftovers, finish, abort } =
+const { resources, startedAtMs, progress, attempt, errors, sweepLeftovers, runToEnd } =
   startBenchLifecycle("bench", timeLimitMs);
 
 async function run(): Promise<number> {
@@ -160,11 +160,4 @@ async function run(): Promise<number> {
   return errors.length === 0 ? 0 : 1;
 }
 
-try {
-  finish(await run());
-} catch (error) {
-  process.stderr.write(
-    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  await abort("error", 1);
-}
+await runToEnd(run);

@@ -89,7 +89,7 @@ const rawFloorRun = {
 };
 const resultsFile = fileURLToPath(new URL("./latest-results.md", import.meta.url));
 
-const { resources, startedAtMs, progress, attempt, errors, sweepLeftovers, finish, abort } =
+const { resources, startedAtMs, progress, attempt, errors, sweepLeftovers, runToEnd } =
   startBenchLifecycle("bench:turns", timeLimitMs);
 
 async function run(): Promise<number> {
@@ -222,11 +222,4 @@ async function run(): Promise<number> {
   return errors.length === 0 ? 0 : 1;
 }
 
-try {
-  finish(await run());
-} catch (error) {
-  process.stderr.write(
-    `bench:turns failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  await abort("error", 1);
-}
+await runToEnd(run);

@@ -26,6 +26,11 @@ export interface BenchLifecycle {
   readonly finish: (exitCode: number) => void;
   /** Tears everything down and exits with `exitCode` (once). */
   readonly abort: (reason: string, exitCode: number) => Promise<void>;
+  /**
+   * Runs the entry's `run` to its end: `finish` with its exit code, or, when it
+   * throws, the stack on stderr and `abort` with 1.
+   */
+  readonly runToEnd: (run: () => Promise<number>) => Promise<void>;
 }
 
 /**
@@ -74,6 +79,21 @@ export function startBenchLifecycle(name: string, timeLimitMs: number): BenchLif
     const seconds = ((performance.now() - startedAtMs) / 1000).toFixed(1).padStart(5);
     process.stderr.write(`[${seconds} s] ${message}\n`);
   };
+  const finish = (exitCode: number): void => {
+    clearTimeout(watchdog);
+    // Hosts and clients may leave timers behind; do not wait for them.
+    if (!exiting) process.exit(exitCode);
+  };
+  const runToEnd = async (run: () => Promise<number>): Promise<void> => {
+    try {
+      finish(await run());
+    } catch (error) {
+      process.stderr.write(
+        `${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      await abort("error", 1);
+    }
+  };
   return {
     resources,
     startedAtMs,
@@ -91,11 +111,8 @@ export function startBenchLifecycle(name: string, timeLimitMs: number): BenchLif
       }
     },
     sweepLeftovers,
-    finish: (exitCode) => {
-      clearTimeout(watchdog);
-      // Hosts and clients may leave timers behind; do not wait for them.
-      if (!exiting) process.exit(exitCode);
-    },
+    finish,
     abort,
+    runToEnd,
   };
 }
