@@ -14,7 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import type { HostProcess } from "../support/host-process.js";
-import { followSession } from "../support/session-events.js";
+import { sendUntilIdle } from "../support/session-events.js";
 import { waitFor } from "../support/wait-for.js";
 
 const AGENT_HOST = "test/src/fixtures/agent-host.ts";
@@ -35,17 +35,7 @@ describe("admin read side: inspect, status and replay against a live agent host"
   beforeAll(async () => {
     cluster = await startCluster({ shardCount: SHARD_COUNT });
     host = await cluster.startOnlyHost(AGENT_HOST);
-    const log = followSession(cluster.nats, sessionId);
-    await cluster.js.publish(
-      `troupe.session.${sessionId}.in`,
-      new TextEncoder().encode('{"type":"user.message","text":"hello"}'),
-    );
-    await log.until(
-      (events) => events.some((event) => event.type === "session.idle"),
-      20_000,
-      "session.idle",
-    );
-    log.stop();
+    await sendUntilIdle(cluster, sessionId, "hello");
     const deployment = await readDeployment(cluster.redis);
     deps = { redis: cluster.redis, jsm: cluster.jsm, shardCount: deployment?.shardCount ?? 0 };
   });

@@ -1,7 +1,7 @@
 import { RedisKeys } from "@troupe/protocol/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
-import { followSession } from "../support/session-events.js";
+import { sendUntilIdle } from "../support/session-events.js";
 import { waitFor } from "../support/wait-for.js";
 
 const AGENT_HOST = "test/src/fixtures/agent-host.ts";
@@ -24,17 +24,7 @@ describe("what an idle session leaves in Redis (issue #12)", () => {
     );
     await cluster.waitForOwners([host.hostId], 20_000);
     const sessionId = "idle-keys-1";
-    const log = followSession(cluster.nats, sessionId);
-    await cluster.js.publish(
-      `troupe.session.${sessionId}.in`,
-      new TextEncoder().encode('{"type":"user.message","text":"hello"}'),
-    );
-    await log.until(
-      (events) => events.some((event) => event.type === "session.idle"),
-      20_000,
-      "session.idle",
-    );
-    log.stop();
+    await sendUntilIdle(cluster, sessionId, "hello");
     const keys = new RedisKeys("troupe");
     const expected = [keys.actor(`run/${sessionId}`), keys.actor(`session/${sessionId}`)];
     const sessionKeys = async () =>

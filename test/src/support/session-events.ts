@@ -1,3 +1,4 @@
+import type { JetStreamClient } from "@nats-io/jetstream";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import { decodeEvent, eventWildcard, type EventEnvelope } from "@troupe/protocol";
 import { waitFor } from "./wait-for.js";
@@ -66,4 +67,37 @@ export function followSession(nats: NatsConnection, sessionId: string): SessionE
       waitFor(() => predicate(events), { timeoutMs, description }),
     stop: () => subscription.unsubscribe(),
   };
+}
+
+/**
+ * Publishes one plain JSON `user.message` to a session (JetStream publish with
+ * ack) and waits for its `session.idle`.
+ *
+ * @param connection - `nats` (for the event subscription) and `js`.
+ * @param sessionId - the session.
+ * @param text - the message text.
+ * @param timeoutMs - how long to wait for `session.idle` (default 20 000 ms).
+ * @returns the session's events seen meanwhile (the subscription is stopped).
+ */
+export async function sendUntilIdle(
+  connection: { readonly nats: NatsConnection; readonly js: JetStreamClient },
+  sessionId: string,
+  text: string,
+  timeoutMs = 20_000,
+): Promise<SessionEventLog> {
+  const log = followSession(connection.nats, sessionId);
+  try {
+    await connection.js.publish(
+      `troupe.session.${sessionId}.in`,
+      new TextEncoder().encode(JSON.stringify({ type: "user.message", text })),
+    );
+    await log.until(
+      (events) => events.some((event) => event.type === "session.idle"),
+      timeoutMs,
+      "session.idle",
+    );
+    return log;
+  } finally {
+    log.stop();
+  }
 }
