@@ -37,7 +37,7 @@ const hiddenEvents = new Set([
  */
 export function sendCommand(): Command {
   return connectionOptions(new Command("send"))
-    .description("send a user message to a session")
+    .description("send a user message to a session (the text, or - to read it from stdin)")
     .argument("<sessionId>", "the session (created on first message)")
     .argument(
       "<text>",
