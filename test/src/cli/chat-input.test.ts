@@ -138,6 +138,15 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
       result.stdout,
     ).toBe(true);
     expect(result.stdout).not.toContain("the chat was closed");
+    // A failed run still lets the next line through, and the exit code says it failed.
+    const failed = await troupeWithInput(["chat", "chat-piped-2"], "/fail\nafter the failure\n");
+    expect(failed.code).toBe(1);
+    expect(
+      inOrder(failed.stdout, [
+        "✗ run r1 failed (model_error)",
+        "agent › You said: after the failure",
+      ]),
+    ).not.toContain(-1);
   }, 60_000);
 
   it("send - reads the text from stdin, above the shell's 128 KiB argument cap, and refuses one over the limit before sending", async () => {
@@ -214,4 +223,28 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
     ).toBe(true);
     expect(types.at(-1)).toBe("session.idle");
   }, 90_000);
+
+  it("a question: piped chat answers it with the next line; left unanswered, tail --until-idle stops with exit 3 and the answer command", async () => {
+    const question = '/tool ask_user {"question":"Which city?"}';
+    const answered = await troupeWithInput(["chat", "question-1"], `${question}\nOslo\n`);
+    expect(answered.code, answered.stdout).toBe(0);
+    const positions = inOrder(answered.stdout, [
+      "? Which city?",
+      "your answer › Oslo",
+      "↳ answered: Oslo",
+      "agent › ask_user: Oslo",
+    ]);
+    expect(
+      positions.every((position) => position >= 0),
+      answered.stdout,
+    ).toBe(true);
+
+    const left = await troupeWithInput(["chat", "question-2"], `${question}\n`);
+    expect(left.code, left.stdout).toBe(3);
+    const waiting = await troupe(["tail", "question-2", "--until-idle"]);
+    expect(waiting.code).toBe(3);
+    expect(waiting.stdout).toMatch(
+      /^· waiting for an answer to (\S+) \(Which city\?\): troupe answer question-2 \1 <text>\n$/,
+    );
+  }, 60_000);
 });
