@@ -7,6 +7,7 @@ import type { TroupeClient, SessionEvent } from "@troupe/client";
 import { connectionOptions } from "../connection-options.js";
 import type { ConnectionFlags } from "../connection-settings.js";
 import { InputQueue } from "../input-queue.js";
+import { checkMessageTextLength } from "../message-text.js";
 import { MutedOutput } from "../muted-output.js";
 import { EventRenderer } from "../render/event-renderer.js";
 import { settleCommand, WAITING_ON_HUMAN_EXIT_CODE, type HumanWait } from "../session-progress.js";
@@ -193,6 +194,7 @@ async function chat(
     // "agent ›" goes before the answer text; tool calls and approvals print between.
     let inAnswer = false;
     try {
+      checkMessageTextLength(text, "this line");
       const outcome = await client.sendAndWait(
         sessionId,
         { text, ...(options.agent === undefined ? {} : { agent: options.agent }) },
