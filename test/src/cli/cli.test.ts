@@ -74,10 +74,12 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     }
     // --json gives the same history as stream sequences, strictly increasing.
     const json = await troupe(["tail", "demo-1", "--from", "1", "--until-idle", "--json"]);
-    const events = json.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as { sequence: number; event: { type: string } });
+    const jsonLines = json.stdout.trim().split("\n");
+    // The last line says why it stopped (issue #13).
+    expect(JSON.parse(jsonLines.pop()!)).toEqual({ stop: "idle" });
+    const events = jsonLines.map(
+      (line) => JSON.parse(line) as { sequence: number; event: { type: string } },
+    );
     const sequences = events.map((event) => event.sequence);
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
     // A delta carries the sequence of the durable event before it (issue #11).

@@ -1,12 +1,16 @@
 import { assertActorId, messageWithCauses } from "@troupe/protocol";
 import { Command } from "commander";
 import { randomUUID } from "node:crypto";
-import { createInterface, type Interface } from "node:readline/promises";
+import { createInterface } from "node:readline";
 import pc from "picocolors";
 import type { TroupeClient, SessionEvent } from "@troupe/client";
 import { connectionOptions } from "../connection-options.js";
 import type { ConnectionFlags } from "../connection-settings.js";
+import { InputQueue } from "../input-queue.js";
+import { checkMessageTextLength } from "../message-text.js";
+import { MutedOutput } from "../muted-output.js";
 import { EventRenderer } from "../render/event-renderer.js";
+import { settleCommand, WAITING_ON_HUMAN_EXIT_CODE, type HumanWait } from "../session-progress.js";
 import { withClient } from "../with-client.js";
 
 /** Events chat does not show: the conversation itself says as much. */
@@ -17,11 +21,30 @@ interface ChatOptions extends ConnectionFlags {
   readonly color: boolean;
 }
 
+type Colors = ReturnType<typeof pc.createColors>;
+
+/**
+ * Asks a question inline and returns the line that answers it, or `undefined`
+ * when the input ended first.
+ */
+type Ask = (question: string, signal: AbortSignal) => Promise<string | undefined>;
+
 /**
  * `troupe chat [sessionId]`: an interactive conversation. Streams each answer,
  * shows tool calls, and asks approvals and the agent's questions inline.
  * Ctrl-C during an answer cancels the run; `/exit`, Ctrl-D or Ctrl-C at the
  * prompt leaves (the session stays; `troupe chat <id>` continues it).
+ *
+ * No input is lost (issue #13). In a terminal, what is typed while an answer
+ * streams is not echoed into it: each line is queued and sent, in order, when
+ * the prompt returns (`you › <line> (typed ahead)`); an approval or a question
+ * takes the next line typed after it appears. From a pipe or a file, each line
+ * is a message sent after the previous answer, and an approval or a question
+ * takes the next line. When the input ends (EOF, Ctrl-D) the answers still
+ * come; the chat leaves after the last, or, when an approval or a question is
+ * left without an answer, prints the command that settles it and exits
+ * {@link WAITING_ON_HUMAN_EXIT_CODE}. Exit 1 when the input is not a terminal
+ * and a run failed, was cancelled or its message was refused.
  */
 export function chatCommand(): Command {
   return connectionOptions(new Command("chat"))
@@ -29,38 +52,58 @@ export function chatCommand(): Command {
     .argument("[sessionId]", "session to talk in (default: a new one)")
     .option("--agent <name>", "agent for a new session (default: the host's default agent)")
     .option("--no-color", "plain text")
+    .addHelpText(
+      "after",
+      "\nLines typed while an answer streams are queued and sent when the prompt returns;\n" +
+        "an approval or a question takes the next line typed after it appears.\n" +
+        "Piped input (printf 'hi\\nthanks\\n' | troupe chat s1) sends one message a line,\n" +
+        "each after the previous answer; an approval or question takes the next line.\n" +
+        `Exit codes: 0; ${WAITING_ON_HUMAN_EXIT_CODE} when the input ended while an approval or a question ` +
+        "waits;\n1 on an error, or (input not a terminal) when a run failed, was cancelled or refused.",
+    )
     .action(async (sessionIdArgument: string | undefined, options: ChatOptions) => {
       const sessionId = sessionIdArgument ?? `chat-${randomUUID().slice(0, 8)}`;
       assertActorId(sessionId);
-      await withClient(options, (client) => chat(client, sessionId, options));
+      const exitCode = await withClient(options, (client) => chat(client, sessionId, options));
+      if (exitCode !== 0) process.exitCode = exitCode;
     });
 }
 
-async function chat(client: TroupeClient, sessionId: string, options: ChatOptions): Promise<void> {
+async function chat(
+  client: TroupeClient,
+  sessionId: string,
+  options: ChatOptions,
+): Promise<number> {
   const color = options.color && pc.isColorSupported;
   const colors = pc.createColors(color);
   const renderer = new EventRenderer({ color, sessionId });
-  const lines = createInterface({ input: process.stdin, output: process.stdout });
   const write = (text: string) => process.stdout.write(text);
+  // In a terminal readline reads every key (so Ctrl-C and type-ahead work while
+  // an answer streams) and writes through `screen`, muted during the answer.
+  const interactive = process.stdin.isTTY === true;
+  const screen = interactive ? new MutedOutput(process.stdout) : undefined;
+  const lines = createInterface({ input: process.stdin, output: screen, terminal: interactive });
+  const input = new InputQueue();
+  lines.on("line", (line) => input.push(line));
+  lines.once("close", () => input.end());
   write(
     `${colors.bold(`troupe chat: session ${sessionId}`)}` +
-      colors.dim("  (/exit or Ctrl-D leaves; Ctrl-C cancels an answer)\n"),
+      colors.dim(
+        interactive
+          ? "  (/exit or Ctrl-D leaves; Ctrl-C cancels an answer; lines typed during an answer are sent after it)\n"
+          : "  (one message a line from stdin, each after the previous answer)\n",
+      ),
   );
-  // A pending question() never settles when the interface closes (Node 20), so
-  // each prompt gets a signal that Ctrl-C and Ctrl-D abort.
-  let prompt = new AbortController();
-  let closed = false;
+  let leaving = false;
+  let exitCode = 0;
   // The current turn: its wait, and the approvals and questions asked in it.
   let turn: { readonly wait: AbortController; readonly prompts: AbortController } | undefined;
   let interrupts = 0;
-  lines.once("close", () => {
-    closed = true;
-    prompt.abort();
-    turn?.prompts.abort();
-    turn?.wait.abort(new Error("the chat was closed"));
-  });
-  lines.on("SIGINT", () => {
+  let waitingOnHuman = false;
+  const interrupt = () => {
     if (turn === undefined) {
+      leaving = true;
+      input.discard();
       lines.close();
       return;
     }
@@ -73,13 +116,48 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
     }
     write(colors.yellow("\ncancelling the run … (Ctrl-C again stops waiting)\n"));
     void client.cancel(sessionId, { reason: "cancelled from troupe chat" }).catch(() => undefined);
-  });
+  };
+  // Ctrl-C: a key readline reads in a terminal; a signal when stdin is a pipe
+  // (or after the terminal input was closed with Ctrl-D).
+  lines.on("SIGINT", interrupt);
+  process.on("SIGINT", interrupt);
+  const ask: Ask = async (question, signal) => {
+    if (screen !== undefined) {
+      screen.muted = false;
+      lines.setPrompt(question);
+      lines.prompt(true);
+      try {
+        return await input.nextTyped(signal);
+      } finally {
+        screen.muted = true;
+      }
+    }
+    write(question);
+    const answer = await input.next(signal);
+    write(answer === undefined ? "\n" : `${answer}\n`);
+    return answer;
+  };
   // Approvals and questions found while an answer streams, asked one at a time;
   // a failed one is reported and does not block the next.
   let prompts: Promise<void> = Promise.resolve();
-  const askInline = (event: SessionEvent, signal: AbortSignal) => {
+  const askInline = (event: SessionEvent, current: NonNullable<typeof turn>) => {
+    const signal = current.prompts.signal;
     prompts = prompts
-      .then(() => askAbout(event, client, sessionId, lines, colors, signal))
+      .then(async () => {
+        if (signal.aborted) return;
+        const wait = await askAbout(event, client, sessionId, ask, colors, signal);
+        if (wait === undefined || signal.aborted) return;
+        // The input ended: nobody is left to answer here.
+        write(
+          colors.yellow(
+            `· the input ended while ${wait.kind === "approval" ? `${wait.tool} waits for approval` : "a question waits for its answer"}: ` +
+              `${settleCommand(sessionId, wait)}\n`,
+          ),
+        );
+        waitingOnHuman = true;
+        current.prompts.abort();
+        current.wait.abort(new Error("the session waits on a human"));
+      })
       .catch((error: unknown) => {
         if (signal.aborted) return;
         write(
@@ -87,22 +165,36 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
         );
       });
   };
-  while (!closed) {
-    let text: string;
-    try {
-      prompt = new AbortController();
-      text = (await lines.question(colors.cyan("you › "), { signal: prompt.signal })).trim();
-    } catch {
-      break; // closed (Ctrl-D or Ctrl-C at the prompt)
+  while (!leaving) {
+    let text: string | undefined;
+    if (screen !== undefined && input.size === 0 && !input.ended) {
+      screen.muted = false;
+      lines.setPrompt(colors.cyan("you › "));
+      lines.prompt(true); // with what was typed ahead of the prompt on its line
+      text = await input.next();
+    } else {
+      // A line typed ahead, or the next line of piped input (once it comes).
+      text = await input.next();
+      if (text !== undefined && text.trim() !== "" && !leaving) {
+        const more = input.size;
+        const note = interactive
+          ? colors.dim(` (typed ahead${more > 0 ? `; ${more} more queued` : ""})`)
+          : "";
+        write(`${colors.cyan("you › ")}${text}${note}\n`);
+      }
     }
+    if (text === undefined || leaving) break;
+    text = text.trim();
     if (text === "") continue;
     if (text === "/exit" || text === "/quit") break;
+    if (screen !== undefined) screen.muted = true;
     const current = { wait: new AbortController(), prompts: new AbortController() };
     turn = current;
     interrupts = 0;
     // "agent ›" goes before the answer text; tool calls and approvals print between.
     let inAnswer = false;
     try {
+      checkMessageTextLength(text, "this line");
       const outcome = await client.sendAndWait(
         sessionId,
         { text, ...(options.agent === undefined ? {} : { agent: options.agent }) },
@@ -121,53 +213,75 @@ async function chat(client: TroupeClient, sessionId: string, options: ChatOption
             }
             write(rendered);
             if (type === "tool.approval_requested" || type === "question.asked") {
-              askInline(event, current.prompts.signal);
+              askInline(event, current);
             }
           },
         },
       );
       if (outcome.status === "completed") write("\n");
+      else if (!interactive) exitCode = 1;
     } catch (error) {
-      write(
-        `\n${colors.red("error:")} ${error instanceof Error ? messageWithCauses(error) : String(error)}\n`,
-      );
+      if (!waitingOnHuman) {
+        write(
+          `\n${colors.red("error:")} ${error instanceof Error ? messageWithCauses(error) : String(error)}\n`,
+        );
+        if (!interactive) exitCode = 1;
+      }
     } finally {
       // The run ended (or the wait did): a question still on screen is moot.
       current.prompts.abort();
       await prompts;
       turn = undefined;
     }
+    if (waitingOnHuman) {
+      exitCode = WAITING_ON_HUMAN_EXIT_CODE;
+      break;
+    }
   }
+  process.off("SIGINT", interrupt);
+  if (screen !== undefined) screen.muted = false;
   lines.close();
   write(colors.dim(`\nbye. Continue with: npx troupe chat ${sessionId}\n`));
+  return exitCode;
 }
 
+/**
+ * Asks about an approval request or a question and sends the answer.
+ *
+ * @returns `undefined` once answered (or aborted); the open wait when the input
+ *   ended before an answer came.
+ */
 async function askAbout(
   event: SessionEvent,
   client: TroupeClient,
   sessionId: string,
-  lines: Interface,
-  colors: ReturnType<typeof pc.createColors>,
+  ask: Ask,
+  colors: Colors,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<HumanWait | undefined> {
   const payload = event.event.payload as Record<string, unknown>;
+  // A subagent's call waits in its own session (`sub-…`); the parent forwards.
+  const via = subagentOf(payload, sessionId);
+  const runId = String(payload["runId"]);
   if (event.event.type === "tool.approval_requested") {
     const toolCallId = String(payload["toolCallId"]);
-    // A subagent's call waits in its own session (`sub-…`); the parent forwards.
-    const via = subagentOf(payload, sessionId);
-    const answer = (
-      await lines.question(colors.yellow(`approve ${String(payload["tool"])}? [y/N] `), { signal })
-    ).trim();
-    if (/^y(es)?$/i.test(answer)) {
+    const tool = String(payload["tool"]);
+    const answer = await ask(colors.yellow(`approve ${tool}? [y/N] `), signal);
+    if (answer === undefined) return { kind: "approval", toolCallId, tool, runId, ...via };
+    if (/^y(es)?$/i.test(answer.trim())) {
       await client.approve(sessionId, toolCallId, via);
     } else {
       await client.deny(sessionId, toolCallId, { reason: "denied in troupe chat", ...via });
     }
-    return;
+    return undefined;
   }
   const questionId = String(payload["questionId"]);
-  const answer = await lines.question(colors.yellow("your answer › "), { signal });
-  await client.answer(sessionId, questionId, answer, subagentOf(payload, sessionId));
+  const answer = await ask(colors.yellow("your answer › "), signal);
+  if (answer === undefined) {
+    return { kind: "question", questionId, text: String(payload["text"]), runId, ...via };
+  }
+  await client.answer(sessionId, questionId, answer, via);
+  return undefined;
 }
 
 /** `{ subagentSessionId }` when a subagent's session (not this chat's) asks. */

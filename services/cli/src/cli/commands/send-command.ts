@@ -1,7 +1,8 @@
-import { assertActorId } from "@troupe/protocol";
+import { assertActorId, MAX_TEXT_LENGTH } from "@troupe/protocol";
 import { Command, Option } from "commander";
 import pc from "picocolors";
 import type { RunOutcome } from "@troupe/client";
+import { checkMessageTextLength, readMessageText } from "../message-text.js";
 import { connectionOptions } from "../connection-options.js";
 import type { ConnectionFlags } from "../connection-settings.js";
 import { positiveInteger } from "../parse-number.js";
@@ -29,13 +30,20 @@ const hiddenEvents = new Set([
  * `troupe send <sessionId> <text> [--wait]`: publishes a `user.message`. With
  * `--wait` it shows tool calls and approvals on stderr, prints the answer on
  * stdout and exits 0, or exits 1 with the error when the run fails or is
- * cancelled.
+ * cancelled. `<text>` `-` reads the text from stdin (one argument is capped at
+ * 128 KiB by the OS; issue #13), without its final line break. A text over
+ * `MAX_TEXT_LENGTH` (262,144 characters) is refused with
+ * `MessageTextTooLongError` (exit 1) before anything is sent.
  */
 export function sendCommand(): Command {
   return connectionOptions(new Command("send"))
-    .description("send a user message to a session")
+    .description("send a user message to a session (the text, or - to read it from stdin)")
     .argument("<sessionId>", "the session (created on first message)")
-    .argument("<text>", "the message")
+    .argument(
+      "<text>",
+      `the message; - reads it from stdin (without its final line break). At most ` +
+        `${MAX_TEXT_LENGTH.toLocaleString("en-US")} characters (the encoded message at most 1 MiB)`,
+    )
     .option("--wait", "wait for the run and print its answer")
     .option("--agent <name>", "agent for a new session (default: the host's default agent)")
     .option("--id <clientMessageId>", "idempotency key: resending the same id starts no second run")
@@ -47,6 +55,14 @@ export function sendCommand(): Command {
     .option("--json", "print the receipt (or, with --wait, the run outcome) as JSON")
     .action(async (sessionId: string, text: string, options: SendOptions) => {
       assertActorId(sessionId);
+      if (text === "-") {
+        if (process.stdin.isTTY === true) {
+          process.stderr.write(pc.dim("reading the message from stdin; end it with Ctrl-D\n"));
+        }
+        text = await readMessageText(process.stdin);
+      } else {
+        checkMessageTextLength(text, "the argument");
+      }
       if (text.trim() === "") throw new RangeError("the message text is empty");
       const message = {
         text,

@@ -5,6 +5,12 @@ import { connectionOptions } from "../connection-options.js";
 import type { ConnectionFlags } from "../connection-settings.js";
 import { positiveInteger } from "../parse-number.js";
 import { EventRenderer } from "../render/event-renderer.js";
+import {
+  SessionProgress,
+  settleCommand,
+  WAITING_ON_HUMAN_EXIT_CODE,
+  type UntilIdleStop,
+} from "../session-progress.js";
 import { withClient } from "../with-client.js";
 
 interface TailOptions extends ConnectionFlags {
@@ -19,9 +25,17 @@ interface TailOptions extends ConnectionFlags {
  * `troupe tail <sessionId> [--from <seq>] [--until-idle]`: prints a session's
  * events as they happen (answer text inline, tool calls, approvals, questions),
  * or with `--from` replays the stored ones first (`--from 1`: the whole
- * history). `--until-idle` exits once it has caught up and no run is in
- * progress (after `session.idle`, `session.closed`, a rejected or duplicate
- * message, or an accepted command such as `tool.approve`). `--json` prints one `{ sequence, subject, event }` object per line.
+ * history). `--json` prints one `{ sequence, subject, event }` object per line.
+ *
+ * `--until-idle` exits once it has read every stored event and the session is
+ * idle (exit 0: after `session.idle`, `session.closed`, a rejected or duplicate
+ * message, or an accepted command such as `tool.approve`, with no run in
+ * progress) or waits on a human (exit {@link WAITING_ON_HUMAN_EXIT_CODE}: a
+ * tool call waits for approval or a question for its answer; one
+ * `· waiting for …` line each, with the command that settles it). With
+ * `--json` its last line is `{ "stop": "idle" }` or
+ * `{ "stop": "waiting_on_human", "waits": HumanWait[] }` (issue #13; see
+ * `SessionProgress`).
  */
 export function tailCommand(): Command {
   return connectionOptions(new Command("tail"))
@@ -33,10 +47,23 @@ export function tailCommand(): Command {
         "replay from this events-stream sequence (1: everything)",
       ).argParser(positiveInteger),
     )
-    .option("--until-idle", "exit once the session is idle and nothing follows")
-    .option("--json", "one JSON object per event and line")
+    .option(
+      "--until-idle",
+      "exit once the session is idle (exit 0) or waits on a human: an approval or " +
+        `a question (exit ${WAITING_ON_HUMAN_EXIT_CODE})`,
+    )
+    .option(
+      "--json",
+      'one JSON object per event and line; with --until-idle a last line {"stop":"idle"} ' +
+        'or {"stop":"waiting_on_human","waits":[…]}',
+    )
     .option("--sequence", "show each event's stream sequence")
     .option("--no-color", "plain text")
+    .addHelpText(
+      "after",
+      `\nExit codes: 0 idle (or stopped with Ctrl-C), ${WAITING_ON_HUMAN_EXIT_CODE} waiting on a human ` +
+        "(--until-idle), 1 error.",
+    )
     .action(async (sessionId: string, options: TailOptions) => {
       assertActorId(sessionId);
       const abort = new AbortController();
@@ -44,8 +71,9 @@ export function tailCommand(): Command {
       process.once("SIGINT", onSignal);
       try {
         await withClient(options, async (client) => {
+          const color = options.color && pc.isColorSupported;
           const renderer = new EventRenderer({
-            color: options.color && pc.isColorSupported,
+            color,
             sessionId,
             showSequence: options.sequence === true,
           });
@@ -63,9 +91,8 @@ export function tailCommand(): Command {
           if (options.json !== true && options.from === undefined) {
             process.stderr.write(pc.dim(`following ${sessionId} (Ctrl-C stops)\n`));
           }
-          // A run is in progress from run.started until the session is idle again;
-          // --until-idle stops once caught up (nothing pending) with none in progress.
-          let running = false;
+          const progress = new SessionProgress(sessionId);
+          let stop: UntilIdleStop | undefined;
           for await (const event of client.events(sessionId, {
             fromSequence,
             signal: abort.signal,
@@ -78,25 +105,25 @@ export function tailCommand(): Command {
                 options.json === true ? `${JSON.stringify(event)}\n` : renderer.render(event),
               );
             }
-            const type = event.event.type;
-            const isSessionEvent = event.event.meta.actor === `session/${sessionId}`;
-            if (type === "run.started" && isSessionEvent) running = true;
-            if ((type === "session.idle" || type === "session.closed") && isSessionEvent) {
-              running = false;
-            }
-            // Events after which nothing more is coming unless someone sends again
-            // (a command's verdict among them): a user.message that was accepted is
-            // followed by its run.started.
-            const settled =
-              type === "session.idle" ||
-              type === "session.closed" ||
-              type === "message.rejected" ||
-              type === "message.duplicate" ||
-              type === "command.settled" ||
-              (type === "message.accepted" &&
-                (event.event.payload as { type?: unknown }).type !== "user.message");
-            if (options.untilIdle === true && settled && !running && event.pending === 0) break;
+            stop = progress.observe(event);
+            if (options.untilIdle === true && stop !== undefined) break;
           }
+          if (options.untilIdle !== true || stop === undefined) return;
+          if (options.json === true) {
+            process.stdout.write(`${JSON.stringify(stop)}\n`);
+          } else if (stop.stop === "waiting_on_human") {
+            const colors = pc.createColors(color);
+            for (const wait of stop.waits) {
+              const what =
+                wait.kind === "approval"
+                  ? `approval of ${wait.tool} ${wait.toolCallId}`
+                  : `an answer to ${wait.questionId} (${wait.text})`;
+              process.stdout.write(
+                colors.yellow(`· waiting for ${what}: ${settleCommand(sessionId, wait)}\n`),
+              );
+            }
+          }
+          if (stop.stop === "waiting_on_human") process.exitCode = WAITING_ON_HUMAN_EXIT_CODE;
         });
       } finally {
         process.off("SIGINT", onSignal);

@@ -1,0 +1,191 @@
+import type { EventEnvelope } from "@troupe/protocol";
+
+/**
+ * A tool call waiting for a human's approval, or a question (`ask_user`)
+ * waiting for a human's answer, as `troupe tail --until-idle` reports it.
+ *
+ * Shape: `{ kind: "approval", toolCallId, tool, runId, subagentSessionId? }` or
+ * `{ kind: "question", questionId, text, runId, subagentSessionId? }`;
+ * `subagentSessionId` is set when a subagent's session (`sub-…`) owns it (pass
+ * it as `--subagent`).
+ */
+export type HumanWait =
+  | {
+      readonly kind: "approval";
+      readonly toolCallId: string;
+      readonly tool: string;
+      readonly runId: string;
+      readonly subagentSessionId?: string;
+    }
+  | {
+      readonly kind: "question";
+      readonly questionId: string;
+      readonly text: string;
+      readonly runId: string;
+      readonly subagentSessionId?: string;
+    };
+
+/**
+ * Why `troupe tail --until-idle` stopped: the session is idle (nothing runs,
+ * nothing more comes unless someone sends), or it is waiting on a human (every
+ * event stored so far is read and an approval or a question is still open).
+ *
+ * Shape: `{ stop: "idle" }` or `{ stop: "waiting_on_human", waits: HumanWait[] }`
+ * (`waits` in the order they were asked, at least one).
+ */
+export type UntilIdleStop =
+  | { readonly stop: "idle" }
+  | { readonly stop: "waiting_on_human"; readonly waits: readonly HumanWait[] };
+
+/**
+ * Exit code of `troupe tail --until-idle` (and of `troupe chat` whose input
+ * ended) when it stopped because the session waits on a human: 3. Idle is 0,
+ * an error 1 (issue #13).
+ */
+export const WAITING_ON_HUMAN_EXIT_CODE = 3;
+
+/** What {@link SessionProgress.observe} reads of an event: the client's `SessionEvent` fits. */
+export interface ObservedEvent {
+  /** Stored events not yet delivered (0 = caught up with the stream). */
+  readonly pending: number;
+  /** Set on a transient `run.delta` (its `pending` counts the deltas stream). */
+  readonly deltaSequence?: number;
+  /** The event. */
+  readonly event: EventEnvelope;
+}
+
+/** Events that end a run: every approval or question of the run is moot after one. */
+const runEnds = new Set(["run.completed", "run.failed", "run.cancelled"]);
+/** Events that end a tool call (of the same tool-call actor). */
+const callEnds = new Set([
+  "tool.completed",
+  "tool.failed",
+  "tool.outcome_unknown",
+  "tool.finished",
+]);
+
+/**
+ * Follows a session's events in stream order and says when `troupe tail
+ * --until-idle` may stop (issue #13): when it has caught up (`pending` 0) and
+ * either no run is in progress after an event that ends activity
+ * (`session.idle`, `session.closed`, a rejected or duplicate message, a command's
+ * verdict, an accepted command that is not a `user.message`), or a run is in
+ * progress and an approval (`tool.approval_requested`) or a question
+ * (`question.asked`), its own or a subagent's, is still open.
+ *
+ * An approval is closed by its `tool.approval_settled`, its call's
+ * `tool.started` or end (`tool.completed`, `tool.failed`, …); a question by its
+ * `question.answered` or its call's end; both by the end of their run and by the
+ * session's `session.idle` / `session.closed`. Waits are matched by the emitting
+ * actor (`meta.actor`, the tool call) and the call id, so a subagent's call with
+ * the same id as a parent's is told apart. Replaying history (`--from 1`) an
+ * approval asked and settled long ago never stops it: only the state at the end
+ * of what is stored counts. Pure: no IO, no clock.
+ */
+export class SessionProgress {
+  private running = false;
+  private readonly waits = new Map<string, HumanWait>();
+
+  /** @param sessionId - the followed session (its own events say when a run starts and the session is idle). */
+  constructor(private readonly sessionId: string) {}
+
+  /**
+   * Reads one event.
+   *
+   * @param observed - the event with its `pending` count.
+   * @returns why to stop after this event, or `undefined` to go on.
+   */
+  observe(observed: ObservedEvent): UntilIdleStop | undefined {
+    const { event } = observed;
+    const type = event.type;
+    const payload = (event.payload ?? {}) as Record<string, unknown>;
+    const isSessionEvent = event.meta.actor === `session/${this.sessionId}`;
+    if (type === "run.started" && isSessionEvent) this.running = true;
+    if ((type === "session.idle" || type === "session.closed") && isSessionEvent) {
+      this.running = false;
+      this.waits.clear();
+    }
+    this.track(type, payload, event.meta.actor);
+    if (observed.pending !== 0) return undefined;
+    // Events after which nothing more is coming unless someone sends again
+    // (a command's verdict among them): a user.message that was accepted is
+    // followed by its run.started.
+    const settled =
+      type === "session.idle" ||
+      type === "session.closed" ||
+      type === "message.rejected" ||
+      type === "message.duplicate" ||
+      type === "command.settled" ||
+      (type === "message.accepted" && payload["type"] !== "user.message");
+    if (settled && !this.running) return { stop: "idle" };
+    // A delta's `pending` counts the deltas stream, not the events: only a
+    // durable event says the stored history is read to its end.
+    if (observed.deltaSequence === undefined && this.waits.size > 0) {
+      return { stop: "waiting_on_human", waits: [...this.waits.values()] };
+    }
+    return undefined;
+  }
+
+  /** The approvals and questions open now, in the order they were asked. */
+  openWaits(): readonly HumanWait[] {
+    return [...this.waits.values()];
+  }
+
+  private track(type: string, payload: Record<string, unknown>, actor: string): void {
+    const subagent = (owner: unknown) =>
+      typeof owner === "string" && owner !== this.sessionId ? { subagentSessionId: owner } : {};
+    const callKey = (id: unknown) => `${actor} ${String(id)}`;
+    switch (type) {
+      case "tool.approval_requested":
+        this.waits.set(callKey(payload["toolCallId"]), {
+          kind: "approval",
+          toolCallId: String(payload["toolCallId"]),
+          tool: String(payload["tool"]),
+          runId: String(payload["runId"]),
+          ...subagent(payload["sessionId"]),
+        });
+        return;
+      case "question.asked":
+        this.waits.set(`${callKey(payload["questionId"])} question`, {
+          kind: "question",
+          questionId: String(payload["questionId"]),
+          text: String(payload["text"]),
+          runId: String(payload["runId"]),
+          ...subagent(payload["sessionId"]),
+        });
+        return;
+      case "tool.approval_settled":
+      case "tool.started":
+        // `ask_user` starts before it asks: tool.started closes approvals only.
+        this.waits.delete(callKey(payload["toolCallId"]));
+        return;
+      case "question.answered":
+        this.waits.delete(`${callKey(payload["questionId"])} question`);
+        return;
+      default:
+        if (callEnds.has(type)) {
+          this.waits.delete(callKey(payload["toolCallId"]));
+          this.waits.delete(`${callKey(payload["toolCallId"])} question`);
+        } else if (runEnds.has(type)) {
+          for (const [key, wait] of this.waits) {
+            if (wait.runId === payload["runId"]) this.waits.delete(key);
+          }
+        }
+    }
+  }
+}
+
+/**
+ * The command a human runs to settle a wait, e.g. `troupe approve s1 call-1`
+ * (with `--subagent sub-…` for a subagent's).
+ *
+ * @param sessionId - the followed session.
+ * @param wait - the open approval or question.
+ * @returns the command line (a question's ends in `<text>`).
+ */
+export function settleCommand(sessionId: string, wait: HumanWait): string {
+  const flag = wait.subagentSessionId === undefined ? "" : ` --subagent ${wait.subagentSessionId}`;
+  return wait.kind === "approval"
+    ? `troupe approve ${sessionId} ${wait.toolCallId}${flag}`
+    : `troupe answer ${sessionId} ${wait.questionId} <text>${flag}`;
+}

@@ -1,0 +1,250 @@
+import { MAX_TEXT_LENGTH, streamNames } from "@troupe/protocol";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { spawn } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  cliEnv,
+  runTroupe,
+  startTroupeDev,
+  troupeBin,
+  type TroupeDev,
+  type TroupeResult,
+} from "../support/troupe-cli.js";
+import { waitFor } from "../support/wait-for.js";
+
+/** The demo's `/slow` answer, streamed one word at a time. */
+const SLOW_ANSWER =
+  "This answer streams slowly, one word at a time, so that there is time to cancel " +
+  "the run or to stop the host while the model call is still streaming its text.";
+
+/** Positions of `marks` in `text`, each searched after the previous one (-1: missing). */
+function inOrder(text: string, marks: readonly string[]): number[] {
+  let position = -1;
+  return marks.map((mark) => (position = text.indexOf(mark, position + 1)));
+}
+
+// Issue #13: `troupe chat` loses no input (type-ahead in a terminal, piped
+// stdin), `troupe send <id> -` reads stdin, and `troupe tail --until-idle`
+// stops when the session waits on a human.
+describe("troupe chat, send - and tail --until-idle input and stop rules", () => {
+  let dev: TroupeDev;
+
+  beforeAll(async () => {
+    dev = await startTroupeDev(["--hosts", "1"]);
+  }, 120_000);
+
+  afterAll(async () => {
+    expect(await dev?.stop()).toBe(0);
+  }, 60_000);
+
+  const troupe = (args: string[], timeoutMs = 60_000) =>
+    runTroupe(args, { home: dev.home, timeoutMs });
+
+  /** Runs `troupe <args>` with `input` on stdin (a pipe, then EOF). */
+  async function troupeWithInput(args: string[], input: string): Promise<TroupeResult> {
+    const child = spawn(process.execPath, [troupeBin, ...args], {
+      env: cliEnv(dev.home),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.stdin.on("error", () => undefined); // a refusal may exit before reading it all
+    child.stdin.end(input);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once("close", (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+    );
+    clearTimeout(timer);
+    return { code, signal, stdout, stderr };
+  }
+
+  it("chat in a pseudo-terminal: lines typed during an answer are not echoed into it and are sent after it, an approval takes the line typed after it", async () => {
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(troupeBin)} chat chat-ahead-1`;
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      env: cliEnv(dev.home),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let screen = "";
+    const plain = () => stripVTControlCharacters(screen).replace(/\r/g, "");
+    child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    const count = (text: string) => plain().split(text).length - 1;
+    try {
+      await waitFor(() => count("you ›") >= 1, { timeoutMs: 30_000, description: "prompt" });
+      child.stdin.write("/slow 200\n");
+      await waitFor(() => plain().includes("agent › This answer"), {
+        timeoutMs: 30_000,
+        description: "the slow answer streaming",
+      });
+      // Typed (one key at a time would be the same) while the answer streams.
+      child.stdin.write("email bob@example.com typed ahead\nwhat time is it in London?\n");
+      await waitFor(() => plain().includes("approve send_email? [y/N]"), {
+        timeoutMs: 30_000,
+        description: "the approval of the first typed-ahead message",
+      });
+      // The queued clock question did not answer the approval: it waits still.
+      expect(plain()).not.toContain("⚙ clock");
+      child.stdin.write("y\n");
+      await waitFor(() => plain().includes("It is ") && count("you ›") >= 4, {
+        timeoutMs: 30_000,
+        description: "the second typed-ahead message answered, then the prompt",
+      });
+      child.stdin.write("/exit\n");
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    const text = plain();
+    // The answer streamed whole, with nothing typed echoed into it.
+    expect(text).toContain(`agent › ${SLOW_ANSWER}\n`);
+    const positions = inOrder(text, [
+      `agent › ${SLOW_ANSWER}`,
+      "you › email bob@example.com typed ahead (typed ahead; 1 more queued)",
+      "approve send_email? [y/N] y",
+      "agent › Sent the email to bob@example.com.",
+      "you › what time is it in London? (typed ahead)",
+      "⚙ clock",
+      "agent › It is ",
+      "in Europe/London.",
+    ]);
+    expect(
+      positions.every((position) => position >= 0),
+      `${positions.join()} in:\n${text}`,
+    ).toBe(true);
+    expect(count("you › what time is it in London?")).toBe(1);
+  }, 120_000);
+
+  it("piped chat with three lines prints three answers in order and exits 0", async () => {
+    const result = await troupeWithInput(
+      ["chat", "chat-piped-1"],
+      "first message\nsecond message\nthird message\n",
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const positions = inOrder(result.stdout, [
+      "you › first message",
+      "agent › You said: first message",
+      "you › second message",
+      "agent › You said: second message",
+      "you › third message",
+      "agent › You said: third message",
+      "bye. Continue with: npx troupe chat chat-piped-1",
+    ]);
+    expect(
+      positions.every((position) => position >= 0),
+      result.stdout,
+    ).toBe(true);
+    expect(result.stdout).not.toContain("the chat was closed");
+    // A failed run still lets the next line through, and the exit code says it failed.
+    const failed = await troupeWithInput(["chat", "chat-piped-2"], "/fail\nafter the failure\n");
+    expect(failed.code).toBe(1);
+    expect(
+      inOrder(failed.stdout, [
+        "✗ run r1 failed (model_error)",
+        "agent › You said: after the failure",
+      ]),
+    ).not.toContain(-1);
+  }, 60_000);
+
+  it("send - reads the text from stdin, above the shell's 128 KiB argument cap, and refuses one over the limit before sending", async () => {
+    const text = `long ${"ab".repeat(75_000)}`; // 150,005 characters > 131,072
+    const sent = await troupeWithInput(["send", "send-stdin-1", "-", "--wait"], `${text}\n`);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout).toBe(`You said: ${text}\n`);
+
+    const tooLong = await troupeWithInput(
+      ["send", "send-stdin-2", "-"],
+      "x".repeat(MAX_TEXT_LENGTH + 1),
+    );
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr).toContain(
+      "error: The message text from stdin is too long: a user message's text is at most " +
+        "262,144 characters (UTF-16 code units; the encoded message at most 1 MiB), this one " +
+        "is 262,145 characters. Nothing was sent.",
+    );
+    // Nothing reached the session's inbox (the refusal comes before the publish).
+    const nats = await connect({ servers: (await dev.state()).natsUrl });
+    try {
+      const info = await (
+        await jetstreamManager(nats)
+      ).streams.info(streamNames("troupe").inbox, {
+        subjects_filter: "troupe.session.send-stdin-2.in",
+      });
+      expect(info.state.subjects ?? {}).toEqual({});
+    } finally {
+      await nats.close();
+    }
+    const help = await troupe(["send", "--help"]);
+    expect(help.stdout.replace(/\s+/g, " ")).toContain("At most 262,144 characters");
+  }, 60_000);
+
+  it("tail --until-idle stops with exit 3 on a pending approval (--json says so), and with 0 once it was settled and the session is idle", async () => {
+    // Piped input that ends while the approval waits: chat says how to settle it, exit 3.
+    const chat = await troupeWithInput(["chat", "tail-wait-1"], "email ada@example.com hi\n");
+    expect(chat.code, chat.stdout).toBe(3);
+    const toolCallId = /troupe approve tail-wait-1 (\S+)/.exec(chat.stdout)?.[1];
+    expect(toolCallId, chat.stdout).toBeDefined();
+    expect(chat.stdout).toContain(
+      `· the input ended while send_email waits for approval: troupe approve tail-wait-1 ${toolCallId}`,
+    );
+
+    const waiting = await troupe(["tail", "tail-wait-1", "--from", "1", "--until-idle"]);
+    expect(waiting.code).toBe(3);
+    expect(waiting.stdout).toContain(
+      `· waiting for approval of send_email ${toolCallId}: troupe approve tail-wait-1 ${toolCallId}\n`,
+    );
+    const waitingJson = await troupe(["tail", "tail-wait-1", "--until-idle", "--json"]);
+    expect(waitingJson.code).toBe(3);
+    expect(JSON.parse(waitingJson.stdout.trim().split("\n").at(-1)!)).toEqual({
+      stop: "waiting_on_human",
+      waits: [{ kind: "approval", toolCallId, tool: "send_email", runId: "r1" }],
+    });
+
+    const approved = await troupe(["approve", "tail-wait-1", toolCallId!]);
+    expect(approved.code, approved.stderr).toBe(0);
+    // Replaying the whole history passes the settled approval and stops idle.
+    const idle = await troupe(["tail", "tail-wait-1", "--from", "1", "--until-idle", "--json"]);
+    expect(idle.code).toBe(0);
+    const lines = idle.stdout.trim().split("\n");
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ stop: "idle" });
+    const types = lines
+      .slice(0, -1)
+      .map((line) => (JSON.parse(line) as { event: { type: string } }).event.type);
+    expect(
+      inOrder(types.join(" "), [
+        "tool.approval_requested",
+        "tool.approval_settled",
+        "run.completed",
+        "session.idle",
+      ]).every((position) => position >= 0),
+    ).toBe(true);
+    expect(types.at(-1)).toBe("session.idle");
+  }, 90_000);
+
+  it("a question: piped chat answers it with the next line; left unanswered, tail --until-idle stops with exit 3 and the answer command", async () => {
+    const question = '/tool ask_user {"question":"Which city?"}';
+    const answered = await troupeWithInput(["chat", "question-1"], `${question}\nOslo\n`);
+    expect(answered.code, answered.stdout).toBe(0);
+    const positions = inOrder(answered.stdout, [
+      "? Which city?",
+      "your answer › Oslo",
+      "↳ answered: Oslo",
+      "agent › ask_user: Oslo",
+    ]);
+    expect(
+      positions.every((position) => position >= 0),
+      answered.stdout,
+    ).toBe(true);
+
+    const left = await troupeWithInput(["chat", "question-2"], `${question}\n`);
+    expect(left.code, left.stdout).toBe(3);
+    const waiting = await troupe(["tail", "question-2", "--until-idle"]);
+    expect(waiting.code).toBe(3);
+    expect(waiting.stdout).toMatch(
+      /^· waiting for an answer to (\S+) \(Which city\?\): troupe answer question-2 \1 <text>\n$/,
+    );
+  }, 60_000);
+});
