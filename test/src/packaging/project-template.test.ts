@@ -5,9 +5,17 @@
  * and answers with the result, and answers anything else with a hint. The
  * installed-package run of the template's own test is installed-project.test.ts.
  */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { AgentDefinition } from "@troupe/agents";
 import { startLocalCluster, type LocalCluster } from "@troupe/cli";
+import { PROJECT_TEMPLATE_DIR } from "@troupe/cli/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import agent from "../../../services/cli/templates/project/agent.js";
+
+/** The template's agent.ts, the file `troupe init` copies. */
+const { default: agent } = (await import(
+  pathToFileURL(join(PROJECT_TEMPLATE_DIR, "agent.ts")).href
+)) as { default: AgentDefinition };
 
 describe("the troupe init template's agent on startLocalCluster", () => {
   let cluster: LocalCluster;

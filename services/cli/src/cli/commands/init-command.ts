@@ -20,7 +20,7 @@ export function initCommand(): Command {
     .description(
       "create a project: an agent with one tool, its test against real servers, a README",
     )
-    .argument("[dir]", "project folder, created if missing (default: the current folder)", ".")
+    .argument("[dir]", "project folder, created if missing", ".")
     .option("--no-install", "write the files only; run npm install yourself")
     .addHelpText(
       "after",
