@@ -78,6 +78,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
   let project: string;
   let home: string;
   let initOutput: string;
+  let tarballPaths: Map<string, string>;
   /** Seconds each setup step took, reported once. */
   const timings: Record<string, number> = {};
   /** The environment of the project's commands: npm's cache first, no inherited Troupe URLs. */
@@ -90,7 +91,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
       home = join(workspace, "troupe-home");
       await mkdir(project);
       let startMs = Date.now();
-      const tarballs = await packPublicPackages(PACK_TIMEOUT_MS);
+      tarballPaths = await packPublicPackages(PACK_TIMEOUT_MS);
       timings["npm pack (six packages, builds included; or the wait for it)"] =
         secondsSince(startMs);
 
@@ -103,7 +104,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
           "install",
           "--no-audit",
           "--no-fund",
-          ...PUBLIC_PACKAGES.map((name) => tarballs.get(name)!),
+          ...PUBLIC_PACKAGES.map((name) => tarballPaths.get(name)!),
         ],
         { cwd: project, timeoutMs: INSTALL_TIMEOUT_MS, env: env() },
       );
@@ -122,6 +123,29 @@ describe("a project made by `troupe init` from the packed packages, outside the 
   afterAll(async () => {
     process.stderr.write(`installed-project timings (s): ${JSON.stringify(timings)}\n`);
     if (workspace !== undefined) await rm(workspace, { recursive: true, force: true });
+  });
+
+  it("each tarball holds dist/ with JavaScript and declarations, no tests and no sources", async () => {
+    for (const name of PUBLIC_PACKAGES) {
+      const { stdout } = await runCommand("tar", ["-tzf", tarballPaths.get(name)!], {
+        cwd: workspace!,
+        timeoutMs: 30_000,
+      });
+      const files = stdout.split("\n").filter((line) => line !== "");
+      const top = [...new Set(files.map((file) => file.split("/")[1]))].sort();
+      expect(top, name).toEqual(
+        name === "@troupe/cli"
+          ? ["README.md", "bin", "dist", "package.json", "templates"]
+          : ["README.md", "dist", "package.json"],
+      );
+      expect(files, name).toEqual(
+        expect.arrayContaining(["package/dist/index.js", "package/dist/index.d.ts"]),
+      );
+      expect(
+        files.filter((file) => file.startsWith("package/dist/") && /\.test\./.test(file)),
+        name,
+      ).toEqual([]);
+    }
   });
 
   it("init writes the project, keeps the installed tarballs and installs what it adds", async () => {
