@@ -1,10 +1,11 @@
 /**
  * @troupe/cli — the `troupe` command and what it runs on one machine.
  *
- * - **CLI** (`cli/`, `bin/troupe.mjs`): `troupe dev | host | send | chat | tail |
+ * - **CLI** (`cli/`, `bin/troupe.mjs`): `troupe init | dev | host | send | chat | tail |
  *   approve | deny | answer | cancel | steer | inspect | status | replay`
  *   ({@link createProgram}).
- * - **Dev cluster** (`dev/`): {@link startDevCluster}, the main job behind `troupe dev`.
+ * - **Dev cluster** (`dev/`): {@link startDevCluster}, the main job behind `troupe dev`;
+ *   {@link startLocalCluster}, servers and one in-process host for a test.
  * - **Hosts** (`host/`): {@link runHost} (graceful on SIGTERM) and {@link loadAgents}
  *   for agent modules.
  * - **Demo agent** (`demo/`): {@link demoAgents}, with a read, an idempotent write
@@ -25,6 +26,11 @@ export {
   type DevCluster,
   type DevClusterOptions,
 } from "./dev/start-dev-cluster.js";
+export {
+  startLocalCluster,
+  type LocalCluster,
+  type LocalClusterOptions,
+} from "./dev/start-local-cluster.js";
 export { DevAlreadyRunningError } from "./dev/dev-already-running-error.js";
 export { runHost, type RunHostOptions } from "./host/run-host.js";
 export { loadAgents, type AgentModuleContext, type AgentModuleExport } from "./host/load-agents.js";

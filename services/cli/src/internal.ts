@@ -128,6 +128,20 @@ export {
   type DevState,
 } from "./dev/dev-state.js";
 export { troupeBinPath } from "./dev/dev-host-process.js";
+export {
+  initProject,
+  packageName,
+  ALLOWED_EXISTING,
+  type InitProjectOptions,
+  type InitProjectResult,
+} from "./cli/init/init-project.js";
+export {
+  PROJECT_TEMPLATE_DIR,
+  TEMPLATE_FILES,
+  projectDependencies,
+  type ProjectDependencies,
+} from "./cli/init/project-template.js";
+export { ProjectExistsError } from "./cli/init/project-exists-error.js";
 export { formatReadyLine, parseReadyLine, type ReadyLine } from "./host/ready-line.js";
 export { stderrRedisLogger } from "./host/stderr-redis-logger.js";
 export {

@@ -8,14 +8,16 @@
  *   binaries provide the servers (`TROUPE_TEST_SERVERS`).
  * - `teardown`: fails the run (exit code 1) if any `nats-server` or
  *   `redis-server` started by this run is still running, or any of its data
- *   folders remains, then removes them. (A teardown that throws is only logged
+ *   folders remains, then removes them; removes the run's shared tarballs
+ *   (`packPublicPackages`). (A teardown that throws is only logged
  *   by vitest 4 and leaves the exit code at 0, hence `process.exitCode`.)
  */
+import { rm } from "node:fs/promises";
 import {
   findLeftoverTestServers,
   removeLeftoverTestServers,
 } from "./find-leftover-test-servers.js";
-import { ensureTestRunId, testRunMarker } from "./test-run-marker.js";
+import { ensureTestRunId, runSharedFolder, testRunMarker } from "./test-run-marker.js";
 import { resolveTestServersProvider, testServersVariable } from "./test-servers-provider.js";
 
 /** Names the run and picks the server provider once for all workers. */
@@ -26,6 +28,8 @@ export async function setup(): Promise<void> {
 
 /** Fails the run when test servers or their folders outlived the tests. */
 export async function teardown(): Promise<void> {
+  const tarballs = runSharedFolder("tarballs");
+  if (tarballs !== undefined) await rm(tarballs, { recursive: true, force: true });
   const marker = testRunMarker();
   const leftovers = await findLeftoverTestServers(marker);
   if (leftovers.processes.length === 0 && leftovers.folders.length === 0) return;

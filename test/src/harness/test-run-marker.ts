@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** Every data folder of a test server starts with this, in `os.tmpdir()`. */
 export const testDataDirMarker = "troupe-test-";
@@ -45,4 +47,19 @@ export function testRunMarker(): string {
  */
 export function testDataDirPrefix(serverKind: "nats" | "redis"): string {
   return `${testRunMarker()}${serverKind}-`;
+}
+
+/**
+ * A folder in `os.tmpdir()` that the test files of the current run share (the
+ * packed tarballs, say): `troupe-run-<run id>-<name>`, removed by the global
+ * teardown (a name without {@link testDataDirMarker}, so it does not count as
+ * a leftover server folder). `undefined` outside a vitest run.
+ *
+ * @param name - what the folder holds, e.g. `"tarballs"`.
+ */
+export function runSharedFolder(name: string): string | undefined {
+  const runId = process.env[testRunIdVariable];
+  return runId === undefined || runId === ""
+    ? undefined
+    : join(tmpdir(), `troupe-run-${runId}-${name}`);
 }

@@ -1,6 +1,10 @@
-import { mkdir, readdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { runSharedFolder } from "../harness/test-run-marker.js";
 import { runCommand } from "./run-command.js";
 
 /** The repository root (where the root `package.json` lists the workspaces). */
@@ -49,4 +53,75 @@ export async function packWorkspaces(
       return [name, join(destination, file)];
     }),
   );
+}
+
+/** The packages Troupe publishes, in dependency order. */
+export const PUBLIC_PACKAGES = [
+  "@troupe/protocol",
+  "@troupe/machines",
+  "@troupe/runtime",
+  "@troupe/agents",
+  "@troupe/client",
+  "@troupe/cli",
+] as const;
+
+/** How often a test file waiting for another's `npm pack` looks, in ms. */
+const PACK_POLL_MS = 250;
+
+/**
+ * The tarballs of every {@link PUBLIC_PACKAGES}, packed once per test run and
+ * shared by the packaging test files: vitest may run them at the same time,
+ * and two `npm pack`s would rebuild each package's `dist/` under each other.
+ * The first caller creates the run's shared folder (`runSharedFolder`, an
+ * atomic `mkdir`) and packs into it; the others wait for its `packed.json`
+ * (or `failed.txt`). Outside a vitest run it packs into a fresh temporary folder.
+ *
+ * @param timeoutMs - for the pack, builds included (and for the wait).
+ * @returns the tarball path of each package, by name.
+ * @throws Error when `npm pack` fails (in this or the packing test file) or the wait times out.
+ */
+export async function packPublicPackages(timeoutMs: number): Promise<Map<string, string>> {
+  const shared = runSharedFolder("tarballs");
+  if (shared === undefined) {
+    return packWorkspaces(
+      PUBLIC_PACKAGES,
+      await mkdtemp(join(tmpdir(), "troupe-tarballs-")),
+      timeoutMs,
+    );
+  }
+  const packed = join(shared, "packed.json");
+  const failed = join(shared, "failed.txt");
+  let owner = true;
+  try {
+    await mkdir(shared);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    owner = false;
+  }
+  if (owner) {
+    try {
+      const tarballs = await packWorkspaces(PUBLIC_PACKAGES, join(shared, "tgz"), timeoutMs);
+      await writeFile(packed, JSON.stringify(Object.fromEntries(tarballs)));
+      return tarballs;
+    } catch (error) {
+      await writeFile(failed, String(error));
+      throw error;
+    }
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (existsSync(packed)) {
+      const byName = JSON.parse(await readFile(packed, "utf8")) as Record<string, string>;
+      return new Map(Object.entries(byName));
+    }
+    if (existsSync(failed)) {
+      throw new Error(`npm pack failed in another test file:\n${await readFile(failed, "utf8")}`);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for the packed tarballs in ${shared}`,
+      );
+    }
+    await sleep(PACK_POLL_MS);
+  }
 }

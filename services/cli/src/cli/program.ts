@@ -3,6 +3,7 @@ import { devCommand } from "./commands/dev-command.js";
 import { adminCommands } from "./commands/admin-commands.js";
 import { chatCommand } from "./commands/chat-command.js";
 import { hostCommand } from "./commands/host-command.js";
+import { initCommand } from "./commands/init-command.js";
 import { sendCommand } from "./commands/send-command.js";
 import { sessionCommands } from "./commands/session-commands.js";
 import { tailCommand } from "./commands/tail-command.js";
@@ -16,10 +17,12 @@ export function createProgram(): Command {
   const program = new Command("troupe")
     .description(
       "Troupe: durable, horizontally scalable AI agents on NATS JetStream and Redis.\n" +
-        "Start a local cluster with `troupe dev`, then talk to it with `troupe chat`.",
+        "Start a project with `troupe init`, a local cluster with `troupe dev`,\n" +
+        "then talk to it with `troupe chat`.",
     )
     .version("0.1.0")
     .showHelpAfterError("(add --help for usage)");
+  program.addCommand(initCommand());
   program.addCommand(devCommand());
   program.addCommand(sendCommand());
   program.addCommand(chatCommand());

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseReadyLine, type ReadyLine } from "../host/ready-line.js";
 import { guardChildProcess } from "../local-servers/child-process-guard.js";
 
-/** Path of the `troupe` executable script (runs the TypeScript sources through tsx). */
+/** Path of the `troupe` executable script (runs the sources in the repository, the build when installed: see bin/troupe.mjs). */
 export const troupeBinPath = fileURLToPath(new URL("../../bin/troupe.mjs", import.meta.url));
 
 /** Options of {@link startDevHostProcess}. */

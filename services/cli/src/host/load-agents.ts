@@ -60,6 +60,25 @@ export async function loadAgents(
       `exports neither "default" nor "agents" (found: ${Object.keys(loaded).join(", ") || "nothing"})`,
     );
   }
+  return agentsOfExport(exported, context, specifier);
+}
+
+/**
+ * The agents of what an agent module exports ({@link AgentModuleExport}): the
+ * value itself, or what its factory returns for `context`.
+ *
+ * @param exported - an agent, an array of agents, or a (possibly async) factory.
+ * @param context - what a factory receives.
+ * @param specifier - names the source in the error.
+ * @returns the agents, at least one.
+ * @throws AgentModuleError when the value (or the factory's result) holds no agents or
+ *   something not made with `defineAgent`.
+ */
+export async function agentsOfExport(
+  exported: unknown,
+  context: AgentModuleContext,
+  specifier: string,
+): Promise<AgentDefinition[]> {
   const value: unknown =
     typeof exported === "function"
       ? await (exported as (context: AgentModuleContext) => unknown)(context)
