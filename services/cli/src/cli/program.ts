@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { devCommand } from "./commands/dev-command.js";
+import { stopCommand } from "./commands/stop-command.js";
 import { adminCommands } from "./commands/admin-commands.js";
 import { chatCommand } from "./commands/chat-command.js";
 import { hostCommand } from "./commands/host-command.js";
@@ -21,6 +22,7 @@ export function createProgram(): Command {
     .version("0.1.0")
     .showHelpAfterError("(add --help for usage)");
   program.addCommand(devCommand());
+  program.addCommand(stopCommand());
   program.addCommand(sendCommand());
   program.addCommand(chatCommand());
   program.addCommand(tailCommand());

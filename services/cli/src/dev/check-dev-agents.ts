@@ -1,0 +1,37 @@
+import { Redis } from "ioredis";
+import { agentModels, type AgentModel } from "../host/agent-models.js";
+import { DEMO_AGENT_MODULE } from "../host/demo-agent-module.js";
+import { importAgentModule } from "../host/load-agents.js";
+import { demoAgents } from "../demo/demo-agents.js";
+
+/**
+ * What `troupe dev` checks before it starts any server (issue #13): the agent
+ * module imports and exports agents, and — when the agents are known without
+ * calling a factory (agents exported as values, or the demo) — each agent's
+ * model has its provider key in this environment, which the hosts inherit.
+ * A module exporting a factory is checked by each host when it starts (the
+ * same {@link agentModels}), and `troupe dev` reports the host's error once.
+ *
+ * @param agentModule - `demo`, a path or a package name.
+ * @param env - the environment the hosts will get.
+ * @returns the agents' models, or `undefined` when only the hosts can tell.
+ * @throws AgentModuleError for a module that cannot be imported or exports no agents.
+ * @throws ModelNotConfiguredError naming the agent, the model and the variable to set.
+ */
+export async function checkDevAgents(
+  agentModule: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<AgentModel[] | undefined> {
+  if (agentModule === DEMO_AGENT_MODULE) {
+    // The demo's factory only keeps the client for its tools: a client that
+    // never connects is enough to read its model.
+    const redis = new Redis({ lazyConnect: true });
+    try {
+      return agentModels(demoAgents({ redis, env }), env);
+    } finally {
+      redis.disconnect();
+    }
+  }
+  const imported = await importAgentModule(agentModule);
+  return imported.agents === undefined ? undefined : agentModels(imported.agents, env);
+}
