@@ -1,6 +1,6 @@
 import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { Command, Option } from "commander";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import pc from "picocolors";
 import { DevAlreadyRunningError } from "../../dev/dev-already-running-error.js";
 import { readDevState, troupeHome } from "../../dev/dev-state.js";
@@ -8,6 +8,7 @@ import { DEMO_AGENT_MODULE } from "../../host/demo-agent-module.js";
 import { startDevCluster, type DevCluster } from "../../dev/start-dev-cluster.js";
 import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
 import { formatHostLogLine } from "../../dev/format-host-log-line.js";
+import { checkAgentModuleInProcess } from "../../dev/check-agent-module-process.js";
 
 interface DevCommandOptions {
   readonly hosts: number;
@@ -73,10 +74,11 @@ export function devCommand(): Command {
       const running = await readDevState();
       if (running !== undefined) throw new DevAlreadyRunningError(running.pid, running);
       // Before any server starts: a bad module or a missing provider key is one
-      // error and exit code 1 (issue #13). Loaded here, not at the top: it pulls
-      // in the agents and the AI SDK.
-      const { checkDevAgents } = await import("../../dev/check-dev-agents.js");
-      await checkDevAgents(options.agent ?? DEMO_AGENT_MODULE, process.env);
+      // error and exit code 1 (issue #13).
+      await checkAgentModuleInProcess(
+        options.agent === undefined ? DEMO_AGENT_MODULE : absoluteModule(options.agent),
+        process.env,
+      );
       say(pc.bold("troupe dev: starting a local cluster"));
       // Signals are handled from the start: Ctrl-C while starting stops what has
       // started once startup returns; SIGHUP (terminal closed) counts as a stop.
@@ -188,4 +190,9 @@ function printBanner(cluster: DevCluster, say: (line: string) => void): void {
     ),
   );
   say(pc.dim("Ctrl-C (or `troupe stop` from another terminal) stops the hosts, then the servers."));
+}
+
+/** A relative module path made absolute (as `startDevCluster` gives it to the hosts). */
+function absoluteModule(specifier: string): string {
+  return specifier.startsWith(".") ? resolve(specifier) : specifier;
 }

@@ -26,6 +26,8 @@ export interface HostCommandOptions {
   readonly concurrency?: number;
   readonly hostId?: string;
   readonly json?: boolean;
+  /** `--check`: see `checkHostCommand`. */
+  readonly check?: boolean;
 }
 
 /**
