@@ -48,7 +48,7 @@ export function formatHostLogLine(line: string): string[] {
     .filter(([key, value]) => !PLACED_FIELDS.has(key) && isScalar(value))
     .map(([key, value]) => `${key}=${String(value)}`);
   const head =
-    `${level} ${where.length === 0 ? "" : `${where.join(" ")}: `}${String(record["msg"] ?? "")}` +
+    `${level} ${where.length === 0 ? "" : `${where.join(" ")}: `}${typeof record["msg"] === "string" ? record["msg"] : JSON.stringify(record["msg"])}` +
     (error === undefined ? "" : ` — ${error}`) +
     (extra.length === 0 ? "" : ` (${extra.join(", ")})`);
   const err = record["err"];
