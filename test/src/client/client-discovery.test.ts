@@ -80,7 +80,7 @@ describe("TroupeClient.connect() finds a running troupe dev", () => {
     expect(NatsUnreachableError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain(unreachable);
     const name = `explicit-${randomUUID()}`;
-    await using client = await TroupeClient.connect({ natsUrl: server.url, name });
+    await using _client = await TroupeClient.connect({ natsUrl: server.url, name });
     expect(await connectionNames(server)).toContain(name);
   });
 
