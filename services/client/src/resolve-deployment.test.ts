@@ -38,8 +38,12 @@ describe("resolveDeployment", () => {
   it("prefers the option, then TROUPE_NATS_URL (comma-separated), then the local default", async () => {
     const environment = { TROUPE_HOME: home };
     expect(
-      (await resolveDeployment({ natsUrl: ["nats://a:1"] }, { ...environment, TROUPE_NATS_URL: "nats://b:2" }))
-        .natsUrls,
+      (
+        await resolveDeployment(
+          { natsUrl: ["nats://a:1"] },
+          { ...environment, TROUPE_NATS_URL: "nats://b:2" },
+        )
+      ).natsUrls,
     ).toEqual(["nats://a:1"]);
     expect(
       await resolveDeployment({}, { ...environment, TROUPE_NATS_URL: "nats://b:2, nats://c:3" }),
@@ -63,7 +67,11 @@ describe("resolveDeployment", () => {
       {},
       { TROUPE_HOME: home, TROUPE_NATS_URL: "nats://b:2", TROUPE_PREFIX: "p" },
     );
-    expect(withVariable).toMatchObject({ natsUrls: ["nats://b:2"], prefix: "p", source: "environment" });
+    expect(withVariable).toMatchObject({
+      natsUrls: ["nats://b:2"],
+      prefix: "p",
+      source: "environment",
+    });
   });
 
   it("ignores the state file of a troupe dev that is gone, and reports it", async () => {

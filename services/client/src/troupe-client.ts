@@ -119,12 +119,7 @@ export class TroupeClient implements AsyncDisposable {
     const nats = await connectNats({ ...options, natsUrl: deployment.natsUrls });
     try {
       const jsm = await jetstreamManager(nats, { checkAPI: false });
-      return new TroupeClient(
-        nats,
-        jetstream(nats),
-        jsm,
-        deployment.prefix,
-      );
+      return new TroupeClient(nats, jetstream(nats), jsm, deployment.prefix);
     } catch (error) {
       await nats.close().catch(() => undefined);
       throw error;

@@ -1,6 +1,11 @@
 import { findFreePort } from "@troupe/cli/internal";
 import { startLocalNatsServer, type LocalNatsServer } from "@troupe/cli";
-import { NatsUnreachableError, StreamsMissingError, TroupeClient, type DevState } from "@troupe/client";
+import {
+  NatsUnreachableError,
+  StreamsMissingError,
+  TroupeClient,
+  type DevState,
+} from "@troupe/client";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
