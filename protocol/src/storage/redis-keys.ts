@@ -18,7 +18,7 @@
  * | `<p>:model-stream-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | the stream attempt of one model call (`run.delta`'s `attempt`) | agents |
  * | `<p>:idempotency:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |
  * | `<p>:tool-result:<ref>` | string + TTL | full result of a truncated tool result | agents |
- * | `<p>:demo:notes` | hash | the demo agent's notes | demo agent |
+ * | `<p>:demo:notes:<sessionId>` | hash | the demo agent's notes of one session | demo agent |
  * | `<p>:demo:outbox` | list | the demo agent's "sent" emails | demo agent |
  *
  * The names follow the glossary of docs/design.md: "fence" is only the shard's
@@ -99,9 +99,14 @@ export class RedisKeys {
   toolResult(ref: string): string {
     return `${this.prefix}:tool-result:${ref}`;
   }
-  /** The demo agent's notes: field = note title, value = note text (`save_note`). */
-  demoNotes(): string {
-    return `${this.prefix}:demo:notes`;
+  /**
+   * The demo agent's notes of one session: field = note title, value = note
+   * text (`save_note`; per session since issue #13).
+   *
+   * @example new RedisKeys("troupe").demoNotes("demo-1") // "troupe:demo:notes:demo-1"
+   */
+  demoNotes(sessionId: string): string {
+    return `${this.prefix}:demo:notes:${sessionId}`;
   }
   /** The demo agent's "sent" emails, one JSON record per entry (`send_email`). */
   demoOutbox(): string {

@@ -34,7 +34,7 @@ export {
   type DemoIntent,
 } from "./demo/demo-intents.js";
 export { describeDemoToolResults } from "./demo/demo-tool-results.js";
-export { DEMO_NOTES_KEY, DEMO_OUTBOX_KEY, type DemoOutboxRecord } from "./demo/demo-redis-keys.js";
+export { demoNotesKey, DEMO_OUTBOX_KEY, type DemoOutboxRecord } from "./demo/demo-redis-keys.js";
 export {
   clockTool,
   clockInputSchema,

@@ -7,9 +7,9 @@ import {
 } from "@nats-io/transport-node";
 import { readFile } from "node:fs/promises";
 import { NatsUnreachableError } from "./nats-unreachable-error.js";
+import { resolveDeployment, splitNatsUrls } from "./resolve-deployment.js";
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
-  resolveNatsUrls,
   type TroupeClientCredentials,
   type TroupeClientOptions,
 } from "./troupe-client-options.js";
@@ -20,7 +20,9 @@ const RECONNECT_TIME_WAIT_MS = 1_000;
 /**
  * Opens the client's NATS connection. Once connected it reconnects forever
  * (`maxReconnectAttempts: -1`, every 1 000 ms), so a server restart does not end
- * a long `events()` iteration; only the first connect can fail.
+ * a long `events()` iteration; only the first connect can fail. Without
+ * `natsUrl` the URL is found as by `resolveDeployment` (`TROUPE_NATS_URL`, the
+ * running `troupe dev`, the default).
  *
  * @param options - URLs, credentials, name and connect timeout (see {@link TroupeClientOptions}).
  * @returns the connection.
@@ -29,7 +31,10 @@ const RECONNECT_TIME_WAIT_MS = 1_000;
  * @throws the file system's error when `credentials.credsFile` cannot be read.
  */
 export async function connectNats(options: TroupeClientOptions): Promise<NatsConnection> {
-  const urls = resolveNatsUrls(options.natsUrl);
+  const urls =
+    options.natsUrl === undefined
+      ? (await resolveDeployment({})).natsUrls
+      : splitNatsUrls(options.natsUrl);
   const auth = await authOptions(options.credentials);
   try {
     return await connect({

@@ -8,7 +8,8 @@
  * README.md states what it guarantees.
  *
  * @example
- * await using client = await TroupeClient.connect(); // TROUPE_NATS_URL or nats://127.0.0.1:4222
+ * // TROUPE_NATS_URL, else the running `troupe dev`, else nats://127.0.0.1:4222
+ * await using client = await TroupeClient.connect();
  * const outcome = await client.sendAndWait("demo-1", "hello", { timeoutMs: 60_000 });
  *
  * @packageDocumentation
@@ -16,11 +17,16 @@
 export { TroupeClient, type EventsOptions, type SendAndWaitOptions } from "./troupe-client.js";
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_NATS_URL,
-  resolveNatsUrls,
   type TroupeClientCredentials,
   type TroupeClientOptions,
 } from "./troupe-client-options.js";
+export {
+  DEFAULT_NATS_URL,
+  resolveDeployment,
+  type NatsUrlSource,
+  type ResolvedDeployment,
+} from "./resolve-deployment.js";
+export { devStatePath, troupeHome, type DevState } from "./dev-state.js";
 export type { CommandReceipt, SendReceipt } from "./send-receipt.js";
 export type { CommandOutcome } from "./command-outcome.js";
 export { DEFAULT_VERDICT_TIMEOUT_MS, type AwaitVerdictOptions } from "./troupe-client.js";

@@ -9,3 +9,5 @@ export * from "./index.js";
 export * from "./connect-nats.js";
 export * from "./count-stored-messages.js";
 export * from "./is-stream-not-found.js";
+export * from "./dev-state.js";
+export { splitNatsUrls } from "./resolve-deployment.js";

@@ -9,7 +9,6 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import {
   actorAddress,
   assertActorId,
-  DEFAULT_DEPLOYMENT_PREFIX,
   eventWildcard,
   streamNames,
   type StreamNames,
@@ -35,6 +34,7 @@ import {
 import { SessionPublisher } from "./session-publisher.js";
 import { StreamsMissingError } from "./streams-missing-error.js";
 import type { TroupeClientOptions } from "./troupe-client-options.js";
+import { resolveDeployment } from "./resolve-deployment.js";
 import { toUserMessage, type UserMessageInput } from "./user-message-input.js";
 import { waitForRunOutcome, type WaitForRunOptions } from "./wait-for-run-outcome.js";
 
@@ -102,6 +102,12 @@ export class TroupeClient implements AsyncDisposable {
    * Connects to NATS. Once connected, the client reconnects by itself after a
    * lost connection (a server restart), forever, until {@link TroupeClient.close}.
    *
+   * Which server, first that is set (issue #13; `resolveDeployment`, the same
+   * lookup as the `troupe` CLI): `options.natsUrl`; `TROUPE_NATS_URL`; the
+   * running `troupe dev` (its state file `<TROUPE_HOME or ~/.troupe>/dev.json`,
+   * ignored when the process it names is gone); `nats://127.0.0.1:4222`. The
+   * prefix: `options.prefix`, `TROUPE_PREFIX`, the running `troupe dev`'s, `"troupe"`.
+   *
    * @param options - see {@link TroupeClientOptions}; all optional.
    * @returns a connected client; close it with `close()` or `await using`.
    * @throws {@link NatsUnreachableError} naming the URL(s) when no server answered
@@ -109,15 +115,11 @@ export class TroupeClient implements AsyncDisposable {
    * @throws nats.js `AuthorizationError` when the server refused the credentials.
    */
   static async connect(options: TroupeClientOptions = {}): Promise<TroupeClient> {
-    const nats = await connectNats(options);
+    const deployment = await resolveDeployment(options);
+    const nats = await connectNats({ ...options, natsUrl: deployment.natsUrls });
     try {
       const jsm = await jetstreamManager(nats, { checkAPI: false });
-      return new TroupeClient(
-        nats,
-        jetstream(nats),
-        jsm,
-        options.prefix ?? DEFAULT_DEPLOYMENT_PREFIX,
-      );
+      return new TroupeClient(nats, jetstream(nats), jsm, deployment.prefix);
     } catch (error) {
       await nats.close().catch(() => undefined);
       throw error;

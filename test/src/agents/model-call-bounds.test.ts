@@ -152,8 +152,10 @@ describe("model calls are bounded", () => {
     const logged = cluster.hosts[0]!.stdout()
       .split("\n")
       .filter((line) => line.includes('"effect failed"') && line.includes("HTTP 400"))
-      .map((line) => (JSON.parse(line) as { err: { message: string } }).err.message);
-    expect(logged).toEqual([message]);
+      .map((line) => JSON.parse(line) as { error: { message: string }; err?: unknown });
+    expect(logged.map((entry) => entry.error.message)).toEqual([message]);
+    // An expected model error: no stack at the warn level (issue #13).
+    expect(logged.map((entry) => entry.err)).toEqual([undefined]);
     log.stop();
   });
 });

@@ -331,7 +331,9 @@ describe("the troupe CLI against a troupe dev cluster", () => {
       '{"type":"user.message","text":"lost?"}',
     );
     const text = await troupe(["dead-letters", "--limit", "5"]);
-    expect(text.stdout).toMatch(/unroutable_subject\s+troupe\.session\.a\.b\.in\s+No route/);
+    expect(text.stdout).toMatch(
+      /unroutable_subject\s+troupe\.session\.a\.b\.in\s+\{"type":"user\.message","text":"lost\?"\}\s+No route/,
+    );
     expect(text.code).toBe(0);
     const status = await troupe(["status", "--json"]);
     const report = JSON.parse(status.stdout) as {
@@ -341,7 +343,7 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     expect(report.totals.deadLetters).toBeGreaterThanOrEqual(1);
     const statusText = await troupe(["status"]);
     expect(statusText.stdout).toMatch(
-      /dead letters\s+\d+ \(1 unroutable subject; troupe dead-letters lists them\)/,
+      /dead letters\s+\d+ \(1 unroutable subject\) — troupe deadletters lists them/,
     );
   }, 60_000);
 

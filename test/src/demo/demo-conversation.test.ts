@@ -1,4 +1,4 @@
-import { DEMO_NOTES_KEY, DEMO_OUTBOX_KEY, EventRenderer } from "@troupe/cli/internal";
+import { demoNotesKey, DEMO_OUTBOX_KEY, EventRenderer } from "@troupe/cli/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { followSession, type SessionEventLog } from "../support/session-events.js";
@@ -47,7 +47,7 @@ describe("a first conversation with the demo agent", () => {
 
       await ask(sessionId, "note buy oat milk");
       expect(await answer(log, 2)).toBe('Saved your note "buy oat milk". You have 1 note.');
-      expect(await running().redis.hgetall(DEMO_NOTES_KEY)).toEqual({
+      expect(await running().redis.hgetall(demoNotesKey(sessionId))).toEqual({
         "buy oat milk": "buy oat milk",
       });
 
@@ -102,6 +102,25 @@ describe("a first conversation with the demo agent", () => {
       expect(rendered).toContain("Sent the email to ada@example.com.\n");
     } finally {
       log.stop();
+    }
+  });
+
+  it("each session has its own notes: a second session's first note is its only one (issue #13)", async () => {
+    const first = followSession(running().nats, "notes-first");
+    const second = followSession(running().nats, "notes-second");
+    try {
+      await ask("notes-first", "note buy oat milk");
+      expect(await answer(first, 1)).toBe('Saved your note "buy oat milk". You have 1 note.');
+      await ask("notes-first", "note call mum");
+      expect(await answer(first, 2)).toBe('Saved your note "call mum". You have 2 notes.');
+      await ask("notes-second", "note buy oat milk");
+      expect(await answer(second, 1)).toBe('Saved your note "buy oat milk". You have 1 note.');
+      expect(Object.keys(await running().redis.hgetall(demoNotesKey("notes-second")))).toEqual([
+        "buy oat milk",
+      ]);
+    } finally {
+      first.stop();
+      second.stop();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { DEMO_NOTES_KEY, DEMO_OUTBOX_KEY, type DemoOutboxRecord } from "@troupe/cli/internal";
+import { demoNotesKey, DEMO_OUTBOX_KEY, type DemoOutboxRecord } from "@troupe/cli/internal";
 import { demoAgents } from "@troupe/cli";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,8 +40,11 @@ function tools() {
   return { saveNote: tool("save_note"), sendEmail: tool("send_email"), redis };
 }
 
-const context = (toolCallId: string) => ({
-  idempotencyKey: `demo-session/run-1/${toolCallId}`,
+const context = (toolCallId: string, sessionId = "demo-session") => ({
+  sessionId,
+  runId: "run-1",
+  toolCallId,
+  idempotencyKey: `${sessionId}/run-1/${toolCallId}`,
   signal: new AbortController().signal,
   attempt: 1,
 });
@@ -63,10 +66,26 @@ describe("demo tools against a real Redis", () => {
       saved: "wifi",
       notes: 2,
     });
-    expect(await redis.hgetall(DEMO_NOTES_KEY)).toEqual({
+    expect(await redis.hgetall(demoNotesKey("demo-session"))).toEqual({
       groceries: "oat milk, eggs",
       wifi: "hunter2",
     });
+  });
+
+  it("save_note keeps each session's notes apart (issue #13)", async () => {
+    const { saveNote, redis } = tools();
+    const input = saveNote.inputSchema.parse({ title: "plants", text: "water them" });
+    await expect(saveNote.execute(input, context("c1", "notes-a"))).resolves.toEqual({
+      saved: "plants",
+      notes: 1,
+    });
+    // A second session starts with no notes: it has 1 after its first, not 2.
+    await expect(saveNote.execute(input, context("c1", "notes-b"))).resolves.toEqual({
+      saved: "plants",
+      notes: 1,
+    });
+    expect(await redis.hgetall(demoNotesKey("notes-a"))).toEqual({ plants: "water them" });
+    expect(await redis.hgetall(demoNotesKey("notes-b"))).toEqual({ plants: "water them" });
   });
 
   it("send_email sends nothing: it logs one line and appends a record to the outbox list", async () => {

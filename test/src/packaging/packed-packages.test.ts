@@ -125,6 +125,8 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
           "@nats-io/jetstream",
           "@nats-io/transport-node",
           "@troupe/protocol",
+          // Validates the `troupe dev` state file it reads (issue #13).
+          "zod",
         ]);
         expect(tree.dependenciesOf("@troupe/protocol")).toEqual(["msgpackr", "zod"]);
         const installed = tree.installedNames();

@@ -38,9 +38,15 @@ describe("defineTool", () => {
   it("passes the validated input and the context to execute", async () => {
     const signal = new AbortController().signal;
     const input = weather.inputSchema.parse({ city: "Oslo" });
-    expect(await weather.execute(input, { idempotencyKey: "s/r/c", signal, attempt: 1 })).toBe(
-      "OSLO 21 °C",
-    );
+    const context = {
+      sessionId: "s",
+      runId: "r",
+      toolCallId: "c",
+      idempotencyKey: "s/r/c",
+      signal,
+      attempt: 1,
+    };
+    expect(await weather.execute(input, context)).toBe("OSLO 21 °C");
   });
 
   it("lists every problem of a bad tool at once", () => {

@@ -40,6 +40,15 @@ export function isRetryableEffectClass(effectClass: ToolEffectClass): boolean {
 
 /** What a tool's `execute` receives beside its input. */
 export interface ToolExecutionContext {
+  /**
+   * The session whose run called the tool (a subagent's own `sub-…` session
+   * for its calls): key per-session data with it (issue #13; the demo's notes).
+   */
+  readonly sessionId: string;
+  /** The run that called the tool. */
+  readonly runId: string;
+  /** The tool call's id, as the model gave it. */
+  readonly toolCallId: string;
   /** `<sessionId>/<runId>/<toolCallId>`: the same for every execution attempt; pass it on to APIs that deduplicate (payments, …). */
   readonly idempotencyKey: string;
   /** Aborted on timeout, cancellation of the run, or when the host gives the call up. */

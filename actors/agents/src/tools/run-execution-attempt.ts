@@ -17,6 +17,12 @@ export type ExecutionAttemptOutcome =
 
 /** What {@link runExecutionAttempt} needs besides the tool and its input. */
 export interface ExecutionAttemptOptions {
+  /** Session, run and tool call, passed to `execute`. */
+  readonly call: {
+    readonly sessionId: string;
+    readonly runId: string;
+    readonly toolCallId: string;
+  };
   /** The call's idempotency key, passed to `execute`. */
   readonly idempotencyKey: string;
   /** The execution attempt, 1-based, passed to `execute` as its `attempt`. */
@@ -33,7 +39,7 @@ export interface ExecutionAttemptOptions {
  *
  * @param tool - the tool.
  * @param input - the validated input.
- * @param options - idempotency key, execution attempt, effect signal.
+ * @param options - session, run and tool call ids, idempotency key, execution attempt, effect signal.
  * @returns how the execution attempt ended, see {@link ExecutionAttemptOutcome}.
  * @see https://nodejs.org/api/globals.html#static-method-abortsignalanysignals
  */
@@ -62,6 +68,9 @@ export async function runExecutionAttempt(
   const running = (async (): Promise<ExecutionAttemptOutcome> => {
     try {
       const value = await tool.execute(input, {
+        sessionId: options.call.sessionId,
+        runId: options.call.runId,
+        toolCallId: options.call.toolCallId,
         idempotencyKey: options.idempotencyKey,
         signal: combined,
         attempt: options.executionAttempt,

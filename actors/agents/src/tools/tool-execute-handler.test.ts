@@ -63,6 +63,8 @@ describe("tool.execute: idempotency records", () => {
       expect(executions.map(({ idempotencyKey, attempt }) => [idempotencyKey, attempt])).toEqual([
         [KEY, 1],
       ]);
+      // The tool knows the session, run and call (issue #13: per-session data).
+      expect(executions[0]).toMatchObject({ sessionId: "s1", runId: "r1", toolCallId: "c1" });
       expect(await run()).toEqual({ status: "succeeded", content: '{"doubled":4}' });
       expect(executions).toHaveLength(1);
       expect(await records.get(KEY)).toMatchObject({ state: "succeeded", executionAttempts: 1 });

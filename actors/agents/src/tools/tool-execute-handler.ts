@@ -159,6 +159,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       let outcome: Awaited<ReturnType<typeof runExecutionAttempt>>;
       try {
         outcome = await runExecutionAttempt(tool, args.input, {
+          call: { sessionId: input.sessionId, runId: input.runId, toolCallId: input.toolCallId },
           idempotencyKey: key,
           executionAttempt,
           signal,

@@ -4,6 +4,7 @@ import {
   DEFAULT_MAX_PAYLOAD_BYTES,
   formatAddress,
   toWireError,
+  TroupeError,
 } from "@troupe/protocol";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -187,16 +188,22 @@ export class EffectRunner {
     } catch (error) {
       if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
       const wireError = effectWireError(error);
+      // An expected failure (a typed error other than `internal`: a provider's
+      // 4xx, a missing key, a timeout) is one line; its stack only at debug
+      // level. An unexpected one (a bug) keeps its stack at warn (issue #13).
+      const expected = TroupeError.isInstance(error) && wireError.code !== "internal";
+      const where = { actor, effect: effect.effect, effectId: effect.effectId };
       this.logger.warn(
         {
-          actor,
-          effect: effect.effect,
-          effectId: effect.effectId,
+          ...where,
           error: wireError,
-          ...(isPlainError(error) ? { err: error } : {}),
+          ...(isPlainError(error) && !expected ? { err: error } : {}),
         },
         "effect failed",
       );
+      if (expected && isPlainError(error)) {
+        this.logger.debug({ ...where, err: error }, "effect failed: stack");
+      }
       result = { type: "effect.failed", payload: { effectId: effect.effectId, error: wireError } };
     }
     if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;

@@ -6,6 +6,7 @@ import { labelledLines, textTable } from "./text-table.js";
  * Renders a {@link ClusterStatus} as plain text for `troupe status`: totals,
  * a table of hosts, a table of shards (owner, token, lease left, inbox lag,
  * watermark, timers, dirty actors) and the stream message counts (`-` for a missing stream). No colors.
+ * A dead-letter count above 0 names `troupe deadletters`.
  *
  * @param status - from `clusterStatus`.
  * @returns the text, lines joined with `\n`, no trailing newline.
@@ -31,7 +32,9 @@ export function formatClusterStatus(status: ClusterStatus): string {
           (totals.unroutableDeadLetters === undefined || totals.unroutableDeadLetters === 0
             ? ""
             : ` (${totals.unroutableDeadLetters} unroutable subject` +
-              `${totals.unroutableDeadLetters === 1 ? "" : "s"}; troupe dead-letters lists them)`),
+              `${totals.unroutableDeadLetters === 1 ? "" : "s"})`) +
+          // Where to look, whenever there is something to see (issue #13).
+          (totals.deadLetters === 0 ? "" : " — troupe deadletters lists them"),
     ],
     ["timers", `${totals.armedTimers} armed`],
     ["dirty actors", String(totals.dirtyActors)],

@@ -1,6 +1,6 @@
-import { DEFAULT_DEPLOYMENT_PREFIX } from "@troupe/protocol";
-import { DEFAULT_NATS_URL } from "@troupe/client";
-import { devStatePath, isAlive, readDevStateFile, type DevState } from "../dev/dev-state.js";
+import { resolveDeployment, type DevState } from "@troupe/client";
+import { devStatePath } from "../dev/dev-state.js";
+
 /** Default Redis URL when nothing else is given. */
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -31,50 +31,35 @@ export interface ConnectionFlags {
 /**
  * Finds the servers for a command: `--nats`/`--redis` flags, else
  * `TROUPE_NATS_URL`/`TROUPE_REDIS_URL`, else the running `troupe dev` (its
- * state file), else the default local ports (4222, 6379).
+ * state file), else the default local ports (4222, 6379). The NATS URL and
+ * prefix come from `resolveDeployment` of `@troupe/client`, the lookup
+ * `TroupeClient.connect()` makes (issue #13); Redis follows the same order.
  *
  * @param flags - the command's connection flags.
  * @returns URLs, prefix and where the NATS URL came from.
  */
 export async function resolveConnection(flags: ConnectionFlags): Promise<ConnectionSettings> {
-  const file = await readDevStateFile();
-  const dev = file !== undefined && isAlive(file.pid) ? file : undefined;
-  const withDev = dev === undefined ? {} : { dev };
-  const prefix =
-    flags.prefix ?? process.env.TROUPE_PREFIX ?? dev?.prefix ?? DEFAULT_DEPLOYMENT_PREFIX;
-  if (flags.nats !== undefined || flags.redis !== undefined) {
-    return {
-      natsUrl: flags.nats ?? process.env.TROUPE_NATS_URL ?? dev?.natsUrl ?? DEFAULT_NATS_URL,
-      redisUrl: flags.redis ?? process.env.TROUPE_REDIS_URL ?? dev?.redisUrl ?? DEFAULT_REDIS_URL,
-      prefix,
-      source: "flag",
-      ...withDev,
-    };
-  }
-  if (process.env.TROUPE_NATS_URL !== undefined) {
-    return {
-      natsUrl: process.env.TROUPE_NATS_URL,
-      redisUrl: process.env.TROUPE_REDIS_URL ?? dev?.redisUrl ?? DEFAULT_REDIS_URL,
-      prefix,
-      source: "environment",
-      ...withDev,
-    };
-  }
-  if (dev !== undefined) {
-    return { natsUrl: dev.natsUrl, redisUrl: dev.redisUrl, prefix, source: "troupe dev", dev };
-  }
-  const stale = file;
+  const found = await resolveDeployment({
+    ...(flags.nats === undefined ? {} : { natsUrl: flags.nats }),
+    ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
+  });
+  const { dev, staleDev } = found;
+  const redisUrl =
+    flags.redis ?? process.env.TROUPE_REDIS_URL ?? dev?.redisUrl ?? DEFAULT_REDIS_URL;
+  const source: SettingSource =
+    found.source === "option" || flags.redis !== undefined ? "flag" : found.source;
   return {
-    natsUrl: DEFAULT_NATS_URL,
-    redisUrl: process.env.TROUPE_REDIS_URL ?? DEFAULT_REDIS_URL,
-    prefix,
-    source: "default",
-    ...(stale === undefined
+    natsUrl: found.natsUrls.join(","),
+    redisUrl,
+    prefix: found.prefix,
+    source,
+    ...(dev === undefined ? {} : { dev }),
+    ...(staleDev === undefined || found.source !== "default"
       ? {}
       : {
           note:
-            `the troupe dev recorded in ${devStatePath()} (pid ${stale.pid}, ${stale.natsUrl}) ` +
-            `is gone; using ${DEFAULT_NATS_URL}`,
+            `the troupe dev recorded in ${devStatePath()} (pid ${staleDev.pid}, ${staleDev.natsUrl}) ` +
+            `is gone; using ${found.natsUrls.join(",")}`,
         }),
   };
 }

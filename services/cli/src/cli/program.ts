@@ -1,5 +1,6 @@
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { devCommand } from "./commands/dev-command.js";
+import { stopCommand } from "./commands/stop-command.js";
 import { adminCommands } from "./commands/admin-commands.js";
 import { chatCommand } from "./commands/chat-command.js";
 import { hostCommand } from "./commands/host-command.js";
@@ -24,11 +25,36 @@ export function createProgram(): Command {
     .showHelpAfterError("(add --help for usage)");
   program.addCommand(initCommand());
   program.addCommand(devCommand());
+  program.addCommand(stopCommand());
   program.addCommand(sendCommand());
   program.addCommand(chatCommand());
   program.addCommand(tailCommand());
   for (const command of sessionCommands()) program.addCommand(command);
   for (const command of adminCommands()) program.addCommand(command);
   program.addCommand(hostCommand());
+  rejectJsonWhereNotTaken(program);
   return program;
+}
+
+/**
+ * `--json` on a command that has no JSON output (`dev`, `chat`, `stop`) is a
+ * usage error that says which commands take it (issue #13), rather than
+ * commander's bare "unknown option". Such commands get a hidden `--json`,
+ * refused before their action runs.
+ */
+function rejectJsonWhereNotTaken(program: Command): void {
+  const hasJson = (command: Command) => command.options.some((option) => option.long === "--json");
+  const taking = program.commands.filter(hasJson).map((command) => command.name());
+  const refusing = new Set<Command>();
+  for (const command of program.commands.filter((command) => !hasJson(command))) {
+    command.addOption(new Option("--json").hideHelp());
+    refusing.add(command);
+  }
+  program.hook("preAction", (_program, action) => {
+    if (!refusing.has(action) || action.opts<{ json?: boolean }>().json !== true) return;
+    action.error(
+      `error: troupe ${action.name()} does not take --json; these commands do: ${taking.join(", ")}.`,
+      { code: "troupe.jsonNotTaken", exitCode: 1 },
+    );
+  });
 }

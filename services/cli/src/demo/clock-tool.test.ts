@@ -4,7 +4,14 @@ import { UnknownTimeZoneError } from "./unknown-time-zone-error.js";
 
 /** 2026-11-30T06:04:05Z, in Unix ms. */
 const AT_MS = Date.UTC(2026, 10, 30, 6, 4, 5);
-const context = { idempotencyKey: "s/r/c", signal: new AbortController().signal, attempt: 1 };
+const context = {
+  sessionId: "s",
+  runId: "r",
+  toolCallId: "c",
+  idempotencyKey: "s/r/c",
+  signal: new AbortController().signal,
+  attempt: 1,
+};
 
 describe("clock tool", () => {
   it("reads the wall-clock time in the given zone", () => {

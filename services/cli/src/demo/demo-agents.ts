@@ -10,7 +10,7 @@ export const DEMO_AGENT_NAME = "demo";
 
 /** What the demo agent's tools need. */
 export interface DemoAgentsContext {
-  /** Redis for `save_note` (hash `troupe:demo:notes`) and `send_email` (list `troupe:demo:outbox`). */
+  /** Redis for `save_note` (hash `troupe:demo:notes:<sessionId>`) and `send_email` (list `troupe:demo:outbox`). */
   readonly redis: Redis;
   /** Receives `send_email`'s one line per email; default: standard error. */
   readonly log?: ((line: string) => void) | undefined;

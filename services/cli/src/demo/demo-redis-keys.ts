@@ -3,8 +3,16 @@ import { RedisKeys } from "@troupe/protocol/internal";
 
 const keys = new RedisKeys(DEFAULT_DEPLOYMENT_PREFIX);
 
-/** Redis hash of the demo's notes (`troupe:demo:notes`): field = note title, value = note text (`save_note`). */
-export const DEMO_NOTES_KEY = keys.demoNotes();
+/**
+ * Redis hash of the demo's notes of one session (`troupe:demo:notes:<sessionId>`):
+ * field = note title, value = note text (`save_note`). One per session, so a
+ * new session starts with no notes (issue #13).
+ *
+ * @param sessionId - the session whose run called `save_note`.
+ */
+export function demoNotesKey(sessionId: string): string {
+  return keys.demoNotes(sessionId);
+}
 
 /** Redis list of the demo's "sent" emails (`troupe:demo:outbox`), one JSON {@link DemoOutboxRecord} per entry (`send_email`). */
 export const DEMO_OUTBOX_KEY = keys.demoOutbox();

@@ -1,7 +1,7 @@
 import { defineTool, type ToolDefinition } from "@troupe/agents";
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import { DEMO_NOTES_KEY } from "./demo-redis-keys.js";
+import { demoNotesKey } from "./demo-redis-keys.js";
 
 /**
  * Arguments of the demo `save_note` tool.
@@ -23,7 +23,7 @@ export type SaveNoteInput = z.infer<typeof saveNoteInputSchema>;
 /**
  * What `save_note` returns.
  *
- * Shape: `{ saved: string, notes: number }`: the title, and how many notes the hash holds now.
+ * Shape: `{ saved: string, notes: number }`: the title, and how many notes the session has now.
  */
 export interface SaveNoteResult {
   readonly saved: string;
@@ -31,27 +31,30 @@ export interface SaveNoteResult {
 }
 
 /**
- * Saves a note in the Redis hash {@link DEMO_NOTES_KEY} (`HSET title text`, then `HLEN`, in one
- * `MULTI`). Saving the same note again changes nothing: an idempotent write.
+ * Saves a note of a session in the Redis hash {@link demoNotesKey} (`HSET title text`, then
+ * `HLEN`, in one `MULTI`). Saving the same note again changes nothing: an idempotent write.
  *
  * @param redis - the Redis client.
+ * @param sessionId - the session the note belongs to (each session has its own notes).
  * @param input - title and text.
- * @returns the title and the number of notes.
+ * @returns the title and the number of notes of the session.
  * @throws whatever ioredis throws when Redis fails.
  */
-export async function saveNote(redis: Redis, input: SaveNoteInput): Promise<SaveNoteResult> {
-  const results = await redis
-    .multi()
-    .hset(DEMO_NOTES_KEY, input.title, input.text)
-    .hlen(DEMO_NOTES_KEY)
-    .exec();
+export async function saveNote(
+  redis: Redis,
+  sessionId: string,
+  input: SaveNoteInput,
+): Promise<SaveNoteResult> {
+  const key = demoNotesKey(sessionId);
+  const results = await redis.multi().hset(key, input.title, input.text).hlen(key).exec();
   const [, count] = results?.[1] ?? [];
   if (typeof count !== "number") throw new Error("Redis did not answer HLEN for the demo notes");
   return { saved: input.title, notes: count };
 }
 
 /**
- * The demo `save_note` tool (`idempotent_write`): see {@link saveNote}.
+ * The demo `save_note` tool (`idempotent_write`): see {@link saveNote}; the notes are
+ * those of the calling session (`context.sessionId`).
  *
  * @param redis - the Redis client the tool writes with.
  */
@@ -62,6 +65,6 @@ export function saveNoteTool(redis: Redis): ToolDefinition<typeof saveNoteInputS
     inputSchema: saveNoteInputSchema,
     effectClass: "idempotent_write",
     timeoutMs: 5_000,
-    execute: (input) => saveNote(redis, input),
+    execute: (input, context) => saveNote(redis, context.sessionId, input),
   });
 }

@@ -17,7 +17,7 @@ export class DevAlreadyRunningError extends TroupeError {
         (state === undefined
           ? ", still starting"
           : `, NATS ${state.natsUrl}, Redis ${state.redisUrl}`) +
-        `). Stop it with Ctrl-C in its terminal (or kill ${pid}), or set TROUPE_HOME to run another.`,
+        `). Stop it with Ctrl-C in its terminal or with \`troupe stop\`, or set TROUPE_HOME to run another.`,
       { retryable: false, details: { pid } },
     );
     this.name = "DevAlreadyRunningError";

@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseReadyLine, type ReadyLine } from "../host/ready-line.js";
 import { guardChildProcess } from "../local-servers/child-process-guard.js";
+import { HostStartError, parseErrorLine } from "./host-start-error.js";
 
 /** Path of the `troupe` executable script (runs the sources in the repository, the build when installed: see bin/troupe.mjs). */
 export const troupeBinPath = fileURLToPath(new URL("../../bin/troupe.mjs", import.meta.url));
@@ -25,6 +26,8 @@ export interface DevHostProcess {
   readonly hostId: string;
   /** Names of the agents the host serves. */
   readonly agents: readonly string[];
+  /** The model each agent uses, by agent name, as the host reported it. */
+  readonly models: Readonly<Record<string, string>>;
   /** Settles when the process has exited. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM (graceful drain), then SIGKILL after `timeoutMs`. */
@@ -37,8 +40,8 @@ export interface DevHostProcess {
  * servers) and waits for its ready line `{"ready":true,"hostId":…}`. A watchdog
  * stops the child if this process dies.
  *
- * @throws Error when the host exits or stays silent past `readyTimeoutMs`,
- *   with its last output.
+ * @throws HostStartError when the host exits or stays silent past
+ *   `readyTimeoutMs`: the host's own error when it printed one, else its last output.
  */
 export async function startDevHostProcess(options: DevHostProcessOptions): Promise<DevHostProcess> {
   const child: ChildProcess = spawn(
@@ -61,6 +64,11 @@ export async function startDevHostProcess(options: DevHostProcessOptions): Promi
     });
   });
   const tail: string[] = [];
+  // Until it is ready, the host's lines are held back: if it fails, its error
+  // is said once, by the thrown HostStartError (issue #13); once ready, they
+  // are passed on (startup warnings included).
+  let held: { line: string; stream: "stdout" | "stderr" }[] | undefined = [];
+  let reported: { code: string; message: string } | undefined;
   let onReady: ((line: ReadyLine) => void) | undefined;
   const ready = new Promise<ReadyLine>((resolve) => (onReady = resolve));
   const watch = (stream: NodeJS.ReadableStream, name: "stdout" | "stderr") => {
@@ -70,9 +78,11 @@ export async function startDevHostProcess(options: DevHostProcessOptions): Promi
         onReady?.(readyLine);
         return;
       }
+      if (name === "stdout") reported = parseErrorLine(line) ?? reported;
       tail.push(line);
       if (tail.length > 30) tail.shift();
-      options.onOutput?.(line, name);
+      if (held === undefined) options.onOutput?.(line, name);
+      else held.push({ line, stream: name });
     });
   };
   watch(child.stdout!, "stdout");
@@ -94,12 +104,16 @@ export async function startDevHostProcess(options: DevHostProcessOptions): Promi
       "exit" in outcome
         ? `exited (${outcome.exit.signal ?? `code ${outcome.exit.code}`})`
         : `did not report ready within ${readyTimeoutMs} ms`;
-    throw new Error(`troupe host ${why}:\n${tail.join("\n")}`);
+    throw new HostStartError(why, reported, tail);
   }
+  const heldLines = held;
+  held = undefined;
+  for (const { line, stream } of heldLines) options.onOutput?.(line, stream);
   return {
     pid,
     hostId: outcome.ready.hostId,
     agents: outcome.ready.agents,
+    models: outcome.ready.models ?? {},
     exited,
     async stop(timeoutMs) {
       if (child.exitCode !== null || child.signalCode !== null) return;

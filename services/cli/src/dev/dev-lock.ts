@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { DevAlreadyRunningError } from "./dev-already-running-error.js";
-import { isAlive, readDevState, troupeHome } from "./dev-state.js";
+import { isProcessAlive, readDevState, troupeHome } from "./dev-state.js";
 
 /** Path of the lock a starting or running `troupe dev` holds: `<troupe home>/dev.lock`. */
 export function devLockPath(): string {
@@ -31,7 +31,7 @@ export async function acquireDevLock(): Promise<() => Promise<void>> {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const holder = await lockHolder(path);
-    if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
+    if (holder !== undefined && holder !== process.pid && isProcessAlive(holder)) {
       throw new DevAlreadyRunningError(holder, await readDevState());
     }
     await rm(path, { force: true }); // left by a process that is gone

@@ -72,7 +72,7 @@ export interface DevCluster {
  * @throws DevAlreadyRunningError when another `troupe dev` is running.
  * @throws ServerBinaryMissingError when a server binary is missing and cannot be installed.
  * @throws LocalServerStartError when a server does not start.
- * @throws Error when a host does not start (with its last output).
+ * @throws HostStartError when a host does not start (its own error, else its last output).
  */
 export async function startDevCluster(options: DevClusterOptions): Promise<DevCluster> {
   const progress = options.onProgress ?? (() => undefined);
@@ -214,6 +214,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       shardCount,
       agentModule: agentModule ?? DEMO_AGENT_MODULE,
       agents: [...(hosts[0]?.agents ?? [])],
+      models: { ...hosts[0]?.models },
       hosts: hosts.map((host) => ({ hostId: host.hostId, pid: host.pid })),
       ...(started.length === 0 ? {} : { dataDir: options.dataDir }),
       startedAtMs: Date.now(),

@@ -24,24 +24,32 @@ export type AgentModuleExport =
   | ((context: AgentModuleContext) => Promise<AgentDefinition | readonly AgentDefinition[]>);
 
 /**
- * Loads the agents of a module given to `troupe host --agent` / `troupe dev
- * --agent`. The module (TypeScript or JavaScript; a path, relative to the
- * working directory, or a package name) exports as `default` or as `agents`
- * either agents made with `defineAgent`, an array of them, or a function
- * (possibly async) of {@link AgentModuleContext} returning either.
- *
- * @param specifier - module path or package name.
- * @param context - what a factory receives.
- * @returns the agents, at least one.
- * @throws AgentModuleError when the module cannot be imported or exports no agents.
- * @example
- * // my-agent.ts
- * export default defineAgent({ name: "support", instructions: "…", model: "openai:gpt-4.1-mini" });
+ * An agent module, imported: the agents when it exports them as values
+ * (`agents`), and how to get them in any case (`load`, which calls an exported
+ * factory with its context).
  */
-export async function loadAgents(
-  specifier: string,
-  context: AgentModuleContext,
-): Promise<AgentDefinition[]> {
+export interface ImportedAgentModule {
+  /** The agents, when the module exports agents rather than a factory; checked. */
+  readonly agents: readonly AgentDefinition[] | undefined;
+  /**
+   * The agents, calling the factory with `context` when the module exports one.
+   *
+   * @throws AgentModuleError when the factory returns something else than agents.
+   */
+  load(context: AgentModuleContext): Promise<AgentDefinition[]>;
+}
+
+/**
+ * Imports a module given to `troupe host --agent` / `troupe dev --agent` and
+ * checks its export, without calling a factory: `troupe dev` does this before
+ * starting anything, so a bad module is one error (issue #13).
+ *
+ * @param specifier - module path (relative to the working directory) or package name.
+ * @returns the imported module.
+ * @throws AgentModuleError when the module cannot be imported, exports neither
+ *   `default` nor `agents`, or exports values that are not agents.
+ */
+export async function importAgentModule(specifier: string): Promise<ImportedAgentModule> {
   const url =
     specifier.startsWith(".") || isAbsolute(specifier)
       ? pathToFileURL(resolve(specifier)).href
@@ -60,7 +68,33 @@ export async function loadAgents(
       `exports neither "default" nor "agents" (found: ${Object.keys(loaded).join(", ") || "nothing"})`,
     );
   }
-  return agentsOfExport(exported, context, specifier);
+  if (typeof exported === "function") {
+    return { agents: undefined, load: (context) => agentsOfExport(exported, context, specifier) };
+  }
+  const agents = checkedAgents(specifier, exported);
+  return { agents, load: () => Promise.resolve(agents) };
+}
+
+/**
+ * Loads the agents of a module given to `troupe host --agent` / `troupe dev
+ * --agent`. The module (TypeScript or JavaScript; a path, relative to the
+ * working directory, or a package name) exports as `default` or as `agents`
+ * either agents made with `defineAgent`, an array of them, or a function
+ * (possibly async) of {@link AgentModuleContext} returning either.
+ *
+ * @param specifier - module path or package name.
+ * @param context - what a factory receives.
+ * @returns the agents, at least one.
+ * @throws AgentModuleError when the module cannot be imported or exports no agents.
+ * @example
+ * // my-agent.ts
+ * export default defineAgent({ name: "support", instructions: "…", model: "openai:gpt-4.1-mini" });
+ */
+export async function loadAgents(
+  specifier: string,
+  context: AgentModuleContext,
+): Promise<AgentDefinition[]> {
+  return (await importAgentModule(specifier)).load(context);
 }
 
 /**
@@ -83,6 +117,10 @@ export async function agentsOfExport(
     typeof exported === "function"
       ? await (exported as (context: AgentModuleContext) => unknown)(context)
       : exported;
+  return checkedAgents(specifier, value);
+}
+
+function checkedAgents(specifier: string, value: unknown): AgentDefinition[] {
   const agents = (Array.isArray(value) ? value : [value]) as unknown[];
   const invalid = agents.filter((agent) => !isAgent(agent));
   if (agents.length === 0 || invalid.length > 0) {

@@ -1,7 +1,7 @@
 /**
  * The line a host process prints on stdout once it serves (`troupe host --json`,
  * the test fixtures), which `troupe dev` and the test harness wait for:
- * `{"ready":true,"hostId":…,"pid":…,"agents":[…]}`.
+ * `{"ready":true,"hostId":…,"pid":…,"agents":[…],"models":{…}}`.
  */
 export interface ReadyLine {
   readonly hostId: string;
@@ -9,6 +9,8 @@ export interface ReadyLine {
   readonly pid?: number;
   /** Names of the agents served; empty when the host serves no agents. */
   readonly agents: readonly string[];
+  /** The model each agent uses, by agent name (`troupe host` reports it; issue #13). */
+  readonly models?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -34,12 +36,20 @@ export function parseReadyLine(line: string): ReadyLine | undefined {
       hostId?: unknown;
       pid?: unknown;
       agents?: unknown;
+      models?: unknown;
     };
     if (parsed.ready !== true || typeof parsed.hostId !== "string") return undefined;
     return {
       hostId: parsed.hostId,
       ...(typeof parsed.pid === "number" ? { pid: parsed.pid } : {}),
       agents: Array.isArray(parsed.agents) ? parsed.agents.map(String) : [],
+      ...(typeof parsed.models === "object" && parsed.models !== null
+        ? {
+            models: Object.fromEntries(
+              Object.entries(parsed.models).map(([agent, model]) => [agent, String(model)]),
+            ),
+          }
+        : {}),
     };
   } catch {
     return undefined;

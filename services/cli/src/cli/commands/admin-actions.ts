@@ -65,18 +65,24 @@ export async function statusAction(options: JsonOptions): Promise<void> {
 }
 
 /**
- * `troupe dead-letters [--limit n]`: prints {@link listDeadLetters}'s view, newest
- * first (issue #11: publishes that matched no route show here with code
- * `unroutable_subject`).
+ * `troupe deadletters [--limit n] [--since <duration|time>]`: prints
+ * {@link listDeadLetters}'s view, newest first (issue #11: publishes that
+ * matched no route show here with code `unroutable_subject`; issue #13:
+ * `--since`, the published subject and the body's start).
  *
+ * @param options - flags; `since` is already a time, Unix ms (`parseSince`).
  * @throws NatsUnreachableError / RedisUnreachableError naming the URL.
  */
-export async function deadLettersAction(options: JsonOptions & { limit: number }): Promise<void> {
+export async function deadLettersAction(
+  options: JsonOptions & { limit: number; since?: number },
+): Promise<void> {
+  const sinceMs = options.since;
   await withAdmin(options, async (admin) => {
     const letters = await listDeadLetters({
       jsm: admin.jsm,
       prefix: admin.settings.prefix,
       limit: options.limit,
+      ...(sinceMs === undefined ? {} : { sinceMs }),
     });
     print(options, letters, formatDeadLetters(letters));
   });

@@ -1,10 +1,11 @@
 import { Command } from "commander";
 import { connectionOptions } from "../connection-options.js";
 import { positiveInteger } from "../parse-number.js";
+import { parseSince } from "../parse-since.js";
 import type { JsonOptions } from "./admin-actions.js";
 
 /**
- * `troupe inspect`, `troupe status`, `troupe replay` and `troupe dead-letters`:
+ * `troupe inspect`, `troupe status`, `troupe replay` and `troupe deadletters`:
  * read-only views of a deployment (Redis snapshots, leases and timers; JetStream
  * consumers, journal and dead letters). See `services/cli/src/admin/README.md` for what each reads.
  */
@@ -36,13 +37,23 @@ export function adminCommands(): Command[] {
       const { replayAction } = await import("./admin-actions.js");
       await replayAction(address, options);
     });
-  const deadLetters = connectionOptions(new Command("dead-letters"))
+  const deadLetters = connectionOptions(new Command("deadletters"))
+    .alias("dead-letters")
     .description(
-      "list the newest dead letters: rejected messages and publishes that matched no route",
+      "list the newest dead letters (rejected messages, publishes that matched no route): " +
+        "code, subject, the body's start, reason",
     )
     .option("--limit <count>", "how many, newest first", positiveInteger, 20)
-    .option("--json", "print the dead letters as JSON (with the original body in base64)")
-    .action(async (options: JsonOptions & { limit: number }) => {
+    .option(
+      "--since <duration|time>",
+      "only those stored since: a duration back from now (90s, 10m, 2h, 1d) or a time (ISO 8601)",
+      (value: string) => parseSince(value, Date.now()),
+    )
+    .option(
+      "--json",
+      "print the dead letters as a JSON array (with the original body in base64 and its start as text)",
+    )
+    .action(async (options: JsonOptions & { limit: number; since?: number }) => {
       const { deadLettersAction } = await import("./admin-actions.js");
       await deadLettersAction(options);
     });

@@ -1,12 +1,14 @@
 import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { Command, Option } from "commander";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import pc from "picocolors";
 import { DevAlreadyRunningError } from "../../dev/dev-already-running-error.js";
 import { readDevState, troupeHome } from "../../dev/dev-state.js";
 import { DEMO_AGENT_MODULE } from "../../host/demo-agent-module.js";
 import { startDevCluster, type DevCluster } from "../../dev/start-dev-cluster.js";
 import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
+import { formatHostLogLine } from "../../dev/format-host-log-line.js";
+import { checkAgentModuleInProcess } from "../../dev/check-agent-module-process.js";
 
 interface DevCommandOptions {
   readonly hosts: number;
@@ -53,17 +55,30 @@ export function devCommand(): Command {
       ).argParser(nonNegativeInteger),
     )
     .option("--fresh", "delete the data of earlier runs first")
-    .option("--verbose", "show the hosts' info logs (default: warnings and errors only)")
+    .option(
+      "--verbose",
+      "show the hosts' info logs (default: warnings and errors only; TROUPE_LOG_LEVEL=debug adds stack traces)",
+    )
     .addHelpText(
       "after",
       "\nData is kept in $TROUPE_HOME/dev (default ~/.troupe/dev) across runs; --fresh starts over.\n" +
-        "TROUPE_NATS_URL and TROUPE_REDIS_URL, when set, are used instead of starting servers.",
+        "TROUPE_NATS_URL and TROUPE_REDIS_URL, when set, are used instead of starting servers.\n" +
+        "Each agent's model is checked first: a missing provider key (e.g. OPENAI_API_KEY for\n" +
+        "TROUPE_MODEL=openai:gpt-4.1-mini) stops it before anything starts; the banner lists agent → model.\n" +
+        "Host logs: warnings and errors, one line each; --verbose adds info, TROUPE_LOG_LEVEL=debug\n" +
+        "adds stack traces of expected errors. Stop it with Ctrl-C, or `troupe stop` from another terminal.",
     )
     .action(async (options: DevCommandOptions) => {
       const say = (line: string) => process.stdout.write(`${line}\n`);
       const step = (line: string) => say(`${pc.green("✔")} ${line}`);
       const running = await readDevState();
       if (running !== undefined) throw new DevAlreadyRunningError(running.pid, running);
+      // Before any server starts: a bad module or a missing provider key is one
+      // error and exit code 1 (issue #13).
+      await checkAgentModuleInProcess(
+        options.agent === undefined ? DEMO_AGENT_MODULE : absoluteModule(options.agent),
+        process.env,
+      );
       say(pc.bold("troupe dev: starting a local cluster"));
       // Signals are handled from the start: Ctrl-C while starting stops what has
       // started once startup returns; SIGHUP (terminal closed) counts as a stop.
@@ -106,9 +121,13 @@ export function devCommand(): Command {
         fresh: options.fresh === true,
         natsPort: options.natsPort,
         redisPort: options.redisPort,
-        hostLogLevel: options.verbose === true ? "info" : "warn",
+        hostLogLevel: process.env.TROUPE_LOG_LEVEL ?? (options.verbose === true ? "info" : "warn"),
         onProgress: step,
-        onHostOutput: (number, line) => say(pc.dim(`[host ${number}] ${line}`)),
+        // Host logs (pino JSON) as readable lines; a stack only at debug level (issue #13).
+        onHostOutput: (number, line) => {
+          for (const readable of formatHostLogLine(line))
+            say(pc.dim(`[host ${number}] ${readable}`));
+        },
         onHostExit: (number, host, exit) =>
           say(
             pc.yellow(
@@ -145,6 +164,9 @@ function printBanner(cluster: DevCluster, say: (line: string) => void): void {
     `  NATS   ${state.natsUrl}${state.natsMonitorUrl === undefined ? "" : `  (monitor ${state.natsMonitorUrl})`}`,
   );
   say(`  Redis  ${state.redisUrl}`);
+  for (const agent of state.agents) {
+    say(`  agent  ${agent} → model ${state.models?.[agent] ?? "(not reported)"}`);
+  }
   state.hosts.forEach((host, index) => say(`  host ${index + 1} ${host.hostId}  pid ${host.pid}`));
   if (state.dataDir !== undefined) say(`  data   ${state.dataDir}`);
   say("");
@@ -167,5 +189,10 @@ function printBanner(cluster: DevCluster, say: (line: string) => void): void {
       `Kill a host (kill -9 ${state.hosts[0]?.pid ?? "<pid>"}) and the conversation goes on; it is restarted.`,
     ),
   );
-  say(pc.dim("Ctrl-C stops the hosts, then the servers."));
+  say(pc.dim("Ctrl-C (or `troupe stop` from another terminal) stops the hosts, then the servers."));
+}
+
+/** A relative module path made absolute (as `startDevCluster` gives it to the hosts). */
+function absoluteModule(specifier: string): string {
+  return specifier.startsWith(".") ? resolve(specifier) : specifier;
 }

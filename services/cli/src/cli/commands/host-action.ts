@@ -12,6 +12,7 @@ import {
   type AgentModuleContext,
 } from "../../host/load-agents.js";
 import { formatReadyLine } from "../../host/ready-line.js";
+import { agentModels, type AgentModel } from "../../host/agent-models.js";
 import { runHost } from "../../host/run-host.js";
 import { resolveConnection } from "../connection-settings.js";
 
@@ -25,6 +26,8 @@ export interface HostCommandOptions {
   readonly concurrency?: number;
   readonly hostId?: string;
   readonly json?: boolean;
+  /** `--check`: see `checkHostCommand`. */
+  readonly check?: boolean;
 }
 
 /**
@@ -33,7 +36,8 @@ export interface HostCommandOptions {
  *
  * @param options - parsed flags.
  * @throws NatsUnreachableError / RedisUnreachableError naming the URL,
- *   AgentModuleError for a bad module, ShardCountMismatchError for a wrong `--shards`.
+ *   AgentModuleError for a bad module, ModelNotConfiguredError for an agent whose
+ *   model's provider key is missing, ShardCountMismatchError for a wrong `--shards`.
  */
 export async function runHostCommand(options: HostCommandOptions): Promise<void> {
   const connection = await resolveConnection(options);
@@ -48,6 +52,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
   watchRedisConnection(toolRedis, stderrRedisLogger("troupe host"), "tools");
   let host: ActorHost;
   let agents: AgentDefinition[];
+  let models: AgentModel[];
   let shardCount: number;
   try {
     const context: AgentModuleContext = {
@@ -57,6 +62,8 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
       log: (line) => process.stderr.write(`${line}\n`),
     };
     agents = await loadAgentModule(agentModule, context);
+    // A model whose provider key is missing stops the host now, not at the first message (issue #13).
+    models = agentModels(agents, process.env);
     shardCount =
       options.shards ??
       (await readDeployment(toolRedis, connection.prefix))?.shardCount ??
@@ -81,8 +88,14 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
   const names = agents.map((agent) => agent.name);
   process.stdout.write(
     options.json === true
-      ? formatReadyLine({ hostId: host.hostId, pid: process.pid, agents: names })
-      : `troupe host ${host.hostId} (pid ${process.pid}) serves ${names.join(", ")} ` +
+      ? formatReadyLine({
+          hostId: host.hostId,
+          pid: process.pid,
+          agents: names,
+          models: Object.fromEntries(models.map(({ agent, model }) => [agent, model])),
+        })
+      : `troupe host ${host.hostId} (pid ${process.pid}) serves ` +
+          `${models.map(({ agent, model }) => `${agent} (${model})`).join(", ")} ` +
           `on ${connection.natsUrl} and ${connection.redisUrl}, ${shardCount} shards. ` +
           "SIGTERM or Ctrl-C stops it gracefully.\n",
   );

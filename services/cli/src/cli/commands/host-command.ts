@@ -32,8 +32,16 @@ export function hostCommand(): Command {
         .argParser(positiveInteger),
     )
     .addOption(new Option("--host-id <id>", "unique id of this host").env("TROUPE_HOST_ID"))
-    .option("--json", "print the ready line as JSON")
+    .option(
+      "--check",
+      "only check the agent module and each agent's model key (no servers needed), print agent → model, exit",
+    )
+    .option("--json", "print the ready line (with --check: the models) as JSON")
     .action(async (options: HostCommandOptions) => {
+      if (options.check === true) {
+        const { checkHostCommand } = await import("./host-check-action.js");
+        return await checkHostCommand(options);
+      }
       const { runHostCommand } = await import("./host-action.js");
       await runHostCommand(options);
     });

@@ -1,0 +1,58 @@
+import {
+  ModelNotConfiguredError,
+  resolveModel,
+  type AgentDefinition,
+  type Environment,
+} from "@troupe/agents";
+
+/** The model an agent uses, as `troupe dev`'s banner and its state file show it. */
+export interface AgentModel {
+  readonly agent: string;
+  /**
+   * The model spec (`openai:gpt-4.1-mini`), or `<provider>:<model id>` of a
+   * model object (the demo's `troupe.scripted:demo-agent`).
+   */
+  readonly model: string;
+}
+
+/**
+ * Resolves the model of each agent as a host will for a session that names no
+ * model (the agent's, else `TROUPE_MODEL`, else the scripted demo), so that a
+ * missing provider key stops `troupe dev` / `troupe host` at start rather than
+ * failing the first message (issue #13). Resolving makes no network call.
+ *
+ * @param agents - the agents served.
+ * @param env - where keys and `TROUPE_MODEL` are read, as the hosts will.
+ * @returns one entry per agent, in order.
+ * @throws ModelNotConfiguredError whose message names the agent, the model and
+ *   (for `missing_api_key`) the variable to set.
+ */
+export function agentModels(agents: readonly AgentDefinition[], env: Environment): AgentModel[] {
+  return agents.map((agent) => {
+    try {
+      const model = resolveModel(agent.model, env);
+      const spec = typeof agent.model === "string" ? agent.model.trim() : undefined;
+      return {
+        agent: agent.name,
+        model:
+          spec ??
+          (agent.model === undefined ? nonEmpty(env["TROUPE_MODEL"]) : undefined) ??
+          `${model.provider}:${model.modelId}`,
+      };
+    } catch (error) {
+      if (!(error instanceof ModelNotConfiguredError)) throw error;
+      const fromVariable = error.spec === nonEmpty(env["TROUPE_MODEL"]);
+      const message =
+        error.reason === "missing_api_key" && error.variable !== undefined
+          ? `Agent "${agent.name}" uses the model "${error.spec}", which needs ${error.variable}: ` +
+            `set it (export ${error.variable}=…) and start again` +
+            (fromVariable ? ", or unset TROUPE_MODEL for the scripted demo model." : ".")
+          : `Agent "${agent.name}": ${error.message}`;
+      throw new ModelNotConfiguredError(error.spec, error.reason, message, error.variable);
+    }
+  });
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
