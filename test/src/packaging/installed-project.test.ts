@@ -58,16 +58,37 @@ export async function misuse(client: TroupeClient): Promise<void> {
 }
 `;
 
-/** A plain Node ESM app: asks the running agent a question through the client. */
+/** A plain Node ESM app: asks the running agent (found without a URL) a question through the client. */
 const CLIENT_APP = `import { TroupeClient } from "@troupe/client";
 
-const client = await TroupeClient.connect({ natsUrl: process.env.TROUPE_NATS_URL });
+// No URL: finds the running troupe dev through $TROUPE_HOME/dev.json, as the CLI does.
+const client = await TroupeClient.connect();
 try {
   const outcome = await client.sendAndWait("client-app", "what is 100 C in F?", { timeoutMs: 30_000 });
   process.stdout.write(\`result \${JSON.stringify({ status: outcome.status, text: outcome.text })}\\n\`);
 } finally {
   await client.close();
 }
+`;
+
+/** The README's agent module, as a user writes it in a project `npm init -y` made (CommonJS). */
+const COMMONJS_AGENT = `import { defineAgent, defineTool } from "@troupe/agents";
+import { z } from "zod";
+
+export default defineAgent({
+  name: "support",
+  instructions: "Help the user with their order.",
+  model: "scripted:demo",
+  tools: [
+    defineTool({
+      name: "order_status",
+      description: "Looks up an order.",
+      inputSchema: z.object({ orderId: z.string() }),
+      effectClass: "read",
+      execute: async ({ orderId }) => ({ orderId, status: "shipped" }),
+    }),
+  ],
+});
 `;
 
 /** Seconds since `startMs`, one decimal. */
@@ -213,6 +234,24 @@ describe("a project made by `troupe init` from the packed packages, outside the 
   );
 
   it(
+    "loads a TypeScript agent from a CommonJS package (what npm init -y writes) without flags",
+    async () => {
+      // A folder of its own whose package.json says "commonjs"; the packages resolve from the project's node_modules.
+      const folder = join(project, "commonjs-agent");
+      await mkdir(folder);
+      await writeFile(join(folder, "package.json"), JSON.stringify({ type: "commonjs" }));
+      await writeFile(join(folder, "agent.ts"), COMMONJS_AGENT);
+      const { stdout } = await runCommand(
+        "npx",
+        ["--no", "troupe", "host", "--check", "--json", "--agent", "./commonjs-agent/agent.ts"],
+        { cwd: project, timeoutMs: SEND_TIMEOUT_MS, env: env() },
+      );
+      expect(JSON.parse(stdout)).toEqual({ ok: true, models: { support: "scripted:demo" } });
+    },
+    SEND_TIMEOUT_MS + 10_000,
+  );
+
+  it(
     "serves agent.ts with troupe dev; npx troupe send --wait and a plain Node ESM client get answers",
     async () => {
       // The installed bin, run as npm's .bin shim runs it (a direct child, so SIGINT reaches it).
@@ -254,14 +293,11 @@ describe("a project made by `troupe init` from the packed packages, outside the 
         );
         expect(sent.stdout).toContain("25 °C is 77 °F.");
 
-        const state = JSON.parse(await readFile(join(home, "dev.json"), "utf8")) as {
-          natsUrl: string;
-        };
         await writeFile(join(project, "client-app.mjs"), CLIENT_APP);
         const app = await runCommand(process.execPath, ["client-app.mjs"], {
           cwd: project,
           timeoutMs: SEND_TIMEOUT_MS,
-          env: { ...env(), TROUPE_NATS_URL: state.natsUrl },
+          env: cleanEnv(env()),
         });
         expect(app.stdout).toContain(
           `result ${JSON.stringify({ status: "completed", text: "100 °C is 212 °F." })}`,

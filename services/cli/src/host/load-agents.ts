@@ -61,6 +61,7 @@ export async function importAgentModule(specifier: string): Promise<ImportedAgen
     // The import error is chained, not pasted in; the CLI prints the chain once (issue #11).
     throw new AgentModuleError(specifier, "cannot be imported", { cause: error });
   }
+  loaded = moduleExports(loaded);
   const exported = loaded["default"] ?? loaded["agents"];
   if (exported === undefined) {
     throw new AgentModuleError(
@@ -95,6 +96,20 @@ export async function loadAgents(
   context: AgentModuleContext,
 ): Promise<AgentDefinition[]> {
   return (await importAgentModule(specifier)).load(context);
+}
+
+/**
+ * The exports of an imported module. A TypeScript module in a CommonJS package
+ * (`"type": "commonjs"`, what `npm init -y` writes) is compiled by tsx to
+ * CommonJS; importing it gives `{ default: module.exports }`, whose own
+ * `default`/`agents` are what the module exported (marked `__esModule`).
+ */
+function moduleExports(loaded: Record<string, unknown>): Record<string, unknown> {
+  const commonJs = loaded["default"];
+  if (typeof commonJs === "object" && commonJs !== null && "__esModule" in commonJs) {
+    return commonJs as Record<string, unknown>;
+  }
+  return loaded;
 }
 
 /**
