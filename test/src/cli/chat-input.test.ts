@@ -1,17 +1,8 @@
 import { MAX_TEXT_LENGTH, streamNames } from "@troupe/protocol";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import { spawn } from "node:child_process";
-import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  cliEnv,
-  runTroupe,
-  startTroupeDev,
-  troupeBin,
-  type TroupeDev,
-  type TroupeResult,
-} from "../support/troupe-cli.js";
+import { runTroupe, startTroupeDev, type TroupeDev, startPtyChat } from "../support/troupe-cli.js";
 import { waitFor } from "../support/wait-for.js";
 
 /** The demo's `/slow` answer, streamed one word at a time. */
@@ -43,60 +34,36 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
     runTroupe(args, { home: dev.home, timeoutMs });
 
   /** Runs `troupe <args>` with `input` on stdin (a pipe, then EOF). */
-  async function troupeWithInput(args: string[], input: string): Promise<TroupeResult> {
-    const child = spawn(process.execPath, [troupeBin, ...args], {
-      env: cliEnv(dev.home),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.stdin.on("error", () => undefined); // a refusal may exit before reading it all
-    child.stdin.end(input);
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-      child.once("close", (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
-    );
-    clearTimeout(timer);
-    return { code, signal, stdout, stderr };
-  }
+  const troupeWithInput = (args: string[], input: string) =>
+    runTroupe(args, { home: dev.home, input });
 
   it("chat in a pseudo-terminal: lines typed during an answer are not echoed into it and are sent after it, an approval takes the line typed after it", async () => {
-    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(troupeBin)} chat chat-ahead-1`;
-    const child = spawn("script", ["-qfec", command, "/dev/null"], {
-      env: cliEnv(dev.home),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let screen = "";
-    const plain = () => stripVTControlCharacters(screen).replace(/\r/g, "");
-    child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString("utf8")));
-    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
-    const count = (text: string) => plain().split(text).length - 1;
+    const chat = startPtyChat("chat-ahead-1", dev.home);
+    const { plain, count } = chat;
     try {
       await waitFor(() => count("you ›") >= 1, { timeoutMs: 30_000, description: "prompt" });
-      child.stdin.write("/slow 200\n");
+      chat.type("/slow 200\n");
       await waitFor(() => plain().includes("agent › This answer"), {
         timeoutMs: 30_000,
         description: "the slow answer streaming",
       });
       // Typed (one key at a time would be the same) while the answer streams.
-      child.stdin.write("email bob@example.com typed ahead\nwhat time is it in London?\n");
+      chat.type("email bob@example.com typed ahead\nwhat time is it in London?\n");
       await waitFor(() => plain().includes("approve send_email? [y/N]"), {
         timeoutMs: 30_000,
         description: "the approval of the first typed-ahead message",
       });
       // The queued clock question did not answer the approval: it waits still.
       expect(plain()).not.toContain("⚙ clock");
-      child.stdin.write("y\n");
+      chat.type("y\n");
       await waitFor(() => plain().includes("It is ") && count("you ›") >= 4, {
         timeoutMs: 30_000,
         description: "the second typed-ahead message answered, then the prompt",
       });
-      child.stdin.write("/exit\n");
-      expect(await exited).toBe(0);
+      chat.type("/exit\n");
+      expect(await chat.exited).toBe(0);
     } finally {
-      child.kill("SIGKILL");
+      chat.kill();
     }
     const text = plain();
     // The answer streamed whole, with nothing typed echoed into it.

@@ -4,19 +4,11 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { Redis } from "ioredis";
 import { RedisKeys } from "@troupe/protocol/internal";
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  runTroupe,
-  startTroupeDev,
-  troupeBin,
-  cliEnv,
-  type TroupeDev,
-} from "../support/troupe-cli.js";
+import { runTroupe, startTroupeDev, type TroupeDev, startPtyChat } from "../support/troupe-cli.js";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "../support/wait-for.js";
 
@@ -94,34 +86,26 @@ describe("the troupe CLI against a troupe dev cluster", () => {
   it("chat in a pseudo-terminal completes a conversation with an approval", async () => {
     const demoOutbox = new RedisKeys("troupe").demoOutbox();
     await redis.del(demoOutbox);
-    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(troupeBin)} chat chat-pty-1`;
-    const child = spawn("script", ["-qfec", command, "/dev/null"], {
-      env: cliEnv(dev.home),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let screen = "";
-    const plain = () => stripVTControlCharacters(screen).replace(/\r/g, "");
-    child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString("utf8")));
-    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
-    const count = (text: string) => plain().split(text).length - 1;
+    const chat = startPtyChat("chat-pty-1", dev.home);
+    const { plain, count } = chat;
     try {
       await waitFor(() => count("you ›") >= 1, { timeoutMs: 30_000, description: "prompt" });
-      child.stdin.write("email bob@example.com the pty test works\n");
+      chat.type("email bob@example.com the pty test works\n");
       await waitFor(() => plain().includes("approve send_email? [y/N]"), {
         timeoutMs: 30_000,
         description: "approval prompt",
       });
       expect(await redis.llen(demoOutbox)).toBe(0);
-      child.stdin.write("y\n");
+      chat.type("y\n");
       await waitFor(() => plain().includes("Sent the email to bob@example.com."), {
         timeoutMs: 30_000,
         description: "answer after the approval",
       });
       await waitFor(() => count("you ›") >= 2, { timeoutMs: 10_000, description: "next prompt" });
-      child.stdin.write("/exit\n");
-      expect(await exited).toBe(0);
+      chat.type("/exit\n");
+      expect(await chat.exited).toBe(0);
     } finally {
-      child.kill("SIGKILL");
+      chat.kill();
     }
     const outbox = (await redis.lrange(demoOutbox, 0, -1)).map(
       (entry) => JSON.parse(entry) as { to: string },
@@ -348,24 +332,18 @@ describe("the troupe CLI against a troupe dev cluster", () => {
   }, 60_000);
 
   it("Ctrl-C at the chat prompt leaves the chat cleanly", async () => {
-    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(troupeBin)} chat chat-pty-2`;
-    const child = spawn("script", ["-qfec", command, "/dev/null"], {
-      env: cliEnv(dev.home),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let screen = "";
-    child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString("utf8")));
-    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    const chat = startPtyChat("chat-pty-2", dev.home);
     try {
-      await waitFor(() => screen.includes("you ›"), { timeoutMs: 30_000, description: "prompt" });
-      child.stdin.write("\x03");
-      expect(await exited).toBe(0);
+      await waitFor(() => chat.plain().includes("you ›"), {
+        timeoutMs: 30_000,
+        description: "prompt",
+      });
+      chat.type("\x03");
+      expect(await chat.exited).toBe(0);
     } finally {
-      child.kill("SIGKILL");
+      chat.kill();
     }
-    expect(stripVTControlCharacters(screen)).toContain(
-      "bye. Continue with: npx troupe chat chat-pty-2",
-    );
+    expect(chat.plain()).toContain("bye. Continue with: npx troupe chat chat-pty-2");
   }, 60_000);
 
   it("a conversation completes when the host running it is killed with SIGKILL", async () => {

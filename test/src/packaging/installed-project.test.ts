@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "../support/wait-for.js";
 import { packPublicPackages, PUBLIC_PACKAGES } from "./pack-workspaces.js";
-import { runCommand } from "./run-command.js";
+import { cleanEnvironment, runCommand } from "./run-command.js";
 
 /** `npm pack` of the six packages with their turbo builds; a cold build takes ~60 s here. */
 const PACK_TIMEOUT_MS = 240_000;
@@ -270,7 +270,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
           "--redis-port",
           "0",
         ],
-        { cwd: project, env: cleanEnv(env()), stdio: ["ignore", "pipe", "pipe"] },
+        { cwd: project, env: cleanEnvironment(env()), stdio: ["ignore", "pipe", "pipe"] },
       );
       let output = "";
       dev.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
@@ -297,7 +297,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
         const app = await runCommand(process.execPath, ["client-app.mjs"], {
           cwd: project,
           timeoutMs: SEND_TIMEOUT_MS,
-          env: cleanEnv(env()),
+          env: env(),
         });
         expect(app.stdout).toContain(
           `result ${JSON.stringify({ status: "completed", text: "100 °C is 212 °F." })}`,
@@ -313,21 +313,3 @@ describe("a project made by `troupe init` from the packed packages, outside the 
     DEV_READY_TIMEOUT_MS + 2 * SEND_TIMEOUT_MS + 40_000,
   );
 });
-
-/** This process's environment without npm's and Troupe's variables, plus `extra`. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) =>
-        !/^npm_/i.test(name) &&
-        ![
-          "INIT_CWD",
-          "NODE_OPTIONS",
-          "TROUPE_NATS_URL",
-          "TROUPE_REDIS_URL",
-          "FORCE_COLOR",
-        ].includes(name),
-    ),
-  );
-  return { ...env, ...extra };
-}

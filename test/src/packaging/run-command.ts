@@ -17,11 +17,8 @@ export interface CommandOutput {
 }
 
 /**
- * Runs a command to completion. The child gets this process's environment
- * without the `npm_*` and `INIT_CWD` variables that `npx`/`npm run` set for
- * this repository (`npm_config_local_prefix` would make an `npm install` in
- * another folder install into the workspace) and without `NODE_OPTIONS` (no
- * loader or export condition reaches a plain `node`), plus `options.env`.
+ * Runs a command to completion. The child gets {@link cleanEnvironment} of
+ * `options.env`.
  *
  * @param command - the executable (`npm`, `node`, …), found on `PATH`.
  * @param args - its arguments.
@@ -35,18 +32,14 @@ export function runCommand(
   args: readonly string[],
   options: RunCommandOptions,
 ): Promise<CommandOutput> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !/^npm_/i.test(name) && name !== "INIT_CWD" && name !== "NODE_OPTIONS",
-    ),
-  );
+  const env = cleanEnvironment(options.env);
   return new Promise((resolve, reject) => {
     execFile(
       command,
       args,
       {
         cwd: options.cwd,
-        env: { ...env, ...options.env },
+        env,
         timeout: options.timeoutMs,
         killSignal: "SIGKILL",
         maxBuffer: 64 * 1024 * 1024,
@@ -68,4 +61,29 @@ export function runCommand(
       },
     );
   });
+}
+
+/** Variables a child in a user's project must not inherit from the test run. */
+const NOT_INHERITED = new Set([
+  "INIT_CWD",
+  "NODE_OPTIONS",
+  "TROUPE_NATS_URL",
+  "TROUPE_REDIS_URL",
+  "FORCE_COLOR",
+]);
+
+/**
+ * This process's environment without npm's variables (an inherited
+ * `npm_config_local_prefix` would install into the workspace), `NODE_OPTIONS`
+ * (no loader or export condition reaches a plain `node`) and Troupe's URLs (a
+ * command finds its servers as a user's would), plus `extra`.
+ */
+export function cleanEnvironment(
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const kept = Object.entries(process.env).filter(
+    (entry): entry is [string, string] =>
+      entry[1] !== undefined && !/^npm_/i.test(entry[0]) && !NOT_INHERITED.has(entry[0]),
+  );
+  return { ...Object.fromEntries(kept), ...extra };
 }

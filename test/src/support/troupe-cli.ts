@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { devStateSchema, troupeBinPath, type DevState } from "@troupe/cli/internal";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "./wait-for.js";
@@ -23,27 +24,68 @@ export interface TroupeResult {
  * Runs `troupe <args>` to completion, as a user would from the repository root.
  *
  * @param args - command-line arguments.
- * @param options - `home` (TROUPE_HOME), extra env, timeout in ms (default 60 000; SIGKILL then).
+ * @param options - `home` (TROUPE_HOME), extra env, timeout in ms (default 60 000; SIGKILL then),
+ *   `input` written to stdin (a pipe, then EOF; without it stdin is closed).
  */
 export async function runTroupe(
   args: readonly string[],
-  options: { home: string; env?: Record<string, string>; timeoutMs?: number },
+  options: { home: string; env?: Record<string, string>; timeoutMs?: number; input?: string },
 ): Promise<TroupeResult> {
   const child = spawn(process.execPath, [troupeBin, ...args], {
     cwd: repositoryRoot,
     env: cliEnv(options.home, options.env),
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  if (options.input !== undefined) {
+    child.stdin!.on("error", () => undefined); // a refusal may exit before reading it all
+    child.stdin!.end(options.input);
+  }
   const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
     child.once("close", (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
   );
   clearTimeout(timer);
   return { code, signal, stdout, stderr };
+}
+
+/** `troupe chat` in a pseudo-terminal (util-linux `script`), as a person at a terminal runs it. */
+export interface PtyChat {
+  /** Types `text` (a line ends with "\n"). */
+  readonly type: (text: string) => void;
+  /** The screen so far, without terminal control sequences and carriage returns. */
+  readonly plain: () => string;
+  /** How often `text` appears on {@link plain}. */
+  readonly count: (text: string) => number;
+  /** The exit code of `script` (the chat's own). */
+  readonly exited: Promise<number | null>;
+  /** SIGKILL, for a `finally`. */
+  readonly kill: () => void;
+}
+
+/**
+ * Starts `troupe chat <sessionId>` in a pseudo-terminal against the `troupe
+ * dev` of `home`.
+ */
+export function startPtyChat(sessionId: string, home: string): PtyChat {
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(troupeBin)} chat ${sessionId}`;
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    env: cliEnv(home),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let screen = "";
+  child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString("utf8")));
+  const plain = () => stripVTControlCharacters(screen).replace(/\r/g, "");
+  return {
+    type: (text) => void child.stdin.write(text),
+    plain,
+    count: (text) => plain().split(text).length - 1,
+    exited: new Promise((resolve) => child.once("close", resolve)),
+    kill: () => child.kill("SIGKILL"),
+  };
 }
 
 /** The environment of a `troupe` child: no inherited Troupe URLs, no colors. */
