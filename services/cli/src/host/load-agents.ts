@@ -107,7 +107,7 @@ export async function loadAgents(
 function moduleExports(loaded: Record<string, unknown>): Record<string, unknown> {
   const commonJs = loaded["default"];
   if (typeof commonJs === "object" && commonJs !== null && "__esModule" in commonJs) {
-    return commonJs as Record<string, unknown>;
+    return commonJs;
   }
   return loaded;
 }
