@@ -44,6 +44,9 @@ describe("toWireError", () => {
     expect(messageWithCauses(error)).toBe("e0: e1: e2: e3: e4");
     expect(messageWithCauses(new Error("outer", { cause: "a string" }))).toBe("outer");
     expect(messageWithCauses(new Error("", { cause: new Error("inner") }))).toBe("inner");
+    expect(messageWithCauses(new Error("A sentence.", { cause: new Error("why") }))).toBe(
+      "A sentence: why",
+    );
   });
 
   it("drops details that cannot become JSON (cycles)", () => {

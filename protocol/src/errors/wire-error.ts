@@ -98,7 +98,8 @@ export function messageWithCauses(error: {
   for (let depth = 0; depth < MAX_CAUSE_DEPTH && hasMessage(current); depth++) {
     const message = current.message.trim();
     if (message.length > 0 && !text.includes(message)) {
-      text = text.length === 0 ? message : `${text}: ${message}`;
+      // "Cannot reach NATS … TROUPE_NATS_URL): connect …", not "….: connect …".
+      text = text.length === 0 ? message : `${text.replace(/\.$/, "")}: ${message}`;
     }
     current = current.cause;
   }

@@ -30,7 +30,7 @@ export class NatsUnreachableError extends TroupeError {
     super(
       "unavailable",
       `Cannot reach NATS at ${urls.join(", ")} (${reason}). ` +
-        "Start a local Troupe cluster with `npx troupe dev`, or nats-server with infra/nats-server.conf, " +
+        "Start a local Troupe cluster with `npx troupe dev`, " +
         "or point at a running server (CLI: --nats; client: option natsUrl; or TROUPE_NATS_URL).",
       { retryable: true, cause, details: { urls: [...urls] } },
     );

@@ -10,6 +10,7 @@ import { runTroupe, startTroupeDev, type TroupeDev } from "../support/troupe-cli
 import { waitFor } from "../support/wait-for.js";
 
 const keyedFactory = fileURLToPath(new URL("../fixtures/keyed-agent-factory.ts", import.meta.url));
+const duplicateAgents = fileURLToPath(new URL("../fixtures/duplicate-agents.ts", import.meta.url));
 
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
@@ -55,6 +56,15 @@ describe("troupe dev refuses to start, saying why once", () => {
     expect(nothing.code).toBe(1);
     const message = `Agent module ${empty}: exports neither "default" nor "agents" (found: notAnAgent)`;
     expect(occurrences(nothing.stdout + nothing.stderr, message)).toBe(1);
+  }, 60_000);
+
+  it("two agents with one name: the host's own error, once, before any server starts", async () => {
+    const result = await dev(["--agent", duplicateAgents]);
+    expect(result.code).toBe(1);
+    const message =
+      'Invalid agent "twin": name: two agents are named "twin"; names must be unique.';
+    expect(occurrences(result.stdout + result.stderr, message)).toBe(1);
+    expect(result.stdout).not.toContain("nats-server");
   }, 60_000);
 
   it("a missing provider key: the agent, the model and the variable, before any server starts", async () => {

@@ -200,6 +200,28 @@ describe("a project made by `troupe init` from the packed packages, outside the 
   });
 
   it(
+    "init of another folder from the project installs the same tarballs (the packages are not on the registry)",
+    async () => {
+      const { stdout } = await runCommand("npx", ["--no", "troupe", "init", "../second"], {
+        cwd: project,
+        timeoutMs: INSTALL_TIMEOUT_MS,
+        env: env(),
+      });
+      expect(stdout).toContain("✔ installed");
+      const manifest = JSON.parse(
+        await readFile(join(workspace!, "second", "package.json"), "utf8"),
+      ) as { dependencies: Record<string, string> };
+      for (const name of PUBLIC_PACKAGES) {
+        expect(manifest.dependencies[name], name).toBe(`file:${tarballPaths.get(name)!}`);
+      }
+      await expect(
+        readFile(join(workspace!, "second", "node_modules/@troupe/agents/package.json"), "utf8"),
+      ).resolves.toContain('"version"');
+    },
+    INSTALL_TIMEOUT_MS + 10_000,
+  );
+
+  it(
     "passes the project's generated test (npx vitest run) against real servers",
     async () => {
       const startMs = Date.now();

@@ -8,6 +8,7 @@ export const DEMO_HELP_TEXT = [
   "- what time is it in Tokyo?  (also London, New York, Paris, Sydney or any IANA zone)",
   "- note buy oat milk on the way home  (or: remember that …)",
   "- email ada@example.com about the launch on Friday  (asks for your approval first; nothing is really sent)",
+  '- /tool ask_user {"question":"Which city?"}  (a question for you; answer it in the chat or with troupe answer)',
   "- /slow, /think <text>, /flaky <text>, /fail, /tool <name> <json>",
 ].join("\n");
 

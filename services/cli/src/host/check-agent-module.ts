@@ -1,3 +1,4 @@
+import { AgentRegistry } from "@troupe/agents/internal";
 import { Redis } from "ioredis";
 import { agentModels, type AgentModel } from "./agent-models.js";
 import { DEMO_AGENT_MODULE } from "./demo-agent-module.js";
@@ -18,6 +19,7 @@ import { demoAgents } from "../demo/demo-agents.js";
  * @param env - the environment the hosts will get.
  * @returns the agents' models, or `undefined` when only the hosts can tell.
  * @throws AgentModuleError for a module that cannot be imported or exports no agents.
+ * @throws InvalidAgentError when two agents share a name (as a host would).
  * @throws ModelNotConfiguredError naming the agent, the model and the variable to set.
  */
 export async function checkAgentModule(
@@ -35,5 +37,8 @@ export async function checkAgentModule(
     }
   }
   const imported = await importAgentModule(agentModule);
-  return imported.agents === undefined ? undefined : agentModels(imported.agents, env);
+  if (imported.agents === undefined) return undefined;
+  // What a host checks first (unique names, subagent names free), so dev refuses before any server.
+  new AgentRegistry(imported.agents);
+  return agentModels(imported.agents, env);
 }

@@ -3,7 +3,7 @@ import { relative, resolve } from "node:path";
 import pc from "picocolors";
 import { initProject } from "../init/init-project.js";
 import { installDependencies } from "../init/install-dependencies.js";
-import { cliVersion } from "../init/project-template.js";
+import { cliVersion, localTroupePackages, projectDependencies } from "../init/project-template.js";
 
 interface InitCommandOptions {
   /** `--no-install` sets it to `false`. */
@@ -33,7 +33,12 @@ export function initCommand(): Command {
     .action(async (dirArgument: string, options: InitCommandOptions) => {
       const say = (line: string) => process.stdout.write(`${line}\n`);
       const dir = resolve(dirArgument);
-      const result = await initProject({ dir, troupeVersion: cliVersion() });
+      const version = cliVersion();
+      const result = await initProject({
+        dir,
+        troupeVersion: version,
+        dependencies: projectDependencies(version, localTroupePackages()),
+      });
       const where = relative(process.cwd(), dir) || ".";
       say(`${pc.green("✔")} created a Troupe project in ${where}: ${result.written.join(", ")}`);
       if (result.added.length > 0) {

@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { initProject, packageName } from "./init-project.js";
 import { ProjectExistsError } from "./project-exists-error.js";
-import { cliVersion, PROJECT_TEMPLATE_DIR, projectDependencies } from "./project-template.js";
+import {
+  cliVersion,
+  localTroupePackages,
+  PROJECT_TEMPLATE_DIR,
+  projectDependencies,
+} from "./project-template.js";
 
 let root: string;
 
@@ -154,5 +159,52 @@ describe("projectDependencies", () => {
     for (const [name, range] of Object.entries(wanted.devDependencies)) {
       expect(range, name).toBe(repository.devDependencies[name]);
     }
+  });
+});
+
+describe("localTroupePackages and the tarball specs (the packages are not on the registry yet)", () => {
+  it("installed: the file: specs of @troupe/* in the installing project's package.json, made absolute", async () => {
+    const project = join(root, "app");
+    await mkdir(join(project, "node_modules", "@troupe", "cli"), { recursive: true });
+    await writeFile(
+      join(project, "package.json"),
+      JSON.stringify({
+        dependencies: {
+          "@troupe/agents": "file:../packed/troupe-agents-0.1.0.tgz",
+          "@troupe/protocol": "file:/abs/troupe-protocol-0.1.0.tgz",
+          "@troupe/client": "^0.1.0",
+          zod: "file:../zod.tgz",
+        },
+      }),
+    );
+
+    const local = localTroupePackages(join(project, "node_modules", "@troupe", "cli") + "/");
+
+    expect(local).toEqual({
+      "@troupe/agents": `file:${join(root, "packed", "troupe-agents-0.1.0.tgz")}`,
+      "@troupe/protocol": "file:/abs/troupe-protocol-0.1.0.tgz",
+    });
+    // Each replaces the registry range, and the packages they need are listed too.
+    expect(projectDependencies("0.1.0", local).dependencies).toEqual({
+      "@troupe/agents": `file:${join(root, "packed", "troupe-agents-0.1.0.tgz")}`,
+      "@troupe/cli": "^0.1.0",
+      "@troupe/client": "^0.1.0",
+      "@troupe/protocol": "file:/abs/troupe-protocol-0.1.0.tgz",
+      zod: "^4.6.7",
+    });
+  });
+
+  it("in a clone: the tarballs of npm run pack in packed/, none when it was not run", async () => {
+    const cliRoot = join(root, "repo", "services", "cli");
+    await mkdir(cliRoot, { recursive: true });
+    expect(localTroupePackages(cliRoot)).toEqual({});
+
+    await mkdir(join(root, "repo", "packed"));
+    await writeFile(join(root, "repo", "packed", "troupe-cli-0.1.0.tgz"), "");
+    await writeFile(join(root, "repo", "packed", "notes.txt"), "");
+
+    expect(localTroupePackages(cliRoot)).toEqual({
+      "@troupe/cli": `file:${join(root, "repo", "packed", "troupe-cli-0.1.0.tgz")}`,
+    });
   });
 });

@@ -1,10 +1,12 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** This package's folder (`services/cli` in the repository, `node_modules/@troupe/cli` installed). */
+const CLI_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
 /** The folder of the project template: `services/cli/templates/project/` (shipped in the package). */
-export const PROJECT_TEMPLATE_DIR = fileURLToPath(
-  new URL("../../../templates/project/", import.meta.url),
-);
+export const PROJECT_TEMPLATE_DIR = join(CLI_ROOT, "templates", "project");
 
 /**
  * The template's files and where each goes in the project. npm leaves
@@ -32,14 +34,21 @@ export interface ProjectDependencies {
  * the ranges this repository uses (a unit test keeps them equal).
  *
  * @param troupeVersion - e.g. `"0.1.0"`.
+ * @param localPackages - `@troupe/*` name → `file:` tarball spec
+ *   ({@link localTroupePackages}); each replaces the registry range, and all of
+ *   them are listed, so that npm finds the packages the three depend on too.
  */
-export function projectDependencies(troupeVersion: string): ProjectDependencies {
+export function projectDependencies(
+  troupeVersion: string,
+  localPackages: Readonly<Record<string, string>> = {},
+): ProjectDependencies {
   const range = `^${troupeVersion}`;
   return {
     dependencies: {
       "@troupe/agents": range,
       "@troupe/cli": range,
       "@troupe/client": range,
+      ...localPackages,
       zod: "^4.6.7",
     },
     devDependencies: {
@@ -50,10 +59,57 @@ export function projectDependencies(troupeVersion: string): ProjectDependencies 
   };
 }
 
+/**
+ * Where this CLI's Troupe packages came from, when not from the npm registry
+ * (they are not published yet; issue #13): `@troupe/*` name → `file:<absolute
+ * path>` of a tarball.
+ *
+ * - Installed (`<project>/node_modules/@troupe/cli`): the `file:` specs of
+ *   `@troupe/*` in `<project>/package.json` (what `npm install
+ *   packed/*.tgz` wrote), made absolute.
+ * - In a clone of the repository (`services/cli`): the tarballs `npm run pack`
+ *   wrote to `packed/`, when there are any.
+ *
+ * Empty when neither applies: the project then asks the registry.
+ *
+ * @param cliRoot - this package's folder; default the running one.
+ */
+export function localTroupePackages(cliRoot = CLI_ROOT): Record<string, string> {
+  const installedIn = /^(.*)[\\/]node_modules[\\/]@troupe[\\/]cli[\\/]?$/.exec(cliRoot)?.[1];
+  if (installedIn !== undefined) {
+    const manifest = readJson(join(installedIn, "package.json")) as {
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    } | null;
+    const listed = { ...manifest?.devDependencies, ...manifest?.dependencies };
+    return Object.fromEntries(
+      Object.entries(listed)
+        .filter(([name, spec]) => name.startsWith("@troupe/") && spec.startsWith("file:"))
+        .map(([name, spec]) => [name, `file:${resolve(installedIn, spec.slice("file:".length))}`]),
+    );
+  }
+  const packed = join(cliRoot, "..", "..", "packed");
+  if (!existsSync(packed)) return {};
+  return Object.fromEntries(
+    readdirSync(packed)
+      .map((file) => /^troupe-([a-z-]+)-\d.*\.tgz$/.exec(file))
+      .filter((match) => match !== null)
+      .map((match) => [`@troupe/${match[1]}`, `file:${join(packed, match[0])}`]),
+  );
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
 /** The version of this `@troupe/cli` package, from its `package.json`. */
 export function cliVersion(): string {
-  const manifest = JSON.parse(
-    readFileSync(fileURLToPath(new URL("../../../package.json", import.meta.url)), "utf8"),
-  ) as { version: string };
+  const manifest = JSON.parse(readFileSync(join(CLI_ROOT, "package.json"), "utf8")) as {
+    version: string;
+  };
   return manifest.version;
 }
