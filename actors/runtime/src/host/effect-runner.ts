@@ -4,7 +4,6 @@ import {
   DEFAULT_MAX_PAYLOAD_BYTES,
   formatAddress,
   toWireError,
-  TroupeError,
 } from "@troupe/protocol";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -191,7 +190,9 @@ export class EffectRunner {
       // An expected failure (a typed error other than `internal`: a provider's
       // 4xx, a missing key, a timeout) is one line; its stack only at debug
       // level. An unexpected one (a bug) keeps its stack at warn (issue #13).
-      const expected = TroupeError.isInstance(error) && wireError.code !== "internal";
+      // (Decided on the wire error only: `error` may be a hostile value whose
+      // every property access throws; effectWireError is safe against it.)
+      const expected = wireError.code !== "internal";
       const where = { actor, effect: effect.effect, effectId: effect.effectId };
       this.logger.warn(
         {
