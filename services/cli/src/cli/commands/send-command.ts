@@ -90,33 +90,43 @@ export function sendCommand(): Command {
           process.exit(130);
         };
         process.once("SIGINT", onInterrupt);
+        // Runs whose end was shown as it happened (✗ run r1 failed …): not said twice.
+        const endedRuns = new Set<string>();
         const outcome = await client.sendAndWait(sessionId, message, {
           timeoutMs: options.timeout,
           onEvent: (event) => {
             if (hiddenEvents.has(event.event.type)) return;
             const text = renderer.render(event);
-            if (text !== "") process.stderr.write(text);
+            if (text === "") return;
+            process.stderr.write(text);
+            if (event.event.type === "run.failed" || event.event.type === "run.cancelled") {
+              endedRuns.add(event.event.payload.runId);
+            }
           },
         });
         process.off("SIGINT", onInterrupt);
-        printOutcome(outcome, options.json === true);
+        printOutcome(outcome, options.json === true, endedRuns.has(outcome.runId));
       });
     });
 }
 
-function printOutcome(outcome: RunOutcome, json: boolean): void {
+/**
+ * The run's outcome: the answer on stdout, a failure or cancellation on stderr
+ * (unless `shown` already, as an event line), exit code 1 for those.
+ */
+function printOutcome(outcome: RunOutcome, json: boolean, shown: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify(outcome)}\n`);
   switch (outcome.status) {
     case "completed":
       if (!json) process.stdout.write(`${outcome.text}\n`);
       return;
     case "failed":
-      if (!json)
+      if (!json && !shown)
         process.stderr.write(`${pc.red("run failed")} (${outcome.code}): ${outcome.message}\n`);
       process.exitCode = 1;
       return;
     case "cancelled":
-      if (!json) {
+      if (!json && !shown) {
         process.stderr.write(
           `${pc.yellow("run cancelled")}${outcome.reason === undefined ? "" : `: ${outcome.reason}`}\n`,
         );
