@@ -148,6 +148,14 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
     expect(help.stdout.replace(/\s+/g, " ")).toContain("At most 262,144 characters");
   }, 60_000);
 
+  it("send --wait of a failing run: exit 1, the failure said once", async () => {
+    const failed = await troupe(["send", "send-fail-1", "/fail", "--wait"]);
+    expect(failed.code).toBe(1);
+    const failure = "the demo model refuses this request";
+    expect(failed.stderr.split(failure).length - 1, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain("✗ run r1 failed (model_error)");
+  }, 60_000);
+
   it("tail --until-idle stops with exit 3 on a pending approval (--json says so), and with 0 once it was settled and the session is idle", async () => {
     // Piped input that ends while the approval waits: chat says how to settle it, exit 3.
     const chat = await troupeWithInput(["chat", "tail-wait-1"], "email ada@example.com hi\n");
