@@ -1,4 +1,10 @@
 import { MAX_TEXT_LENGTH, streamNames } from "@troupe/protocol";
+import { ensureStreams } from "@troupe/runtime/internal";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTestServers } from "../harness/start-test-servers.js";
+import { testRunMarker } from "../harness/test-run-marker.js";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -297,4 +303,44 @@ describe("troupe chat when the cluster is gone", () => {
       await dev.stop();
     }
   }, 120_000);
+
+  it("a NATS server no host runs against: exit 4 saying so at once; with streams but no host, after the line waited 20 s", async () => {
+    await using servers = await startTestServers();
+    const home = await mkdtemp(join(tmpdir(), `${testRunMarker()}chat-nohost-`));
+    try {
+      const chat = (input: string) =>
+        runTroupe(["chat", "nohost-1"], {
+          home,
+          input,
+          env: { TROUPE_NATS_URL: servers.natsUrl },
+          timeoutMs: 60_000,
+        });
+      const noStreams = await chat("anyone there?\n");
+      expect(noStreams.code, noStreams.stdout + noStreams.stderr).toBe(4);
+      expect(noStreams.stdout).toMatch(
+        /· no Troupe host has run against NATS at \S+ \(the session streams are missing\): start one/,
+      );
+
+      // Streams, as a host that stopped leaves them, but no host.
+      const nats = await connect({ servers: servers.natsUrl });
+      try {
+        await ensureStreams(await jetstreamManager(nats), streamNames("troupe"), {
+          journalRetentionMs: 60_000,
+          eventRetentionMs: 60_000,
+          transcriptRetentionMs: 0,
+          duplicateWindowMs: 60_000,
+        });
+      } finally {
+        await nats.close();
+      }
+      const noHost = await chat("anyone there?\n");
+      expect(noHost.code, noHost.stdout + noHost.stderr).toBe(4);
+      expect(noHost.stdout).toContain(
+        "· no host answered in 20 s: is `npx troupe dev` running? The line is stored in the " +
+          "session's inbox and is answered once a host runs; continue with `npx troupe chat nohost-1`",
+      );
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

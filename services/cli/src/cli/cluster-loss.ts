@@ -6,8 +6,8 @@
 /**
  * Exit code of `troupe chat` when it gave up waiting because the cluster is
  * gone: the NATS connection was lost for {@link LOST_CONNECTION_GRACE_MS}, a
- * request to NATS timed out, or no host answered a sent line within
- * {@link NO_HOST_ANSWER_MS}: 4. (0 done, 1 error, 3 waiting on a human.)
+ * request to NATS timed out, no host answered a sent line within
+ * {@link NO_HOST_ANSWER_MS}, or no host ever created the streams on that NATS: 4. (0 done, 1 error, 3 waiting on a human.)
  */
 export const CLUSTER_GONE_EXIT_CODE = 4;
 
@@ -28,12 +28,14 @@ export const NO_HOST_ANSWER_MS = 20_000;
  * Shape: `{ kind: "connection_lost", server, forMs }` (NATS unreachable for
  * `forMs` ms), `{ kind: "timeout", server, operation }` (a NATS request timed
  * out: nats.js's bare `TimeoutError`), or `{ kind: "no_host", forMs }` (NATS
- * took the line but no host answered in `forMs` ms).
+ * took the line but no host answered in `forMs` ms), or `{ kind: "no_streams",
+ * server }` (no host has created the deployment's streams on that NATS server).
  */
 export type ClusterLoss =
   | { readonly kind: "connection_lost"; readonly server: string; readonly forMs: number }
   | { readonly kind: "timeout"; readonly server: string; readonly operation: string }
-  | { readonly kind: "no_host"; readonly forMs: number };
+  | { readonly kind: "no_host"; readonly forMs: number }
+  | { readonly kind: "no_streams"; readonly server: string };
 
 /**
  * The line chat prints when it gives up (without a final line break), saying
@@ -62,6 +64,12 @@ export function clusterLossMessage(loss: ClusterLoss, sessionId: string): string
       return (
         `· no host answered in ${seconds(loss.forMs)}: is \`npx troupe dev\` running? ` +
         "The line is stored in the session's inbox and is answered once a host runs; " +
+        resume
+      );
+    case "no_streams":
+      return (
+        `· no Troupe host has run against NATS at ${loss.server} (the session streams are ` +
+        "missing): start one (`npx troupe dev`, or check `--prefix`), then " +
         resume
       );
   }

@@ -185,9 +185,17 @@ describe("humanWaitOf and humanWaitKey (chat resumes a waiting session)", () => 
   it("turns a request into the wait SessionProgress reports, keyed alike", () => {
     const progress = new SessionProgress(SESSION);
     const request = approvalRequested(0);
-    const stop = observeAll(progress, [event("run.started", { runId: "r1" }, { pending: 1 }), request])[1];
+    const stop = observeAll(progress, [
+      event("run.started", { runId: "r1" }, { pending: 1 }),
+      request,
+    ])[1];
     const wait = humanWaitOf(request.event, SESSION);
-    expect(wait).toEqual({ kind: "approval", toolCallId: "call-1", tool: "send_email", runId: "r1" });
+    expect(wait).toEqual({
+      kind: "approval",
+      toolCallId: "call-1",
+      tool: "send_email",
+      runId: "r1",
+    });
     expect(stop).toEqual({ stop: "waiting_on_human", waits: [wait] });
     expect(humanWaitKey(wait!)).toBe("approval  call-1");
     const sub = humanWaitOf(approvalRequested(0, "tool/sub-1.r1.call-1", "sub-1").event, SESSION);
@@ -197,7 +205,12 @@ describe("humanWaitOf and humanWaitKey (chat resumes a waiting session)", () => 
       event("question.asked", { questionId: "q-1", text: "Which city?", runId: "r1" }).event,
       SESSION,
     );
-    expect(asked).toEqual({ kind: "question", questionId: "q-1", text: "Which city?", runId: "r1" });
+    expect(asked).toEqual({
+      kind: "question",
+      questionId: "q-1",
+      text: "Which city?",
+      runId: "r1",
+    });
     expect(humanWaitKey(asked!)).toBe("question  q-1");
     expect(humanWaitOf(event("run.started", { runId: "r1" }).event, SESSION)).toBeUndefined();
   });

@@ -3,7 +3,12 @@ import { Command } from "commander";
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import pc from "picocolors";
-import type { RunOutcome, TroupeClient, SessionEvent } from "@troupe/client";
+import {
+  StreamsMissingError,
+  type RunOutcome,
+  type TroupeClient,
+  type SessionEvent,
+} from "@troupe/client";
 import { connectionOptions } from "../connection-options.js";
 import type { ConnectionFlags } from "../connection-settings.js";
 import { InputQueue } from "../input-queue.js";
@@ -60,6 +65,16 @@ type Ask = (question: string, signal: AbortSignal) => Promise<string | undefined
  * left without an answer, prints the command that settles it and exits
  * {@link WAITING_ON_HUMAN_EXIT_CODE}. Exit 1 when the input is not a terminal
  * and a run failed, was cancelled or its message was refused.
+ *
+ * A session an earlier chat left waiting on a human is picked up (issue #13):
+ * before the first prompt chat reads the stored events once (the rules of
+ * `tail --until-idle`), asks each open approval and question (also a
+ * subagent's) as during a run — from a pipe the first lines answer them — and
+ * follows a run in progress to its end. It gives up, printing what happened
+ * and how to continue, with {@link CLUSTER_GONE_EXIT_CODE} when during an
+ * answer the NATS connection stays lost for {@link LOST_CONNECTION_GRACE_MS},
+ * a NATS request times out, no host answers a sent line within
+ * {@link NO_HOST_ANSWER_MS}, or no host ever created the streams.
  */
 export function chatCommand(): Command {
   return connectionOptions(new Command("chat"))
@@ -73,8 +88,12 @@ export function chatCommand(): Command {
         "an approval or a question takes the next line typed after it appears.\n" +
         "Piped input (printf 'hi\\nthanks\\n' | troupe chat s1) sends one message a line,\n" +
         "each after the previous answer; an approval or question takes the next line.\n" +
+        "A session left waiting on an approval or a question is asked that first.\n" +
         `Exit codes: 0; ${WAITING_ON_HUMAN_EXIT_CODE} when the input ended while an approval or a question ` +
-        "waits;\n1 on an error, or (input not a terminal) when a run failed, was cancelled or refused.",
+        "waits;\n" +
+        `${CLUSTER_GONE_EXIT_CODE} when the cluster is gone (NATS lost for ${LOST_CONNECTION_GRACE_MS / 1000} s, ` +
+        `no host answered a line in ${NO_HOST_ANSWER_MS / 1000} s);\n` +
+        "1 on an error, or (input not a terminal) when a run failed, was cancelled or refused.",
     )
     .action(async (sessionIdArgument: string | undefined, options: ChatOptions) => {
       const sessionId = sessionIdArgument ?? `chat-${randomUUID().slice(0, 8)}`;
@@ -238,7 +257,11 @@ async function chat(
     operation: string,
     wait: (signal: AbortSignal, show: (event: SessionEvent) => void) => Promise<RunEnd | undefined>,
   ) => {
-    const current: Turn = { wait: new AbortController(), prompts: new AbortController(), heard: false };
+    const current: Turn = {
+      wait: new AbortController(),
+      prompts: new AbortController(),
+      heard: false,
+    };
     turn = current;
     interrupts = 0;
     if (screen !== undefined) screen.muted = true;
@@ -259,7 +282,9 @@ async function chat(
       if (outcome.status === "completed") write("\n");
       else if (!interactive) exitCode = 1;
     } catch (error) {
-      if (loss === undefined && isNatsTimeout(error)) {
+      if (loss === undefined && StreamsMissingError.isInstance(error)) {
+        giveUp({ kind: "no_streams", server: client.server });
+      } else if (loss === undefined && isNatsTimeout(error)) {
         giveUp({ kind: "timeout", server: client.server, operation });
       }
       if (!waitingOnHuman && loss === undefined) {
