@@ -1,4 +1,5 @@
 import { MAX_TEXT_LENGTH, streamNames } from "@troupe/protocol";
+import { TroupeClient } from "@troupe/client";
 import { ensureStreams } from "@troupe/runtime/internal";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -257,12 +258,13 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
       inOrder(answered.stdout, [
         "? Which city?",
         "your answer › Oslo",
-        "↳ answered: Oslo",
         "agent › ask_user: Oslo",
         "bye.",
       ]),
       answered.stdout,
     ).not.toContain(-1);
+    // (The answer's text and the tool's events stream side by side: any order.)
+    expect(answered.stdout).toContain("↳ answered: Oslo");
     expect(answered.stdout).not.toContain("you › Oslo");
 
     // An idle session starts at the prompt with nothing replayed.
@@ -270,6 +272,32 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
     expect(idle.code, idle.stdout).toBe(0);
     expect(idle.stdout).not.toContain("Which city?");
     expect(idle.stdout).toContain("agent › You said: again");
+  }, 90_000);
+
+  it("chat of a session whose run is in progress follows that run to its end before its first line", async () => {
+    const first = troupeWithInput(["chat", "resume-3"], "/slow 400\n");
+    const client = await TroupeClient.connect({ natsUrl: (await dev.state()).natsUrl });
+    try {
+      // The slow run started (message.accepted, run.started, …) and streams for ~14 s.
+      await waitFor(async () => (await client.storedEventCount("resume-3")) >= 3, {
+        timeoutMs: 30_000,
+        description: "the slow run of the first chat started",
+      });
+    } finally {
+      await client.close();
+    }
+    const second = await troupeWithInput(["chat", "resume-3"], "next line\n");
+    expect(second.code, second.stdout).toBe(0);
+    expect(
+      inOrder(second.stdout, [
+        "· a run of this session is in progress; its answer follows",
+        "streaming its text.",
+        "you › next line",
+        "agent › You said: next line",
+      ]),
+      second.stdout,
+    ).not.toContain(-1);
+    expect((await first).code).toBe(0);
   }, 90_000);
 });
 
