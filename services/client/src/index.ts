@@ -29,6 +29,7 @@ export {
 export { devStatePath, troupeHome, type DevState } from "./dev-state.js";
 export type { CommandReceipt, SendReceipt } from "./send-receipt.js";
 export type { CommandOutcome } from "./command-outcome.js";
+export type { ConnectionChange } from "./connection-change.js";
 export { DEFAULT_VERDICT_TIMEOUT_MS, type AwaitVerdictOptions } from "./troupe-client.js";
 export type { SessionEvent } from "./session-event.js";
 export type { RunOutcome } from "./run-outcome.js";

@@ -15,6 +15,7 @@ import {
 } from "@troupe/protocol";
 import { ClientClosedError } from "./client-closed-error.js";
 import type { CommandOutcome } from "./command-outcome.js";
+import type { ConnectionChange } from "./connection-change.js";
 import { findVerdict } from "./find-verdict.js";
 import { VerdictTimeoutError } from "./verdict-timeout-error.js";
 import { connectNats } from "./connect-nats.js";
@@ -441,6 +442,42 @@ export class TroupeClient implements AsyncDisposable {
       }
       throw error;
     }
+  }
+
+  /**
+   * The NATS server the client is connected to now (or was last), as
+   * `host:port` (issue #13: `troupe chat` names it when the connection is lost).
+   */
+  get server(): string {
+    return this.nats.getServer();
+  }
+
+  /**
+   * Calls `listener` on each change of the NATS connection (issue #13): a lost
+   * connection (`disconnected`; the client keeps reconnecting by itself) and
+   * its return (`reconnected`). Other nats.js status events are not passed on.
+   * Nothing is reported after {@link TroupeClient.close}.
+   *
+   * @param listener - called with a {@link ConnectionChange}; an exception it
+   *   throws ends the listening.
+   * @returns a function that stops the listening (safe to call twice).
+   * @throws {@link ClientClosedError} after `close()`.
+   */
+  onConnectionChange(listener: (change: ConnectionChange) => void): () => void {
+    this.assertOpen("onConnectionChange");
+    const statuses = this.nats.status();
+    void (async () => {
+      for await (const status of statuses) {
+        if (status.type === "disconnect") listener({ kind: "disconnected", server: status.server });
+        else if (status.type === "reconnect") {
+          listener({ kind: "reconnected", server: status.server });
+        }
+      }
+    })().catch(() => undefined);
+    return () => {
+      // nats.js returns a queued iterator that can be stopped.
+      (statuses as { stop?: () => void }).stop?.();
+    };
   }
 
   /** Closes the connection; running `events()` iterations end. Safe to call twice. */

@@ -1,8 +1,21 @@
 import { MAX_TEXT_LENGTH, streamNames } from "@troupe/protocol";
+import { TroupeClient } from "@troupe/client";
+import { ensureStreams } from "@troupe/runtime/internal";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTestServers } from "../harness/start-test-servers.js";
+import { testRunMarker } from "../harness/test-run-marker.js";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runTroupe, startTroupeDev, type TroupeDev, startPtyChat } from "../support/troupe-cli.js";
+import {
+  runTroupe,
+  startTroupeDev,
+  type PtyChat,
+  type TroupeDev,
+  startPtyChat,
+} from "../support/troupe-cli.js";
 import { waitFor } from "../support/wait-for.js";
 
 /** The demo's `/slow` answer, streamed one word at a time. */
@@ -206,13 +219,14 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
     const positions = inOrder(answered.stdout, [
       "? Which city?",
       "your answer › Oslo",
-      "↳ answered: Oslo",
       "agent › ask_user: Oslo",
     ]);
     expect(
       positions.every((position) => position >= 0),
       answered.stdout,
     ).toBe(true);
+    // The answer's deltas (their own stream) may show before the tool's events: any order.
+    expect(answered.stdout).toContain("↳ answered: Oslo");
 
     const left = await troupeWithInput(["chat", "question-2"], `${question}\n`);
     expect(left.code, left.stdout).toBe(3);
@@ -222,4 +236,148 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
       /^· waiting for an answer to (\S+) \(Which city\?\): troupe answer question-2 \1 <text>\n$/,
     );
   }, 60_000);
+
+  it("chat picks up a session left waiting on a human: a second piped chat asks the open approval (or question) first, takes the next line, shows the answer, exit 0", async () => {
+    const left = await troupeWithInput(["chat", "resume-1"], "email bob@example.com hi\n");
+    expect(left.code, left.stdout).toBe(3);
+    const resumed = await troupeWithInput(["chat", "resume-1"], "y\nthanks\n");
+    expect(resumed.code, resumed.stdout).toBe(0);
+    expect(
+      inOrder(resumed.stdout, [
+        "⏸ send_email",
+        "approve send_email? [y/N] y",
+        "✓ send_email approved",
+        "agent › Sent the email to bob@example.com.",
+        "you › thanks",
+        "agent › You said: thanks",
+        "bye. Continue with: npx troupe chat resume-1",
+      ]),
+      resumed.stdout,
+    ).not.toContain(-1);
+    // The "y" answered the approval: it was never sent as a message.
+    expect(resumed.stdout).not.toContain("you › y");
+    expect(resumed.stdout).not.toContain("queued");
+
+    const question = '/tool ask_user {"question":"Which city?"}';
+    const unanswered = await troupeWithInput(["chat", "resume-2"], `${question}\n`);
+    expect(unanswered.code, unanswered.stdout).toBe(3);
+    const answered = await troupeWithInput(["chat", "resume-2"], "Oslo\n");
+    expect(answered.code, answered.stdout).toBe(0);
+    expect(
+      inOrder(answered.stdout, [
+        "? Which city?",
+        "your answer › Oslo",
+        "agent › ask_user: Oslo",
+        "bye.",
+      ]),
+      answered.stdout,
+    ).not.toContain(-1);
+    // (The answer's text and the tool's events stream side by side: any order.)
+    expect(answered.stdout).toContain("↳ answered: Oslo");
+    expect(answered.stdout).not.toContain("you › Oslo");
+
+    // An idle session starts at the prompt with nothing replayed.
+    const idle = await troupeWithInput(["chat", "resume-2"], "again\n");
+    expect(idle.code, idle.stdout).toBe(0);
+    expect(idle.stdout).not.toContain("Which city?");
+    expect(idle.stdout).toContain("agent › You said: again");
+  }, 90_000);
+
+  it("chat of a session whose run is in progress follows that run to its end before its first line", async () => {
+    const first = troupeWithInput(["chat", "resume-3"], "/slow 400\n");
+    const client = await TroupeClient.connect({ natsUrl: (await dev.state()).natsUrl });
+    try {
+      // The slow run started (message.accepted, run.started, …) and streams for ~14 s.
+      await waitFor(async () => (await client.storedEventCount("resume-3")) >= 3, {
+        timeoutMs: 30_000,
+        description: "the slow run of the first chat started",
+      });
+    } finally {
+      await client.close();
+    }
+    const second = await troupeWithInput(["chat", "resume-3"], "next line\n");
+    expect(second.code, second.stdout).toBe(0);
+    expect(
+      inOrder(second.stdout, [
+        "· a run of this session is in progress; its answer follows",
+        "streaming its text.",
+        "you › next line",
+        "agent › You said: next line",
+      ]),
+      second.stdout,
+    ).not.toContain(-1);
+    expect((await first).code).toBe(0);
+  }, 90_000);
+});
+
+// Issue #13: chat does not wait in silence for a cluster that stopped under it.
+describe("troupe chat when the cluster is gone", () => {
+  it("a line typed after troupe dev stopped: chat says NATS is gone and how to continue, exit 4", async () => {
+    // Its own dev: the shared one must not be stopped.
+    const dev = await startTroupeDev(["--hosts", "1"]);
+    let chat: PtyChat | undefined;
+    try {
+      chat = startPtyChat("gone-1", dev.home);
+      const { plain, count } = chat;
+      await waitFor(() => count("you ›") >= 1, { timeoutMs: 30_000, description: "prompt" });
+      chat.type("first line\n");
+      await waitFor(() => plain().includes("agent › You said: first line"), {
+        timeoutMs: 30_000,
+        description: "the first answer",
+      });
+      expect(await dev.stop()).toBe(0);
+      chat.type("are you there?\n");
+      expect(await chat.exited, plain()).toBe(4);
+      const text = plain();
+      // Whichever comes first: the request's timeout or the lost connection's grace period.
+      expect(text).toMatch(
+        /· (NATS at \S+ did not answer in time \(sending the line timed out\)|lost the connection to NATS at \S+ \(no answer for \d+ s\)): the cluster stopped\?/,
+      );
+      expect(text).toContain("continue with `npx troupe chat gone-1`");
+      expect(text).not.toContain("error: timeout");
+    } finally {
+      chat?.kill();
+      await dev.stop();
+    }
+  }, 120_000);
+
+  it("a NATS server no host runs against: exit 4 saying so at once; with streams but no host, after the line waited 20 s", async () => {
+    await using servers = await startTestServers();
+    const home = await mkdtemp(join(tmpdir(), `${testRunMarker()}chat-nohost-`));
+    try {
+      const chat = (input: string) =>
+        runTroupe(["chat", "nohost-1"], {
+          home,
+          input,
+          env: { TROUPE_NATS_URL: servers.natsUrl },
+          timeoutMs: 60_000,
+        });
+      const noStreams = await chat("anyone there?\n");
+      expect(noStreams.code, noStreams.stdout + noStreams.stderr).toBe(4);
+      expect(noStreams.stdout).toMatch(
+        /· no Troupe host has run against NATS at \S+ \(the session streams are missing\): start one/,
+      );
+
+      // Streams, as a host that stopped leaves them, but no host.
+      const nats = await connect({ servers: servers.natsUrl });
+      try {
+        await ensureStreams(await jetstreamManager(nats), streamNames("troupe"), {
+          journalRetentionMs: 60_000,
+          eventRetentionMs: 60_000,
+          transcriptRetentionMs: 0,
+          duplicateWindowMs: 60_000,
+        });
+      } finally {
+        await nats.close();
+      }
+      const noHost = await chat("anyone there?\n");
+      expect(noHost.code, noHost.stdout + noHost.stderr).toBe(4);
+      expect(noHost.stdout).toContain(
+        "· no host answered in 20 s: is `npx troupe dev` running? The line is stored in the " +
+          "session's inbox and is answered once a host runs; continue with `npx troupe chat nohost-1`",
+      );
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

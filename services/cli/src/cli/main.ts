@@ -7,6 +7,7 @@
 import { messageWithCauses, TroupeError } from "@troupe/protocol";
 import { CommanderError } from "commander";
 import pc from "picocolors";
+import { isNatsTimeout } from "./cluster-loss.js";
 import { createProgram } from "./program.js";
 
 // `troupe tail … | head` closes the pipe early: stop quietly, as Unix tools do.
@@ -23,7 +24,13 @@ try {
     process.exit(error.exitCode);
   }
   // The error's message and its causes', each once (issue #11).
-  const message = error instanceof Error ? messageWithCauses(error) : String(error);
+  let message = error instanceof Error ? messageWithCauses(error) : String(error);
+  // nats.js says only "timeout" (issue #13): say what timed out and what to do.
+  if (isNatsTimeout(error) && message === "timeout") {
+    message =
+      "a request to NATS timed out: the server stopped or does not answer. Check it with " +
+      "`npx troupe status`; start one with `npx troupe dev`.";
+  }
   process.stderr.write(`${pc.red("error:")} ${message}\n`);
   if (process.env.TROUPE_DEBUG !== undefined && error instanceof Error) {
     process.stderr.write(`${error.stack ?? ""}\n`);

@@ -1,6 +1,12 @@
 import type { EventEnvelope } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
-import { SessionProgress, settleCommand, type ObservedEvent } from "./session-progress.js";
+import {
+  humanWaitKey,
+  humanWaitOf,
+  SessionProgress,
+  settleCommand,
+  type ObservedEvent,
+} from "./session-progress.js";
 
 const SESSION = "s-1";
 
@@ -172,5 +178,40 @@ describe("SessionProgress (tail --until-idle)", () => {
       progress.observe(event("run.cancelled", { runId: "r1" }, { pending: 1 })),
     ).toBeUndefined();
     expect(progress.openWaits()).toEqual([]);
+  });
+});
+
+describe("humanWaitOf and humanWaitKey (chat resumes a waiting session)", () => {
+  it("turns a request into the wait SessionProgress reports, keyed alike", () => {
+    const progress = new SessionProgress(SESSION);
+    const request = approvalRequested(0);
+    const stop = observeAll(progress, [
+      event("run.started", { runId: "r1" }, { pending: 1 }),
+      request,
+    ])[1];
+    const wait = humanWaitOf(request.event, SESSION);
+    expect(wait).toEqual({
+      kind: "approval",
+      toolCallId: "call-1",
+      tool: "send_email",
+      runId: "r1",
+    });
+    expect(stop).toEqual({ stop: "waiting_on_human", waits: [wait] });
+    expect(humanWaitKey(wait!)).toBe("approval  call-1");
+    const sub = humanWaitOf(approvalRequested(0, "tool/sub-1.r1.call-1", "sub-1").event, SESSION);
+    expect(sub).toMatchObject({ subagentSessionId: "sub-1" });
+    expect(humanWaitKey(sub!)).toBe("approval sub-1 call-1");
+    const asked = humanWaitOf(
+      event("question.asked", { questionId: "q-1", text: "Which city?", runId: "r1" }).event,
+      SESSION,
+    );
+    expect(asked).toEqual({
+      kind: "question",
+      questionId: "q-1",
+      text: "Which city?",
+      runId: "r1",
+    });
+    expect(humanWaitKey(asked!)).toBe("question  q-1");
+    expect(humanWaitOf(event("run.started", { runId: "r1" }).event, SESSION)).toBeUndefined();
   });
 });

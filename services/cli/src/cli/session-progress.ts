@@ -189,3 +189,39 @@ export function settleCommand(sessionId: string, wait: HumanWait): string {
     ? `troupe approve ${sessionId} ${wait.toolCallId}${flag}`
     : `troupe answer ${sessionId} ${wait.questionId} <text>${flag}`;
 }
+
+/**
+ * The wait an approval request (`tool.approval_requested`) or a question
+ * (`question.asked`) opens, as {@link SessionProgress} reports it; `undefined`
+ * for any other event. `troupe chat` uses it to ask a wait it found in the
+ * stored history like one that comes up during a run (issue #13).
+ *
+ * @param event - the event.
+ * @param sessionId - the followed session (a payload `sessionId` naming another
+ *   one is a subagent's).
+ */
+export function humanWaitOf(event: EventEnvelope, sessionId: string): HumanWait | undefined {
+  const payload = (event.payload ?? {}) as Record<string, unknown>;
+  const owner = payload["sessionId"];
+  const via = typeof owner === "string" && owner !== sessionId ? { subagentSessionId: owner } : {};
+  const runId = String(payload["runId"]);
+  if (event.type === "tool.approval_requested") {
+    const toolCallId = String(payload["toolCallId"]);
+    return { kind: "approval", toolCallId, tool: String(payload["tool"]), runId, ...via };
+  }
+  if (event.type === "question.asked") {
+    const questionId = String(payload["questionId"]);
+    return { kind: "question", questionId, text: String(payload["text"]), runId, ...via };
+  }
+  return undefined;
+}
+
+/**
+ * A key that is the same for the same approval or question (kind, owning
+ * session, call or question id), e.g. `approval  call-1` or
+ * `question sub-1 q-2`.
+ */
+export function humanWaitKey(wait: HumanWait): string {
+  const id = wait.kind === "approval" ? wait.toolCallId : wait.questionId;
+  return `${wait.kind} ${wait.subagentSessionId ?? ""} ${id}`;
+}

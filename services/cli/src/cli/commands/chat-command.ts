@@ -3,14 +3,34 @@ import { Command } from "commander";
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import pc from "picocolors";
-import type { TroupeClient, SessionEvent } from "@troupe/client";
+import {
+  StreamsMissingError,
+  type RunOutcome,
+  type TroupeClient,
+  type SessionEvent,
+} from "@troupe/client";
 import { connectionOptions } from "../connection-options.js";
 import type { ConnectionFlags } from "../connection-settings.js";
 import { InputQueue } from "../input-queue.js";
 import { checkMessageTextLength } from "../message-text.js";
 import { MutedOutput } from "../muted-output.js";
 import { EventRenderer } from "../render/event-renderer.js";
-import { settleCommand, WAITING_ON_HUMAN_EXIT_CODE, type HumanWait } from "../session-progress.js";
+import {
+  CLUSTER_GONE_EXIT_CODE,
+  clusterLossMessage,
+  isNatsTimeout,
+  LOST_CONNECTION_GRACE_MS,
+  NO_HOST_ANSWER_MS,
+  type ClusterLoss,
+} from "../cluster-loss.js";
+import {
+  humanWaitKey,
+  humanWaitOf,
+  SessionProgress,
+  settleCommand,
+  WAITING_ON_HUMAN_EXIT_CODE,
+  type HumanWait,
+} from "../session-progress.js";
 import { withClient } from "../with-client.js";
 
 /** Events chat does not show: the conversation itself says as much. */
@@ -45,6 +65,16 @@ type Ask = (question: string, signal: AbortSignal) => Promise<string | undefined
  * left without an answer, prints the command that settles it and exits
  * {@link WAITING_ON_HUMAN_EXIT_CODE}. Exit 1 when the input is not a terminal
  * and a run failed, was cancelled or its message was refused.
+ *
+ * A session an earlier chat left waiting on a human is picked up (issue #13):
+ * before the first prompt chat reads the stored events once (the rules of
+ * `tail --until-idle`), asks each open approval and question (also a
+ * subagent's) as during a run — from a pipe the first lines answer them — and
+ * follows a run in progress to its end. It gives up, printing what happened
+ * and how to continue, with {@link CLUSTER_GONE_EXIT_CODE} when during an
+ * answer the NATS connection stays lost for {@link LOST_CONNECTION_GRACE_MS},
+ * a NATS request times out, no host answers a sent line within
+ * {@link NO_HOST_ANSWER_MS}, or no host ever created the streams.
  */
 export function chatCommand(): Command {
   return connectionOptions(new Command("chat"))
@@ -58,8 +88,12 @@ export function chatCommand(): Command {
         "an approval or a question takes the next line typed after it appears.\n" +
         "Piped input (printf 'hi\\nthanks\\n' | troupe chat s1) sends one message a line,\n" +
         "each after the previous answer; an approval or question takes the next line.\n" +
+        "A session left waiting on an approval or a question is asked that first.\n" +
         `Exit codes: 0; ${WAITING_ON_HUMAN_EXIT_CODE} when the input ended while an approval or a question ` +
-        "waits;\n1 on an error, or (input not a terminal) when a run failed, was cancelled or refused.",
+        "waits;\n" +
+        `${CLUSTER_GONE_EXIT_CODE} when the cluster is gone (NATS lost for ${LOST_CONNECTION_GRACE_MS / 1000} s, ` +
+        `no host answered a line in ${NO_HOST_ANSWER_MS / 1000} s);\n` +
+        "1 on an error, or (input not a terminal) when a run failed, was cancelled or refused.",
     )
     .action(async (sessionIdArgument: string | undefined, options: ChatOptions) => {
       const sessionId = sessionIdArgument ?? `chat-${randomUUID().slice(0, 8)}`;
@@ -97,9 +131,37 @@ async function chat(
   let leaving = false;
   let exitCode = 0;
   // The current turn: its wait, and the approvals and questions asked in it.
-  let turn: { readonly wait: AbortController; readonly prompts: AbortController } | undefined;
+  let turn: Turn | undefined;
   let interrupts = 0;
   let waitingOnHuman = false;
+  // Set when chat gives up on a cluster that is gone (issue #13).
+  let loss: ClusterLoss | undefined;
+  const giveUp = (why: ClusterLoss) => {
+    if (loss !== undefined) return;
+    loss = why;
+    if (turn !== undefined) {
+      turn.prompts.abort();
+      turn.wait.abort(new Error("the cluster is gone"));
+    }
+  };
+  // A lost connection during an answer: the client reconnects by itself, but
+  // nobody would learn that the cluster stopped. Give up after a grace period.
+  let disconnectedSince: number | undefined;
+  let lostTimer: NodeJS.Timeout | undefined;
+  const connectionLost = (server: string) => {
+    if (disconnectedSince === undefined || turn === undefined) return;
+    giveUp({ kind: "connection_lost", server, forMs: Date.now() - disconnectedSince });
+  };
+  const stopWatching = client.onConnectionChange((change) => {
+    clearTimeout(lostTimer);
+    if (change.kind === "reconnected") {
+      disconnectedSince = undefined;
+      return;
+    }
+    disconnectedSince ??= Date.now();
+    lostTimer = setTimeout(() => connectionLost(change.server), LOST_CONNECTION_GRACE_MS);
+    lostTimer.unref();
+  });
   const interrupt = () => {
     if (turn === undefined) {
       leaving = true;
@@ -140,7 +202,7 @@ async function chat(
   // Approvals and questions found while an answer streams, asked one at a time;
   // a failed one is reported and does not block the next.
   let prompts: Promise<void> = Promise.resolve();
-  const askInline = (event: SessionEvent, current: NonNullable<typeof turn>) => {
+  const askInline = (event: SessionEvent, current: Turn) => {
     const signal = current.prompts.signal;
     prompts = prompts
       .then(async () => {
@@ -165,63 +227,67 @@ async function chat(
         );
       });
   };
-  while (!leaving) {
-    let text: string | undefined;
-    if (screen !== undefined && input.size === 0 && !input.ended) {
-      screen.muted = false;
-      lines.setPrompt(colors.cyan("you › "));
-      lines.prompt(true); // with what was typed ahead of the prompt on its line
-      text = await input.next();
-    } else {
-      // A line typed ahead, or the next line of piped input (once it comes).
-      text = await input.next();
-      if (text !== undefined && text.trim() !== "" && !leaving) {
-        const more = input.size;
-        const note = interactive
-          ? colors.dim(` (typed ahead${more > 0 ? `; ${more} more queued` : ""})`)
-          : "";
-        write(`${colors.cyan("you › ")}${text}${note}\n`);
-      }
-    }
-    if (text === undefined || leaving) break;
-    text = text.trim();
-    if (text === "") continue;
-    if (text === "/exit" || text === "/quit") break;
-    if (screen !== undefined) screen.muted = true;
-    const current = { wait: new AbortController(), prompts: new AbortController() };
-    turn = current;
-    interrupts = 0;
+  /** Shows one event of the turn's run, and asks an approval or a question inline. */
+  const showing = (current: Turn) => {
     // "agent ›" goes before the answer text; tool calls and approvals print between.
     let inAnswer = false;
+    return (event: SessionEvent) => {
+      current.heard = true;
+      const type = event.event.type;
+      if (quietEvents.has(type)) return;
+      const rendered = renderer.render(event);
+      const answerText = type === "run.delta" || type === "run.completed";
+      if (answerText && !inAnswer && rendered.trim() !== "") {
+        write(colors.magenta("agent › "));
+        inAnswer = true;
+      } else if (!answerText && rendered !== "") {
+        inAnswer = false;
+      }
+      write(rendered);
+      if (type === "tool.approval_requested" || type === "question.asked") {
+        askInline(event, current);
+      }
+    };
+  };
+  /**
+   * Runs one turn: `wait` follows a run (showing its events through `show`)
+   * and returns how it ended (`undefined`: nothing ran).
+   */
+  const runTurn = async (
+    operation: string,
+    wait: (signal: AbortSignal, show: (event: SessionEvent) => void) => Promise<RunEnd | undefined>,
+  ) => {
+    const current: Turn = {
+      wait: new AbortController(),
+      prompts: new AbortController(),
+      heard: false,
+    };
+    turn = current;
+    interrupts = 0;
+    if (screen !== undefined) screen.muted = true;
+    // The connection was lost at the prompt already: give up once it is lost long enough.
+    if (disconnectedSince !== undefined) {
+      const left = LOST_CONNECTION_GRACE_MS - (Date.now() - disconnectedSince);
+      const server = client.server;
+      if (left <= 0) connectionLost(server);
+      else {
+        clearTimeout(lostTimer);
+        lostTimer = setTimeout(() => connectionLost(server), left);
+        lostTimer.unref();
+      }
+    }
     try {
-      checkMessageTextLength(text, "this line");
-      const outcome = await client.sendAndWait(
-        sessionId,
-        { text, ...(options.agent === undefined ? {} : { agent: options.agent }) },
-        {
-          signal: current.wait.signal,
-          onEvent: (event) => {
-            const type = event.event.type;
-            if (quietEvents.has(type)) return;
-            const rendered = renderer.render(event);
-            const answerText = type === "run.delta" || type === "run.completed";
-            if (answerText && !inAnswer && rendered.trim() !== "") {
-              write(colors.magenta("agent › "));
-              inAnswer = true;
-            } else if (!answerText && rendered !== "") {
-              inAnswer = false;
-            }
-            write(rendered);
-            if (type === "tool.approval_requested" || type === "question.asked") {
-              askInline(event, current);
-            }
-          },
-        },
-      );
+      const outcome = await wait(current.wait.signal, showing(current));
+      if (outcome === undefined) return;
       if (outcome.status === "completed") write("\n");
       else if (!interactive) exitCode = 1;
     } catch (error) {
-      if (!waitingOnHuman) {
+      if (loss === undefined && StreamsMissingError.isInstance(error)) {
+        giveUp({ kind: "no_streams", server: client.server });
+      } else if (loss === undefined && isNatsTimeout(error)) {
+        giveUp({ kind: "timeout", server: client.server, operation });
+      }
+      if (!waitingOnHuman && loss === undefined) {
         write(
           `\n${colors.red("error:")} ${error instanceof Error ? messageWithCauses(error) : String(error)}\n`,
         );
@@ -233,16 +299,152 @@ async function chat(
       await prompts;
       turn = undefined;
     }
-    if (waitingOnHuman) {
-      exitCode = WAITING_ON_HUMAN_EXIT_CODE;
-      break;
+  };
+  try {
+    // A session left waiting on a human (or with a run going on) by an earlier
+    // chat: ask its waits and follow its run before the first prompt (issue #13).
+    await runTurn("reading the session's events", (signal, show) =>
+      resumeSession(client, sessionId, signal, show, () =>
+        write(colors.dim("· a run of this session is in progress; its answer follows\n")),
+      ),
+    );
+    while (!leaving && !waitingOnHuman && loss === undefined) {
+      let text: string | undefined;
+      if (screen !== undefined && input.size === 0 && !input.ended) {
+        screen.muted = false;
+        lines.setPrompt(colors.cyan("you › "));
+        lines.prompt(true); // with what was typed ahead of the prompt on its line
+        text = await input.next();
+      } else {
+        // A line typed ahead, or the next line of piped input (once it comes).
+        text = await input.next();
+        if (text !== undefined && text.trim() !== "" && !leaving) {
+          const more = input.size;
+          const note = interactive
+            ? colors.dim(` (typed ahead${more > 0 ? `; ${more} more queued` : ""})`)
+            : "";
+          write(`${colors.cyan("you › ")}${text}${note}\n`);
+        }
+      }
+      if (text === undefined || leaving) break;
+      text = text.trim();
+      if (text === "") continue;
+      if (text === "/exit" || text === "/quit") break;
+      const line = text;
+      await runTurn("sending the line", async (signal, show) => {
+        checkMessageTextLength(line, "this line");
+        // NATS took the line but no host may be there to answer it.
+        const noHost = setTimeout(() => {
+          if (turn !== undefined && !turn.heard) {
+            giveUp({ kind: "no_host", forMs: NO_HOST_ANSWER_MS });
+          }
+        }, NO_HOST_ANSWER_MS);
+        try {
+          return await client.sendAndWait(
+            sessionId,
+            { text: line, ...(options.agent === undefined ? {} : { agent: options.agent }) },
+            { signal, onEvent: show },
+          );
+        } finally {
+          clearTimeout(noHost);
+        }
+      });
     }
+  } finally {
+    stopWatching();
+    clearTimeout(lostTimer);
+    process.off("SIGINT", interrupt);
+    if (screen !== undefined) screen.muted = false;
+    lines.close();
   }
-  process.off("SIGINT", interrupt);
-  if (screen !== undefined) screen.muted = false;
-  lines.close();
+  if (waitingOnHuman) exitCode = WAITING_ON_HUMAN_EXIT_CODE;
+  if (loss !== undefined) {
+    write(`\n${colors.yellow(clusterLossMessage(loss, sessionId))}\n`);
+    return CLUSTER_GONE_EXIT_CODE;
+  }
   write(colors.dim(`\nbye. Continue with: npx troupe chat ${sessionId}\n`));
   return exitCode;
+}
+
+/** One turn of the chat: the wait for its run, and the approvals and questions asked in it. */
+interface Turn {
+  readonly wait: AbortController;
+  readonly prompts: AbortController;
+  /** Whether an event of the session came in this turn (a host is there). */
+  heard: boolean;
+}
+
+/**
+ * Picks up a session where it is when the chat starts (issue #13): reads its
+ * stored events once, from sequence 1 to the end, with the rules of `troupe
+ * tail --until-idle` (`SessionProgress`). An approval or a question still
+ * open there is shown and asked (through `show`, as if it came up now); a run
+ * in progress is followed to its end, showing its events stored from then on.
+ *
+ * @returns `undefined` when the session is idle or new; the outcome of the run
+ *   that was in progress or waiting.
+ * @throws `signal.reason` when aborted; as `TroupeClient.events`.
+ */
+async function resumeSession(
+  client: TroupeClient,
+  sessionId: string,
+  signal: AbortSignal,
+  show: (event: SessionEvent) => void,
+  onRunInProgress: () => void,
+): Promise<RunEnd | undefined> {
+  if ((await client.storedEventCount(sessionId)) === 0) return undefined;
+  const end = await client.lastSequence();
+  const progress = new SessionProgress(sessionId);
+  // Requests read from the history by wait key, and the waits already asked.
+  const requests = new Map<string, SessionEvent>();
+  const asked = new Set<string>();
+  let caughtUp = false;
+  let outcome: RunEnd | undefined;
+  for await (const event of client.events(sessionId, { fromSequence: 1, signal })) {
+    // A delta's sequence is that of the durable event before it.
+    const live = (event.deltaSequence === undefined ? event.sequence : event.sequence + 1) > end;
+    const wait = humanWaitOf(event.event, sessionId);
+    if (wait !== undefined) {
+      requests.set(humanWaitKey(wait), event);
+      if (live) asked.add(humanWaitKey(wait)); // `show` asks it
+    }
+    if (live) {
+      show(event);
+      outcome = runOutcomeOf(event, sessionId) ?? outcome;
+    }
+    const stop = progress.observe(event);
+    if (stop?.stop === "idle") return caughtUp ? outcome : undefined;
+    if (stop?.stop === "waiting_on_human") {
+      caughtUp = true;
+      for (const open of stop.waits) {
+        const key = humanWaitKey(open);
+        const request = requests.get(key);
+        if (asked.has(key) || request === undefined) continue;
+        asked.add(key);
+        show(request);
+      }
+    } else if (!caughtUp && event.pending === 0 && event.deltaSequence === undefined) {
+      caughtUp = true;
+      onRunInProgress();
+    }
+  }
+  signal.throwIfAborted();
+  throw new Error("the connection to NATS was closed while reading the session's events");
+}
+
+/** How a run of the chat ended: the `status` of its `RunOutcome`. */
+interface RunEnd {
+  readonly status: RunOutcome["status"];
+}
+
+/** How the session's own run ended, from its `run.completed` / `run.failed` / `run.cancelled`. */
+function runOutcomeOf(event: SessionEvent, sessionId: string): RunEnd | undefined {
+  const { type, meta } = event.event;
+  if (meta.actor !== `run/${sessionId}`) return undefined;
+  if (type === "run.completed") return { status: "completed" };
+  if (type === "run.failed") return { status: "failed" };
+  if (type === "run.cancelled") return { status: "cancelled" };
+  return undefined;
 }
 
 /**
