@@ -105,7 +105,7 @@ export class SessionProgress {
       this.running = false;
       this.waits.clear();
     }
-    this.track(type, payload, event.meta.actor);
+    this.track(event, payload);
     if (observed.pending !== 0) return undefined;
     // Events after which nothing more is coming unless someone sends again
     // (a command's verdict among them): a user.message that was accepted is
@@ -131,28 +131,18 @@ export class SessionProgress {
     return [...this.waits.values()];
   }
 
-  private track(type: string, payload: Record<string, unknown>, actor: string): void {
-    const subagent = (owner: unknown) =>
-      typeof owner === "string" && owner !== this.sessionId ? { subagentSessionId: owner } : {};
-    const callKey = (id: unknown) => `${actor} ${String(id)}`;
+  private track(event: EventEnvelope, payload: Record<string, unknown>): void {
+    const type = event.type;
+    const callKey = (id: unknown) => `${event.meta.actor} ${String(id)}`;
     switch (type) {
       case "tool.approval_requested":
-        this.waits.set(callKey(payload["toolCallId"]), {
-          kind: "approval",
-          toolCallId: String(payload["toolCallId"]),
-          tool: String(payload["tool"]),
-          runId: String(payload["runId"]),
-          ...subagent(payload["sessionId"]),
-        });
+        this.waits.set(callKey(payload["toolCallId"]), humanWaitOf(event, this.sessionId)!);
         return;
       case "question.asked":
-        this.waits.set(`${callKey(payload["questionId"])} question`, {
-          kind: "question",
-          questionId: String(payload["questionId"]),
-          text: String(payload["text"]),
-          runId: String(payload["runId"]),
-          ...subagent(payload["sessionId"]),
-        });
+        this.waits.set(
+          `${callKey(payload["questionId"])} question`,
+          humanWaitOf(event, this.sessionId)!,
+        );
         return;
       case "tool.approval_settled":
       case "tool.started":

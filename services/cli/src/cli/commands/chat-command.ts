@@ -461,36 +461,23 @@ async function askAbout(
   colors: Colors,
   signal: AbortSignal,
 ): Promise<HumanWait | undefined> {
-  const payload = event.event.payload as Record<string, unknown>;
+  const wait = humanWaitOf(event.event, sessionId);
+  if (wait === undefined) return undefined;
   // A subagent's call waits in its own session (`sub-…`); the parent forwards.
-  const via = subagentOf(payload, sessionId);
-  const runId = String(payload["runId"]);
-  if (event.event.type === "tool.approval_requested") {
-    const toolCallId = String(payload["toolCallId"]);
-    const tool = String(payload["tool"]);
-    const answer = await ask(colors.yellow(`approve ${tool}? [y/N] `), signal);
-    if (answer === undefined) return { kind: "approval", toolCallId, tool, runId, ...via };
+  const via =
+    wait.subagentSessionId === undefined ? {} : { subagentSessionId: wait.subagentSessionId };
+  if (wait.kind === "approval") {
+    const answer = await ask(colors.yellow(`approve ${wait.tool}? [y/N] `), signal);
+    if (answer === undefined) return wait;
     if (/^y(es)?$/i.test(answer.trim())) {
-      await client.approve(sessionId, toolCallId, via);
+      await client.approve(sessionId, wait.toolCallId, via);
     } else {
-      await client.deny(sessionId, toolCallId, { reason: "denied in troupe chat", ...via });
+      await client.deny(sessionId, wait.toolCallId, { reason: "denied in troupe chat", ...via });
     }
     return undefined;
   }
-  const questionId = String(payload["questionId"]);
   const answer = await ask(colors.yellow("your answer › "), signal);
-  if (answer === undefined) {
-    return { kind: "question", questionId, text: String(payload["text"]), runId, ...via };
-  }
-  await client.answer(sessionId, questionId, answer, via);
+  if (answer === undefined) return wait;
+  await client.answer(sessionId, wait.questionId, answer, via);
   return undefined;
-}
-
-/** `{ subagentSessionId }` when a subagent's session (not this chat's) asks. */
-function subagentOf(
-  payload: Record<string, unknown>,
-  sessionId: string,
-): { subagentSessionId?: string } {
-  const owner = payload["sessionId"];
-  return typeof owner === "string" && owner !== sessionId ? { subagentSessionId: owner } : {};
 }
