@@ -52,6 +52,7 @@ const folderLayers = {
     "subjects",
     "v1",
     ["codec", "host-actions", "storage"],
+    "history",
     "testing",
   ],
   machines: ["host-actions", "session", "tool", "run", "testing"],

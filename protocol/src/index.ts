@@ -214,3 +214,29 @@ export { describeLeadingBytes } from "./codec/describe-bytes.js";
 export * from "./host-actions/host-actions.js";
 export * from "./host-actions/host-action-creators.js";
 export * from "./host-actions/inbox-event.js";
+
+export {
+  HISTORY_FORMAT,
+  HISTORY_FORMAT_VERSION,
+  historyActorSchema,
+  historyAgentSchema,
+  historyGenerationSchema,
+  historyJournalEntrySchema,
+  historyOutboxItemSchema,
+  historyProducerSchema,
+  troupeHistorySchema,
+  type HistoryActor,
+  type HistoryAgent,
+  type HistoryGeneration,
+  type HistoryJournalEntry,
+  type HistoryJson,
+  type HistoryOutboxItem,
+  type TroupeHistory,
+} from "./history/history-schema.js";
+export {
+  formatHistory,
+  parseHistory,
+  toHistoryJson,
+  type HistoryFileFormat,
+} from "./history/history-codec.js";
+export { InvalidHistoryError } from "./history/invalid-history-error.js";

@@ -23,6 +23,7 @@
  * | `unsupported_machine_action` | a hosted machine uses an xstate action or `invoke` the host cannot carry out (child actors, `sendTo`, action implementations with side effects) |
  * | `unroutable_subject` | a publish under `troupe.` matched no route (e.g. `troupe.session.a.b.in`, a session id with a dot); hosts dead-letter it (issue #11) |
  * | `project_exists` | `troupe init` was given a folder that holds files other than an npm project's `package.json`, lock file and `node_modules` (issue #13) |
+ * | `invalid_history` | a recorded history file is not one `troupe history export` writes, or comes from a newer format version (issue #14) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -50,6 +51,7 @@ export const TROUPE_ERROR_CODES = [
   "model_timeout",
   "unroutable_subject",
   "project_exists",
+  "invalid_history",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */
