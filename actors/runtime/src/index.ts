@@ -37,3 +37,5 @@ export type { ActorRecord, PendingEffect, PendingTimer, OutboxItem } from "./ste
 export * from "./replay/first-difference.js";
 export * from "./replay/journal-reader.js";
 export * from "./replay/replay-actor.js";
+export * from "./replay/replay-history.js";
+export * from "./replay/record-actor-history.js";

@@ -32,7 +32,10 @@ export type AgentResolveInput = z.infer<typeof agentResolveInputSchema>;
  * An agent the host does not serve fails the effect instead
  * (`effect.failed`, error code `unknown_agent`).
  *
- * Shape: `{ policy: SessionPolicy, maxModelCalls: number (whole, 1+) }`.
+ * Shape: `{ policy: SessionPolicy, maxModelCalls: number (whole, 1+),
+ * version?: string }` — `version` is the agent definition's declared version
+ * (`defineAgent({ version })`, 1 to 64 characters; added in issue #14,
+ * optional, so results journaled before it still replay).
  */
 export const agentResolveOutputSchema = nullAsAbsent(
   z.object({
@@ -40,6 +43,8 @@ export const agentResolveOutputSchema = nullAsAbsent(
     policy: sessionPolicySchema,
     /** Model calls per run before a final call without tools. */
     maxModelCalls: z.number().int().min(1),
+    /** The agent definition's declared version, when it declares one. */
+    version: z.string().min(1).max(64).optional(),
   }),
 );
 /** See {@link agentResolveOutputSchema}. */
