@@ -34,6 +34,7 @@ export * from "./stores/watch-redis-connection.js";
 export * from "./registry/actor-kind.js";
 export * from "./registry/assert-supported-machine.js";
 export type { ActorRecord, PendingEffect, PendingTimer, OutboxItem } from "./step/actor-record.js";
+export type { InboxMessage } from "./step/process-message.js";
 export * from "./replay/first-difference.js";
 export * from "./replay/journal-reader.js";
 export * from "./replay/replay-actor.js";
