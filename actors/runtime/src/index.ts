@@ -33,6 +33,7 @@ export * from "./host/host-options.js";
 export * from "./stores/watch-redis-connection.js";
 export * from "./registry/actor-kind.js";
 export * from "./registry/assert-supported-machine.js";
+export * from "./registry/migration-chain.js";
 export type { ActorRecord, PendingEffect, PendingTimer, OutboxItem } from "./step/actor-record.js";
 export type { InboxMessage } from "./step/process-message.js";
 export * from "./replay/first-difference.js";
