@@ -31,10 +31,10 @@ function renameState(machine: AnyStateMachine, from: string, to: string): AnySta
     if (Array.isArray(value)) return value.map(rewrite);
     if (value === null || typeof value !== "object") return value;
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => {
+      Object.entries(value as Record<string, unknown>).map(([key, item]) => {
         if (key === "target" && item === from) return [key, to];
         if (key === "states" && typeof item === "object" && item !== null) {
-          const states = Object.entries(item).map(([name, node]) => [
+          const states = Object.entries(item as Record<string, unknown>).map(([name, node]) => [
             name === from ? to : name,
             rewrite(node),
           ]);
@@ -95,8 +95,13 @@ describe("a conversation recorded from troupe dev", () => {
     expect(text).toContain('got:      "busy"');
 
     // Bumping the version without a migration: the recorded snapshots cannot be read.
-    const unreadable = replayHistory({ history, kinds: [{ ...changed, version: "3" }] });
+    const { migrate: releaseMigrations, ...withoutMigrations } = changed;
+    expect(releaseMigrations).toBeDefined();
+    const unreadable = replayHistory({ history, kinds: [{ ...withoutMigrations, version: "3" }] });
     expect(unreadable.divergence?.reason).toContain("has no migrate hook");
+    // Bumping it with the release's migrations only (which know no `busy`) still diverges.
+    const unmigrated = replayHistory({ history, kinds: [{ ...changed, version: "3" }] });
+    expect(unmigrated.divergence).toMatchObject({ path: "/state/value", got: "busy" });
   });
 
   it("a migration from version 2 to 3 makes the recorded conversation replay", () => {
