@@ -1,4 +1,7 @@
-import { agentKinds } from "@troupe/agents";
+import { writeFile } from "node:fs/promises";
+import { agentKinds, type AgentDefinition } from "@troupe/agents";
+import { formatHistory, type HistoryFileFormat, type TroupeHistory } from "@troupe/protocol";
+import { exportHistoryCommand } from "../../admin/export-history-command.js";
 import { clusterStatus } from "../../admin/cluster-status.js";
 import { formatActorInspection } from "../../admin/format-actor-inspection.js";
 import { formatClusterStatus } from "../../admin/format-cluster-status.js";
@@ -13,7 +16,8 @@ import {
   type AgentModuleContext,
 } from "../../host/load-agents.js";
 import type { ConnectionFlags } from "../connection-settings.js";
-import { withAdmin } from "../with-admin.js";
+import { cliVersion } from "../init/project-template.js";
+import { withAdmin, type AdminConnection } from "../with-admin.js";
 
 /** Flags of the admin commands. */
 export interface JsonOptions extends ConnectionFlags {
@@ -101,14 +105,7 @@ export async function replayAction(
   options: JsonOptions & { agent?: string },
 ): Promise<void> {
   await withAdmin(options, async (admin) => {
-    const agentModule = options.agent ?? admin.settings.dev?.agentModule ?? DEMO_AGENT_MODULE;
-    const context: AgentModuleContext = {
-      redis: admin.redis,
-      natsUrl: admin.settings.natsUrl,
-      redisUrl: admin.settings.redisUrl,
-      log: () => undefined,
-    };
-    const agents = await loadAgentModule(agentModule, context);
+    const agents = await servedAgents(admin, options.agent);
     const report = await replayActorCommand(
       {
         redis: admin.redis,
@@ -126,4 +123,95 @@ export async function replayAction(
     // No stored snapshot and no journal: nothing was compared, say so by the exit code.
     if (!report.reproduces || !compared) process.exitCode = 1;
   });
+}
+
+/** The agents the hosts serve: `--agent`, else the running `troupe dev`'s module, else the demo agent. */
+async function servedAgents(
+  admin: AdminConnection,
+  agentModule: string | undefined,
+): Promise<AgentDefinition[]> {
+  const context: AgentModuleContext = {
+    redis: admin.redis,
+    natsUrl: admin.settings.natsUrl,
+    redisUrl: admin.settings.redisUrl,
+    log: () => undefined,
+  };
+  return await loadAgentModule(
+    agentModule ?? admin.settings.dev?.agentModule ?? DEMO_AGENT_MODULE,
+    context,
+  );
+}
+
+/** Flags of `troupe history export`. */
+export interface HistoryExportOptions extends ConnectionFlags {
+  readonly agent?: string;
+  readonly tree?: boolean;
+  readonly output?: string;
+  readonly format: HistoryFileFormat;
+}
+
+/**
+ * `troupe history export <kind>/<id> [--tree] [-o file] [--format json|ndjson]`:
+ * writes the recorded history ({@link exportHistoryCommand}) to `--output`, or
+ * to stdout; with `--output`, one line on stderr says what was written (issue #14).
+ *
+ * @throws InvalidAddressError for a malformed address or unknown kind;
+ *   ActorNotFoundError when the actor has no stored snapshot;
+ *   HistoryNotReproducibleError when a journal does not reproduce (nothing is
+ *   written); AgentModuleError for a bad module.
+ */
+export async function historyExportAction(
+  address: string,
+  options: HistoryExportOptions,
+): Promise<void> {
+  await withAdmin(options, async (admin) => {
+    const agents = await servedAgents(admin, options.agent);
+    const history = await exportHistoryCommand(
+      {
+        redis: admin.redis,
+        jsm: admin.jsm,
+        nats: admin.nats,
+        prefix: admin.settings.prefix,
+        shardCount: admin.shardCount,
+        kinds: agentKinds({ agents }),
+        tree: options.tree === true,
+        troupeVersion: cliVersion(),
+        agents: agents.map(agentOfHistory),
+      },
+      address,
+    );
+    const text = formatHistory(history, options.format);
+    if (options.output === undefined) {
+      process.stdout.write(text);
+      return;
+    }
+    await writeFile(options.output, text, "utf8");
+    process.stderr.write(`${describeExport(history, options.output, Buffer.byteLength(text))}\n`);
+  });
+}
+
+function agentOfHistory(agent: AgentDefinition): { name: string; version?: string } {
+  const version = (agent as { version?: unknown }).version;
+  return typeof version === "string" && version !== ""
+    ? { name: agent.name, version }
+    : { name: agent.name };
+}
+
+/**
+ * One line about a written history: `wrote 6 actors (session/s1: 9 messages, 8
+ * generations; …) to file (12345 bytes)`.
+ *
+ * @param history - the history written.
+ * @param file - where.
+ * @param bytes - its size.
+ */
+export function describeExport(history: TroupeHistory, file: string, bytes: number): string {
+  const actors = history.actors
+    .map(
+      (actor) =>
+        `${actor.address}: ${actor.journal.length} messages, ${actor.generations.length} generations`,
+    )
+    .join("; ");
+  const count = `${history.actors.length} ${history.actors.length === 1 ? "actor" : "actors"}`;
+  return `wrote ${count} (${actors}) to ${file} (${bytes} bytes)`;
 }
