@@ -15,7 +15,8 @@ import type { InboxMessage } from "../step/process-message.js";
 import type { SnapshotStore } from "../stores/snapshot-store.js";
 import { readJournal, type JournalSource } from "./journal-reader.js";
 import { outboxTargets } from "./outbox-targets.js";
-import { recordActorHistory, verifyRecordedActor } from "./record-actor-history.js";
+import { recordActorHistory } from "./record-actor-history.js";
+import { verifyRecordedActor } from "./verify-recorded-actor.js";
 
 /** Where {@link exportActorHistory} reads, and what it writes into the document. */
 export interface HistoryExportSource extends JournalSource {
@@ -140,6 +141,11 @@ async function exportOne(
   for await (const message of readJournal(source, address, stored.record.inboxSeq)) {
     messages.push(message);
   }
-  const recorded = recordActorHistory(messages, definition, address, source.maxPayloadBytes);
+  const recorded = recordActorHistory(
+    definition,
+    address,
+    messages,
+    source.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: source.maxPayloadBytes },
+  );
   return verifyRecordedActor(recorded, stored, kept);
 }

@@ -1,146 +1,79 @@
 import {
+  formatAddress,
+  toHistoryJson,
   type ActorAddress,
   type HistoryActor,
   type HistoryGeneration,
   type HistoryJournalEntry,
-  codecForContentType,
-  formatAddress,
-  sniffCodec,
-  toHistoryJson,
 } from "@troupe/protocol";
-import { unpack } from "msgpackr";
-import { HistoryNotReproducibleError } from "../errors/history-not-reproducible-error.js";
+import { decodeBody } from "@troupe/protocol/internal";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
-import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
-import { processMessage, type InboxMessage, type LiveState } from "../step/process-message.js";
-import type { StoredRecord } from "../stores/snapshot-store.js";
-import { firstDifference } from "./first-difference.js";
+import type { ActorRecord } from "../step/actor-record.js";
+import { processMessage, type InboxMessage } from "../step/process-message.js";
 
-/** What {@link recordActorHistory} replayed: the history part and the records behind it. */
-export interface RecordedActor {
-  /** The actor as a history holds it (`stored` not yet set on any generation). */
-  readonly actor: HistoryActor;
-  /** Every committed record, oldest first, in stored form (msgpack round trip). */
-  readonly records: readonly ActorRecord[];
+/** One committed step of {@link recordActorHistory}: the generation and the record it came from. */
+export interface RecordedStep {
+  readonly generation: HistoryGeneration;
+  /** The record exactly as the step produced it (compare it with a stored one). */
+  readonly record: ActorRecord;
 }
 
 /**
- * Runs an actor's journal through the pure step (as the host did) and records
- * every committed generation as a history generation (issue #14): the state,
- * pending effects and timers in their JSON form (`toHistoryJson`), the outbox as
- * `{ subject, messageId }`, and the machine version. Every message becomes a
- * journal entry with its stored bytes (base64) and, best effort, its type.
- * Pure: no IO.
+ * Runs an actor's journal through the pure step and records it as a history
+ * actor: every journaled message (bytes as stored, base64) and every generation
+ * it commits (issue #14). Pure: the same journal and kind give the same result.
  *
- * @param messages - the journal, oldest first.
- * @param definition - the actor's kind (the one the hosts ran).
+ * @param definition - the actor's kind, as the hosts run it.
  * @param address - the actor.
- * @param maxPayloadBytes - the hosts' limit (default: the protocol's 1 MiB).
- * @returns the history actor and the replayed records.
+ * @param journal - its inbox messages, oldest first.
+ * @param options - the hosts' `maxPayloadBytes` (default: the protocol's 1 MiB).
+ * @returns the history actor, and each committed step's record (for checks
+ *   against a snapshot store).
  */
 export function recordActorHistory(
-  messages: readonly InboxMessage[],
   definition: ActorKindDefinition,
   address: ActorAddress,
-  maxPayloadBytes?: number,
-): RecordedActor {
-  const records: ActorRecord[] = [];
+  journal: Iterable<InboxMessage>,
+  options: { readonly maxPayloadBytes?: number } = {},
+): { readonly actor: HistoryActor; readonly steps: readonly RecordedStep[] } {
+  const entries: HistoryJournalEntry[] = [];
+  const steps: RecordedStep[] = [];
   let record: ActorRecord | undefined;
-  let live: LiveState | undefined;
-  for (const message of messages) {
+  let live: Parameters<typeof processMessage>[2]["live"];
+  for (const message of journal) {
     const result = processMessage(record, message, {
       definition,
       address,
       live,
-      ...(maxPayloadBytes === undefined ? {} : { maxPayloadBytes }),
+      ...(options.maxPayloadBytes === undefined
+        ? {}
+        : { maxPayloadBytes: options.maxPayloadBytes }),
     });
+    entries.push(journalEntryOf(message, messageTypeOf(message)));
     if (result.outcome !== "committed") continue;
     record = result.record;
     live = result.live;
-    records.push(storedForm(result.record));
+    steps.push({ generation: generationOf(record), record });
   }
   return {
     actor: {
       address: formatAddress(address),
       machineVersion: record?.machineVersion ?? definition.version,
-      journal: messages.map(toJournalEntry),
-      generations: records.map(toHistoryGeneration),
+      journal: entries,
+      generations: steps.map((step) => step.generation),
     },
-    records,
+    steps,
   };
 }
 
 /**
- * Compares the replayed records with what the snapshot store holds and marks
- * the generations found equal with `stored: true` (issue #14). The latest stored
- * generation is compared with its outbox while the store still holds it (until
- * confirmed); kept earlier generations without (the store keeps none).
+ * A generation as a history holds it: the record's state, effects and timers
+ * as JSON, its outbox as subjects and message ids.
  *
- * @param recorded - from {@link recordActorHistory}.
- * @param stored - the store's latest generation.
- * @param kept - the store's earlier generations (`SnapshotStore.history`).
- * @returns the actor with `stored: true` on every compared generation.
- * @throws HistoryNotReproducibleError (reason `journal_incomplete`) when the
- *   replay did not reach the stored generation, or (`diverged`) at the oldest
- *   compared generation that differs, with the path.
+ * @param record - a committed record.
+ * @returns the history generation (without `stored`).
  */
-export function verifyRecordedActor(
-  recorded: RecordedActor,
-  stored: StoredRecord,
-  kept: readonly ActorRecord[],
-): HistoryActor {
-  const { actor, records } = recorded;
-  const latest = storedForm(stored.record);
-  const reached = records.at(-1)?.generation;
-  if (reached !== latest.generation) {
-    throw new HistoryNotReproducibleError(
-      actor.address,
-      latest.generation,
-      "/generation",
-      latest.generation,
-      reached ?? 0,
-      "journal_incomplete",
-    );
-  }
-  const expected = new Map<number, { record: ActorRecord; withOutbox: boolean }>();
-  for (const record of kept) {
-    expected.set(record.generation, { record: storedForm(record), withOutbox: false });
-  }
-  expected.set(latest.generation, { record: latest, withOutbox: !stored.outboxConfirmed });
-  const compared = new Set<number>();
-  for (const record of records) {
-    const want = expected.get(record.generation);
-    if (want === undefined) continue;
-    const got = want.withOutbox ? record : storedForm({ ...record, outbox: [] });
-    const wanted = want.withOutbox ? want.record : { ...want.record, outbox: [] };
-    const difference = firstDifference(wanted, got);
-    if (difference !== undefined) {
-      throw new HistoryNotReproducibleError(
-        actor.address,
-        record.generation,
-        difference.path,
-        difference.expected,
-        difference.actual,
-        "diverged",
-      );
-    }
-    compared.add(record.generation);
-  }
-  return {
-    ...actor,
-    generations: actor.generations.map((generation) =>
-      compared.has(generation.generation) ? { ...generation, stored: true } : generation,
-    ),
-  };
-}
-
-/**
- * One record as a history generation.
- *
- * @param record - a committed record (stored form).
- * @returns `{ generation, inboxSeq, machineVersion, state, eventSeq, effects, timers, outbox }`.
- */
-export function toHistoryGeneration(record: ActorRecord): HistoryGeneration {
+export function generationOf(record: ActorRecord): HistoryGeneration {
   return {
     generation: record.generation,
     inboxSeq: record.inboxSeq,
@@ -149,18 +82,11 @@ export function toHistoryGeneration(record: ActorRecord): HistoryGeneration {
     eventSeq: record.eventSeq,
     effects: record.effects.map((effect) => toHistoryJson(effect)),
     timers: record.timers.map((timer) => toHistoryJson(timer)),
-    outbox: record.outbox.map(({ subject, messageId }) => ({ subject, messageId })),
+    outbox: record.outbox.map((item) => ({ subject: item.subject, messageId: item.messageId })),
   };
 }
 
-/**
- * One journal message as a history entry: the stored bytes in base64 and, when
- * the body decodes (msgpack or JSON) to an object with a string `type`, that type.
- *
- * @param message - an inbox message.
- */
-export function toJournalEntry(message: InboxMessage): HistoryJournalEntry {
-  const type = messageTypeOf(message);
+function journalEntryOf(message: InboxMessage, type: string | undefined): HistoryJournalEntry {
   return {
     seq: message.seq,
     subject: message.subject,
@@ -171,24 +97,12 @@ export function toJournalEntry(message: InboxMessage): HistoryJournalEntry {
   };
 }
 
+/** The envelope's `type`, for people reading a history; undefined when the bytes do not decode. */
 function messageTypeOf(message: InboxMessage): string | undefined {
   try {
-    if (message.data.byteLength === 0) return undefined;
-    const codec =
-      (message.contentType === undefined ? undefined : codecForContentType(message.contentType)) ??
-      sniffCodec(message.data);
-    const body: unknown =
-      codec === "json"
-        ? JSON.parse(new TextDecoder().decode(message.data))
-        : unpack(Buffer.from(message.data));
-    const type = (body as { type?: unknown } | null)?.type;
-    return typeof type === "string" && type !== "" ? type : undefined;
+    const body = decodeBody(message.data, { contentType: message.contentType });
+    return typeof body["type"] === "string" ? body["type"] : undefined;
   } catch {
     return undefined;
   }
-}
-
-/** A record as the store gives it back (msgpack round trip), so both sides compare alike. */
-function storedForm(record: ActorRecord): ActorRecord {
-  return decodeActorRecord(encodeActorRecord(record));
 }

@@ -6,7 +6,8 @@ import { HistoryNotReproducibleError } from "../errors/history-not-reproducible-
 import { defineActorKind } from "../registry/actor-kind.js";
 import type { InboxMessage } from "../step/process-message.js";
 import { inboxTargetOf, outboxTargets } from "./outbox-targets.js";
-import { recordActorHistory, verifyRecordedActor } from "./record-actor-history.js";
+import { recordActorHistory } from "./record-actor-history.js";
+import { verifyRecordedActor } from "./verify-recorded-actor.js";
 
 // A "dispatcher" that counts jobs and hands each to a worker actor: enough to
 // show generations, their outbox, and the tree an export follows (issue #14).
@@ -62,7 +63,7 @@ const journal = [
 
 describe("recordActorHistory", () => {
   it("records every committed generation with its state, outbox and machine version, and the journal's bytes and types", () => {
-    const { actor, records } = recordActorHistory(journal, dispatcher, address);
+    const { actor, steps } = recordActorHistory(dispatcher, address, journal);
     expect(actor.address).toBe("dispatcher/d1");
     expect(actor.machineVersion).toBe("3");
     expect(actor.journal.map((entry) => [entry.seq, entry.type, entry.contentType])).toEqual([
@@ -80,20 +81,20 @@ describe("recordActorHistory", () => {
     expect(sent).toContain("troupe.worker.w1.in");
     expect(actor.generations[0]!.outbox.every((item) => item.messageId.length > 0)).toBe(true);
     expect(actor.generations.every((generation) => generation.stored === undefined)).toBe(true);
-    expect(records).toHaveLength(3);
+    expect(steps).toHaveLength(3);
   });
 
   it("a message that is not msgpack or JSON keeps its bytes and has no type", () => {
     const garbage: InboxMessage = { ...journal[0]!, data: new Uint8Array([0xc1, 0xc1]) };
-    const { actor } = recordActorHistory([garbage], dispatcher, address);
+    const { actor } = recordActorHistory(dispatcher, address, [garbage]);
     expect(actor.journal[0]).toMatchObject({ data: "wcE=" });
     expect(actor.journal[0]!.type).toBeUndefined();
   });
 });
 
 describe("verifyRecordedActor", () => {
-  const recorded = recordActorHistory(journal, dispatcher, address);
-  const [first, second, third] = recorded.records;
+  const recorded = recordActorHistory(dispatcher, address, journal);
+  const [first, second, third] = recorded.steps.map((step) => step.record);
 
   it("marks the latest stored generation and the kept ones stored: true", () => {
     const actor = verifyRecordedActor(recorded, { record: third!, outboxConfirmed: false }, [
@@ -128,7 +129,7 @@ describe("verifyRecordedActor", () => {
   });
 
   it("a journal that lost its first message (retention) is refused as incomplete", () => {
-    const late = recordActorHistory(journal.slice(1), dispatcher, address);
+    const late = recordActorHistory(dispatcher, address, journal.slice(1));
     expect(() =>
       verifyRecordedActor(late, { record: third!, outboxConfirmed: true }, []),
     ).toThrow(expect.objectContaining({ reason: "journal_incomplete", generation: 3, actual: 2 }));
