@@ -108,7 +108,11 @@ describe("verifyRecordedActor", () => {
   });
 
   it("a stored generation with other state is refused with the generation and path", () => {
-    const changed = { ...second!, outbox: [], state: { ...(second!.state as object), context: { jobs: 7 } } };
+    const changed = {
+      ...second!,
+      outbox: [],
+      state: { ...(second!.state as object), context: { jobs: 7 } },
+    };
     let error: unknown;
     try {
       verifyRecordedActor(recorded, { record: third!, outboxConfirmed: true }, [changed]);
@@ -130,9 +134,9 @@ describe("verifyRecordedActor", () => {
 
   it("a journal that lost its first message (retention) is refused as incomplete", () => {
     const late = recordActorHistory(dispatcher, address, journal.slice(1));
-    expect(() =>
-      verifyRecordedActor(late, { record: third!, outboxConfirmed: true }, []),
-    ).toThrow(expect.objectContaining({ reason: "journal_incomplete", generation: 3, actual: 2 }));
+    expect(() => verifyRecordedActor(late, { record: third!, outboxConfirmed: true }, [])).toThrow(
+      expect.objectContaining({ reason: "journal_incomplete", generation: 3, actual: 2 }),
+    );
     expect(first!.generation).toBe(1);
   });
 });

@@ -41,7 +41,8 @@ const EMAIL =
   /^(?:please\s+)?(?:send\s+(?:an?\s+)?e-?mail\s+to|e-?mail)\s+([^\s@]+@[^\s@]+?)[.,;:!?]*(?:\s+([\s\S]*))?$/i;
 const NOTE =
   /^(?:please\s+)?(?:note(?:\s+down)?|remember|save\s+(?:a\s+)?note)\b(?:\s+that\b)?[\s:,-]*([\s\S]*)$/i;
-const RESEARCH = /^(?:please\s+)?ask\s+(?:the\s+)?researcher\b[\s:,-]*(?:to\s+(?:tell\s+(?:me|you)\s+)?)?([\s\S]*)$/i;
+const RESEARCH =
+  /^(?:please\s+)?ask\s+(?:the\s+)?researcher\b[\s:,-]*(?:to\s+(?:tell\s+(?:me|you)\s+)?)?([\s\S]*)$/i;
 const CLOCK = /\b(?:time|clock)\b/i;
 const IANA_ZONE = /\b([A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/;
 
