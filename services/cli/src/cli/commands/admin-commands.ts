@@ -6,7 +6,7 @@ import type { HistoryExportOptions, JsonOptions } from "./admin-actions.js";
 
 /**
  * `troupe inspect`, `troupe status`, `troupe replay`, `troupe deadletters` and
- * `troupe history export` (issue #14):
+ * `troupe history export` / `troupe history replay` (issue #14):
  * read-only views of a deployment (Redis snapshots, leases and timers; JetStream
  * consumers, journal and dead letters). See `services/cli/src/admin/README.md` for what each reads.
  */
@@ -79,6 +79,22 @@ export function adminCommands(): Command[] {
       .action(async (address: string, options: HistoryExportOptions) => {
         const { historyExportAction } = await import("./admin-actions.js");
         await historyExportAction(address, options);
+      }),
+  );
+  history.addCommand(
+    new Command("replay")
+      .description(
+        "replay a recorded history (or every *.json / *.ndjson under a folder) offline with this release's agent machines; exit 1 on a divergence",
+      )
+      .argument("<file-or-dir>", "a history file, or a folder of them")
+      .option(
+        "--agent <module>",
+        "agent module whose declared versions are compared with the recorded ones (informative)",
+      )
+      .option("--json", "print the report as JSON")
+      .action(async (path: string, options: { agent?: string; json?: boolean }) => {
+        const { historyReplayAction } = await import("./history-replay-action.js");
+        await historyReplayAction(path, options);
       }),
   );
   return [inspect, status, replay, deadLetters, history];
