@@ -155,7 +155,9 @@ describe("history export of a live conversation", () => {
       context: { runCount: 99 },
     });
 
-    const error: unknown = await exportTree(`session/${SESSION}`).catch((caught) => caught);
+    const error: unknown = await exportTree(`session/${SESSION}`).catch(
+      (caught: unknown) => caught,
+    );
     expect(HistoryNotReproducibleError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
       code: "history_not_reproducible",
