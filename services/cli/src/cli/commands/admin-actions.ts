@@ -1,7 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { agentKinds, type AgentDefinition } from "@troupe/agents";
-import { formatHistory, type HistoryFileFormat, type TroupeHistory } from "@troupe/protocol";
+import { formatHistory, type HistoryFileFormat } from "@troupe/protocol";
 import { exportHistoryCommand } from "../../admin/export-history-command.js";
+import { agentsOfHistory, describeExport } from "../../admin/history-export-summary.js";
 import { clusterStatus } from "../../admin/cluster-status.js";
 import { formatActorInspection } from "../../admin/format-actor-inspection.js";
 import { formatClusterStatus } from "../../admin/format-cluster-status.js";
@@ -176,7 +177,7 @@ export async function historyExportAction(
         kinds: agentKinds({ agents }),
         tree: options.tree === true,
         troupeVersion: cliVersion(),
-        agents: agents.map(agentOfHistory),
+        agents: agentsOfHistory(agents),
       },
       address,
     );
@@ -188,30 +189,4 @@ export async function historyExportAction(
     await writeFile(options.output, text, "utf8");
     process.stderr.write(`${describeExport(history, options.output, Buffer.byteLength(text))}\n`);
   });
-}
-
-function agentOfHistory(agent: AgentDefinition): { name: string; version?: string } {
-  const version = (agent as { version?: unknown }).version;
-  return typeof version === "string" && version !== ""
-    ? { name: agent.name, version }
-    : { name: agent.name };
-}
-
-/**
- * One line about a written history: `wrote 6 actors (session/s1: 9 messages, 8
- * generations; …) to file (12345 bytes)`.
- *
- * @param history - the history written.
- * @param file - where.
- * @param bytes - its size.
- */
-export function describeExport(history: TroupeHistory, file: string, bytes: number): string {
-  const actors = history.actors
-    .map(
-      (actor) =>
-        `${actor.address}: ${actor.journal.length} messages, ${actor.generations.length} generations`,
-    )
-    .join("; ");
-  const count = `${history.actors.length} ${history.actors.length === 1 ? "actor" : "actors"}`;
-  return `wrote ${count} (${actors}) to ${file} (${bytes} bytes)`;
 }
