@@ -83,6 +83,8 @@ export interface ActorReplayReport {
   /** True when some recorded generation was read through the kind's `migrate` hook. */
   readonly migrated: boolean;
   readonly reproduces: boolean;
+  /** Messages in the actor's recorded journal. */
+  readonly journalLength: number;
   /** One entry per journaled message replayed, up to the divergence. */
   readonly steps: readonly ReplayedStep[];
   readonly divergence: HistoryDivergence | undefined;
@@ -152,7 +154,7 @@ function replayActorHistory(
   const address = parseAddress(actor.address);
   const recordedVersions = [...new Set(actor.generations.map((g) => g.machineVersion))];
   const definition = kinds.get(address.kind);
-  const base = { actor: actor.address, recordedVersions };
+  const base = { actor: actor.address, recordedVersions, journalLength: actor.journal.length };
   if (definition === undefined) {
     const divergence: HistoryDivergence = {
       actor: actor.address,
@@ -390,9 +392,11 @@ export function formatHistoryReplayReport(report: HistoryReplayReport): string {
         : actor.migrated
           ? `recorded v${actor.recordedVersions.join(", v")} → migrated to v${actor.replayedVersion}`
           : `v${actor.replayedVersion}`;
-    lines.push(
-      `  ${actor.reproduces ? "✓" : "✗"} ${actor.actor} (${versions}, ${actor.steps.length} message(s))`,
-    );
+    const replayed =
+      actor.steps.length === actor.journalLength
+        ? `${actor.journalLength} message(s)`
+        : `stopped at message ${actor.steps.length} of ${actor.journalLength}`;
+    lines.push(`  ${actor.reproduces ? "✓" : "✗"} ${actor.actor} (${versions}, ${replayed})`);
   }
   const divergence = report.divergence;
   if (divergence !== undefined) {
