@@ -27,9 +27,15 @@ export * from "./clock/system-clock.js";
 export * from "./errors/effect-cancelled-error.js";
 export * from "./errors/lease-lost-error.js";
 export * from "./errors/shard-count-mismatch-error.js";
+export * from "./errors/unknown-machine-version-error.js";
 export * from "./errors/unsupported-machine-action-error.js";
 export * from "./host/actor-host.js";
 export * from "./host/host-options.js";
+export type {
+  RefusedActor,
+  VersionRefusalAlert,
+  VersionRefusalReport,
+} from "./host/version-refusals.js";
 export * from "./stores/watch-redis-connection.js";
 export * from "./registry/actor-kind.js";
 export * from "./registry/assert-supported-machine.js";
