@@ -14,5 +14,4 @@ describe("alert subjects", () => {
     expect(() => alertSubject("version", "session", "a.b")).toThrow(InvalidAddressError);
     expect(() => alertSubject("version", "", "x")).toThrow(InvalidAddressError);
   });
-
 });

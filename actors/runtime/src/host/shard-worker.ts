@@ -110,7 +110,8 @@ export class ShardWorker {
     private readonly dependencies: ShardWorkerDependencies,
     private readonly onLeaseLost: (worker: ShardWorker) => void,
   ) {
-    const { snapshots, publisher, effects, limit, logger, settings, clock, refusals } = dependencies;
+    const { snapshots, publisher, effects, limit, logger, settings, clock, refusals } =
+      dependencies;
     this.#cellDependencies = {
       snapshots,
       publisher,

@@ -29,14 +29,14 @@ export interface ReplayReport {
    * least); read the divergence with that in mind.
    */
   readonly versionMismatch:
-    | { readonly storedVersion: string; readonly replayVersion: string }
-    | undefined;
+    { readonly storedVersion: string; readonly replayVersion: string } | undefined;
   /**
    * Set when the step refused a message (a snapshot of a machine version the
    * kind cannot read, issue #14): the replay stopped there, at inbox sequence
    * `seq`; `reproduces` is false.
    */
-  readonly refusal: { readonly seq: number; readonly error: UnknownMachineVersionError } | undefined;
+  readonly refusal:
+    { readonly seq: number; readonly error: UnknownMachineVersionError } | undefined;
 }
 
 /**

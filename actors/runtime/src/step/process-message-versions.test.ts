@@ -41,10 +41,14 @@ const v2Machine = setup({
   context: { log: [] },
   on: {
     "ledger.append": {
-      actions: assign({ log: ({ context, event }) => [...context.log, { n: event.n, version: "2" }] }),
+      actions: assign({
+        log: ({ context, event }) => [...context.log, { n: event.n, version: "2" }],
+      }),
     },
     "ledger.note": {
-      actions: assign({ log: ({ context, event }) => [...context.log, { n: -event.n, version: "2" }] }),
+      actions: assign({
+        log: ({ context, event }) => [...context.log, { n: -event.n, version: "2" }],
+      }),
     },
   },
 });
@@ -149,9 +153,7 @@ describe("processMessage with a snapshot of another machine version (issue #14)"
     const v1Record = committed(
       processMessage(undefined, inbox(1, "ledger.append", 1), { definition: ledgerV1, address }),
     ).record;
-    const rejected = committed(
-      processMessage(v1Record, note, { definition: ledgerV1, address }),
-    );
+    const rejected = committed(processMessage(v1Record, note, { definition: ledgerV1, address }));
     expect(rejected.rejection?.code).toMatch(/^decode_failed/);
   });
 
@@ -227,7 +229,10 @@ describe("processMessage with a snapshot of another machine version (issue #14)"
     };
     expect(
       refused(
-        processMessage(record, inbox(3, "ledger.append", 3), { definition: troupeThrowing, address }),
+        processMessage(record, inbox(3, "ledger.append", 3), {
+          definition: troupeThrowing,
+          address,
+        }),
       ).message,
     ).toMatch(/cannot read version 3/);
   });

@@ -19,10 +19,10 @@ export function formatReplayReport(report: ReplayCommandReport): string {
     report.refusal !== undefined
       ? "NO, the replay stopped: the step refused a snapshot of another machine version"
       : report.storedGeneration === undefined && report.replayedGeneration === undefined
-      ? "nothing to compare (no stored snapshot, no journal)"
-      : report.reproduces
-        ? "yes, the journal reproduces the stored snapshot"
-        : "NO, the replay differs from the stored snapshot";
+        ? "nothing to compare (no stored snapshot, no journal)"
+        : report.reproduces
+          ? "yes, the journal reproduces the stored snapshot"
+          : "NO, the replay differs from the stored snapshot";
   const pairs: [string, string][] = [
     ["actor", report.actor],
     ["reproduces", verdict],
@@ -43,10 +43,7 @@ export function formatReplayReport(report: ReplayCommandReport): string {
     ]);
   }
   if (report.refusal !== undefined) {
-    pairs.push([
-      "refused",
-      `at inbox sequence ${report.refusal.seq}: ${report.refusal.message}`,
-    ]);
+    pairs.push(["refused", `at inbox sequence ${report.refusal.seq}: ${report.refusal.message}`]);
   }
   if (report.difference !== undefined) {
     pairs.push(
