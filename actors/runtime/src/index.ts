@@ -31,10 +31,12 @@ export * from "./errors/unknown-machine-version-error.js";
 export * from "./errors/unsupported-machine-action-error.js";
 export * from "./host/actor-host.js";
 export * from "./host/host-options.js";
-export type {
-  RefusedActor,
-  VersionRefusalAlert,
-  VersionRefusalReport,
+export {
+  REFUSAL_RECORD_TTL_MS,
+  type RefusedActor,
+  type RefusedActorRecord,
+  type VersionRefusalAlert,
+  type VersionRefusalReport,
 } from "./host/version-refusals.js";
 export * from "./stores/watch-redis-connection.js";
 export * from "./registry/actor-kind.js";

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { clusterStatus, formatClusterStatus } from "@troupe/cli/internal";
 import { ActorHost, type ActorKindDefinition, type VersionRefusalAlert } from "@troupe/runtime";
 import { shardConsumerName } from "@troupe/runtime/internal";
 import { ALERT_SUBJECTS, shardOf } from "@troupe/protocol";
+import { RedisKeys } from "@troupe/protocol/internal";
 import { describe, expect, it } from "vitest";
 import { ledgerLines, ledgerV1, ledgerV2, type LedgerLine } from "../fixtures/ledger-kinds.js";
 import { capturingLogger, type CapturedLogLine } from "../support/capturing-logger.js";
@@ -127,6 +129,18 @@ describe("versioned machines (issue #14)", () => {
       { timeoutMs: 10_000, description: "x's message the only one pending an ack on its shard" },
     );
     expect(deadLetters.messages).toEqual([]);
+    // `troupe status` shows it, from the host's record in Redis.
+    const readStatus = () =>
+      clusterStatus({ redis: cluster.redis, jsm: cluster.jsm, shardCount: cluster.shardCount });
+    await waitFor(async () => (await readStatus()).refusedActors.length === 1, {
+      timeoutMs: 10_000,
+      description: "troupe status lists x as refused",
+    });
+    const status = await readStatus();
+    expect(status.refusedActors).toMatchObject([
+      { actor, hostId: v1.host.hostId, storedVersion: "2", hostVersion: "1", waitingMessages: 1 },
+    ]);
+    expect(formatClusterStatus(status)).toMatch(/refused actors +1 — a host cannot read/);
 
     // `troupe replay` with the version 1 kind says why it cannot reproduce x.
     const replayedByV1 = await cluster.replay(actor, ledgerV1);
@@ -146,6 +160,9 @@ describe("versioned machines (issue #14)", () => {
     // One generation per message: nothing lost, nothing applied twice.
     expect(final?.record.generation).toBe(4);
     expect(v2Again.host.versionRefusals.total).toBe(0);
+    // The version 1 host removed its record when it handed the shard over.
+    const statusAfter = await readStatus();
+    expect(statusAfter.refusedActors).toEqual([]);
     expect((await cluster.replay(actor, ledgerV2)).reproduces).toBe(true);
     await v2Again.host.stop();
     expect(deadLetters.messages).toEqual([]);
@@ -223,6 +240,8 @@ describe("versioned machines (issue #14)", () => {
     }
     expect(deadLetters.messages).toEqual([]);
     expect(await storedDeadLetters(cluster)).toBe(0);
+    // Every refusal record was removed when its actor left the version 1 hosts.
+    expect(await cluster.redis.hlen(new RedisKeys("troupe").refusedActors())).toBe(0);
     const refusals = a.host.versionRefusals.total + b.host.versionRefusals.total;
     // Version 2 reads version 1 snapshots: it never refuses.
     const v2Hosts = [a2, a3, b2];

@@ -206,8 +206,15 @@ export class ActorHost {
       logger,
       clock,
       limit: (task) => limiter(task),
-      refusals: new VersionRefusals(settings.hostId, logger, clock, (subject, body) =>
-        nats.publish(subject, body),
+      refusals: new VersionRefusals(
+        settings.hostId,
+        logger,
+        clock,
+        (subject, body) => nats.publish(subject, body),
+        {
+          save: (actor, record) => redis.hset(keys.refusedActors(), actor, JSON.stringify(record)),
+          remove: (actor) => redis.hdel(keys.refusedActors(), actor),
+        },
       ),
     };
     const host = new ActorHost(runtime, nats, membership, {

@@ -58,6 +58,38 @@ export interface VersionRefusalAlert {
   readonly error: WireError;
 }
 
+/**
+ * How long a refusal recorded in Redis counts as current, in ms: two maximal
+ * back-offs (30 s) and a margin, so a refused actor's entry is refreshed before
+ * it goes stale, and the entry of a host that died goes stale by itself.
+ */
+export const REFUSAL_RECORD_TTL_MS = 65_000;
+
+/**
+ * One refused actor as recorded in Redis (`RedisKeys.refusedActors()`, a hash
+ * by actor) for `troupe status`. JSON. Shape: `{ hostId, storedVersion,
+ * hostVersion, refusals, waitingMessages, sinceMs, expiresAtMs }` (Unix ms by
+ * the host's clock).
+ */
+export interface RefusedActorRecord {
+  readonly hostId: string;
+  readonly storedVersion: string;
+  readonly hostVersion: string;
+  readonly refusals: number;
+  readonly waitingMessages: number;
+  readonly sinceMs: number;
+  /** Stale after this: the host stopped refreshing it (it died, or stopped refusing). */
+  readonly expiresAtMs: number;
+}
+
+/** Where a host records its refused actors for other processes (Redis in `ActorHost`). */
+export interface RefusalRecords {
+  /** Stores or refreshes one actor's entry. */
+  save(actor: string, record: RefusedActorRecord): Promise<unknown>;
+  /** Removes it (processed, or its shard left the host). */
+  remove(actor: string): Promise<unknown>;
+}
+
 /** One refused attempt, as an actor cell reports it. */
 export interface VersionRefusal {
   readonly address: ActorAddress;
@@ -74,7 +106,8 @@ export interface VersionRefusal {
  * `_troupe.alert.version.<kind>.<id>` per refused attempt — the actor cell
  * retries with a back-off from 1 s to 30 s, so that is once per actor per
  * back-off window, never per message — and a count operators and tests read
- * through `ActorHost.versionRefusals`.
+ * through `ActorHost.versionRefusals` and, across processes, in Redis for
+ * `troupe status` ({@link RefusalRecords}).
  */
 export class VersionRefusals {
   #total = 0;
@@ -85,12 +118,15 @@ export class VersionRefusals {
    * @param logger - gets the error line per refused attempt.
    * @param clock - source of `sinceMs` and `atMs`.
    * @param publish - core NATS publish of an alert (fire and forget).
+   * @param records - where refused actors are recorded for `troupe status`
+   *   (fire and forget; a failure is logged at debug level).
    */
   constructor(
     private readonly hostId: string,
     private readonly logger: Logger,
     private readonly clock: Clock,
     private readonly publish: (subject: string, body: Uint8Array) => void,
+    private readonly records?: RefusalRecords,
   ) {}
 
   /** Refused attempts since the host started and the actors refused now. */
@@ -150,6 +186,18 @@ export class VersionRefusals {
       atMs: this.clock.now(),
       error: toWireError(error),
     };
+    this.#record(
+      this.records?.save(actor.actor, {
+        hostId: this.hostId,
+        storedVersion: actor.storedVersion,
+        hostVersion: actor.hostVersion,
+        refusals: actor.refusals,
+        waitingMessages: actor.waitingMessages,
+        sinceMs: actor.sinceMs,
+        expiresAtMs: this.clock.now() + REFUSAL_RECORD_TTL_MS,
+      }),
+      actor.actor,
+    );
     try {
       this.publish(
         alertSubject("version", address.kind, address.id),
@@ -171,11 +219,18 @@ export class VersionRefusals {
     const refused = this.#actors.get(actor);
     if (refused === undefined) return;
     this.#actors.delete(actor);
+    this.#record(this.records?.remove(actor), actor);
     this.logger.info(
       { actor, refusals: refused.refusals, storedVersion: refused.storedVersion },
       how === "processed"
         ? "actor processed again after a version refusal"
         : "refused actor left this host with its shard",
+    );
+  }
+
+  #record(write: Promise<unknown> | undefined, actor: string): void {
+    void write?.catch((error: unknown) =>
+      this.logger.debug({ actor, err: error }, "could not record the refusal in Redis"),
     );
   }
 }
