@@ -209,8 +209,9 @@ export class VersionRefusals {
   }
 
   /**
-   * The actor is no longer refused here: it was processed (logged at info), or
-   * its shard left this host.
+   * The actor is no longer refused here: it was processed, or it left this host
+   * (its shard was handed over, or it was passivated after a refused activation
+   * with no message waiting). Logged at info.
    *
    * @param actor - `kind/id`.
    * @param how - `"processed"` or `"released"`.
@@ -224,7 +225,7 @@ export class VersionRefusals {
       { actor, refusals: refused.refusals, storedVersion: refused.storedVersion },
       how === "processed"
         ? "actor processed again after a version refusal"
-        : "refused actor left this host with its shard",
+        : "refused actor left this host (shard handed over, or passivated)",
     );
   }
 
