@@ -10,12 +10,8 @@ import type { Clock } from "../clock/clock.js";
 import type { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { ActorRecord, OutboxItem, PendingEffect } from "../step/actor-record.js";
-import {
-  processMessage,
-  readStoredState,
-  type InboxMessage,
-  type LiveState,
-} from "../step/process-message.js";
+import { processMessage, type InboxMessage, type LiveState } from "../step/process-message.js";
+import { readStoredState } from "../step/read-stored-state.js";
 import type { CommitOutcome, SnapshotStore } from "../stores/snapshot-store.js";
 import type { EffectRunner } from "./effect-runner.js";
 import { Mailbox } from "./mailbox.js";

@@ -5,12 +5,8 @@ import { z } from "zod";
 import { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
 import { defineActorKind } from "../registry/actor-kind.js";
 import { encodeActorRecord, type ActorRecord } from "./actor-record.js";
-import {
-  processMessage,
-  readStoredState,
-  type InboxMessage,
-  type StepResult,
-} from "./process-message.js";
+import { processMessage, type InboxMessage, type StepResult } from "./process-message.js";
+import { readStoredState } from "./read-stored-state.js";
 
 // Two versions of one kind (issue #14): v1 keeps `entries: ["1:<n>"]`; v2 keeps
 // `log: [{ n, version }]`, accepts `ledger.note` too, and reads v1 snapshots
