@@ -102,6 +102,7 @@ export { inboxSubjectMapping, type SubjectMapping } from "./subjects/inbox-subje
 export { INVALID_TOKEN_PLACEHOLDER, deadLetterSubject } from "./subjects/dead-letter-subject.js";
 export { transcriptSubject } from "./subjects/transcript-subject.js";
 export { deltaSubject, EXPECTED_STREAM_HEADER } from "./subjects/delta-subject.js";
+export { ALERT_SUBJECTS, alertSubject } from "./subjects/alert-subject.js";
 export { streamNames, type StreamNames } from "./subjects/stream-names.js";
 export { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "./subjects/deployment-defaults.js";
 export {

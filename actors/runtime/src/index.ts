@@ -31,9 +31,17 @@ export * from "./errors/effect-cancelled-error.js";
 export * from "./errors/history-not-reproducible-error.js";
 export * from "./errors/lease-lost-error.js";
 export * from "./errors/shard-count-mismatch-error.js";
+export * from "./errors/unknown-machine-version-error.js";
 export * from "./errors/unsupported-machine-action-error.js";
 export * from "./host/actor-host.js";
 export * from "./host/host-options.js";
+export {
+  REFUSAL_RECORD_TTL_MS,
+  type RefusedActor,
+  type RefusedActorRecord,
+  type VersionRefusalAlert,
+  type VersionRefusalReport,
+} from "./host/version-refusals.js";
 export * from "./stores/watch-redis-connection.js";
 export * from "./registry/actor-kind.js";
 export * from "./registry/assert-supported-machine.js";

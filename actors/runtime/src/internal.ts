@@ -15,6 +15,7 @@ export * from "./step/actor-record.js";
 export * from "./step/dead-letter-items.js";
 export * from "./step/interpret-actions.js";
 export * from "./step/process-message.js";
+export * from "./step/read-stored-state.js";
 export * from "./stores/in-memory-lease-store.js";
 export * from "./stores/in-memory-snapshot-store.js";
 export * from "./stores/lease-store-contract.js";

@@ -9,7 +9,7 @@
  * | `lease_lost` | the host no longer holds the shard lease it acted under |
  * | `fenced` | a write carried a fencing token older than the current one |
  * | `shard_count_mismatch` | a host's shard count differs from the deployment's |
- * | `unknown_machine_version` | a snapshot was written by a machine version this host cannot read |
+ * | `unknown_machine_version` | a snapshot was written by a machine version this host cannot read (no `migrate` hook, or it threw): the host refuses the actor, its messages wait in the inbox, nothing is dead-lettered (retryable; issue #14, `UnknownMachineVersionError`) |
  * | `effect_failed` | an effect (model call, tool, timer) failed after its retries |
  * | `timeout` | an operation did not finish within its deadline |
  * | `model_error` | a model provider call failed (`retryable` says whether a retry may help) |

@@ -12,6 +12,7 @@
  * | `<p>:watermark:<shard>` | string | inbox sequence from which a new owner must read (written when the shard is first owned) | runtime |
  * | `<p>:timers:<shard>` | sorted set | `<deadlineMs>\|<address>\|<timerId>` scored by deadline (ms) | runtime |
  * | `<p>:dirty:<shard>` | set | actors with running effects or an unconfirmed outbox | runtime |
+ * | `<p>:refused` | hash | actor → JSON `{ hostId, storedVersion, hostVersion, refusals, waitingMessages, sinceMs, expiresAtMs }`: actors a host refuses for their machine version; removed when processed or handed over, stale after `expiresAtMs` (issue #14) | runtime |
  * | `<p>:actor:<kind>/<id>` | string | `<gen>:<confirmed 0\|1>:<length>:`, the msgpack record (`length` bytes), then its outbox until confirmed (issue #12) | runtime |
  * | `<p>:history:<kind>/<id>` | list + TTL | earlier generations without their outboxes, newest first; expires `historyRetentionMs` after the last commit | runtime |
  * | `<p>:effect-host-run:<kind>/<id>:<effectId>` | counter + TTL | the host run of one effect request | runtime |
@@ -51,6 +52,10 @@ export class RedisKeys {
   }
   dirty(shard: number): string {
     return `${this.prefix}:dirty:${shard}`;
+  }
+  /** Actors refused for their machine version, by actor (issue #14). */
+  refusedActors(): string {
+    return `${this.prefix}:refused`;
   }
   actor(address: string): string {
     return `${this.prefix}:actor:${address}`;

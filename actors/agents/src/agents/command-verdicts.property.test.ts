@@ -161,6 +161,7 @@ class PureHost {
     const before = this.records.get(actor);
     const result = processMessage(before, inbox, { definition: kinds[to.kind]!, address: to });
     if (result.outcome === "skipped") return;
+    if (result.outcome === "refused") throw result.error;
     const outbox = result.outcome === "committed" ? result.record.outbox : result.outbox;
     if (result.outcome === "committed") this.records.set(actor, result.record);
     const emitted = outbox

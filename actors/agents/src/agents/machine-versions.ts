@@ -3,7 +3,11 @@ import { TroupeError } from "@troupe/protocol";
 // Snapshots of the agent machines are stored with the version of the machines
 // that wrote them (`AGENT_MACHINES_VERSION`). A host that runs a later version
 // reads an older snapshot through these hooks (the runtime calls the kind's
-// `migrate`), so sessions and runs in progress survive an upgrade.
+// `migrate`), so sessions and runs in progress survive an upgrade. A version
+// the hooks do not know — a newer one, met by an old host during a rolling
+// deploy — throws, and the runtime then refuses the actor: its messages wait in
+// the inbox (not dead-lettered) until a host of that version owns the shard
+// (issue #14, docs/decisions/0022).
 
 /** A persisted xstate snapshot as the runtime stores it: plain data with a `context`. */
 type PersistedSnapshot = { readonly context?: unknown } & Record<string, unknown>;
@@ -11,7 +15,11 @@ type PersistedSnapshot = { readonly context?: unknown } & Record<string, unknown
 /**
  * Version of the session, run and tool call machines recorded in their
  * snapshots (the runtime's `ActorKindDefinition.version`); snapshots of earlier
- * versions are read through the `migrate…Snapshot` hooks below.
+ * versions are read through the `migrate…Snapshot` hooks below. A host of an
+ * older version refuses a snapshot of a newer one (the hooks throw
+ * `unknown_machine_version`; the runtime keeps the actor's messages waiting,
+ * issue #14): raise this version when a snapshot's meaning changes, and add a
+ * hook step from the previous one.
  *
  * - `1`: the first release.
  * - `2`: the run's `attempt` is called `retry`; a session learns its agents'
@@ -32,7 +40,9 @@ const READABLE_VERSIONS: readonly string[] = ["1", AGENT_MACHINES_VERSION];
  * @param persisted - the stored xstate snapshot.
  * @param fromVersion - the version that wrote it.
  * @returns the snapshot in the current shape.
- * @throws TroupeError `unknown_machine_version` for a version it does not know.
+ * @throws TroupeError `unknown_machine_version` for a version it does not know
+ *   (a newer one included); the runtime then refuses the actor (its messages
+ *   wait, issue #14).
  */
 export function migrateRunSnapshot(persisted: unknown, fromVersion: string): unknown {
   assertKnown("run", fromVersion);
@@ -56,7 +66,9 @@ export function migrateRunSnapshot(persisted: unknown, fromVersion: string): unk
  * @param persisted - the stored xstate snapshot.
  * @param fromVersion - the version that wrote it.
  * @returns the snapshot in the current shape.
- * @throws TroupeError `unknown_machine_version` for a version it does not know.
+ * @throws TroupeError `unknown_machine_version` for a version it does not know
+ *   (a newer one included); the runtime then refuses the actor (its messages
+ *   wait, issue #14).
  */
 export function migrateSessionSnapshot(persisted: unknown, fromVersion: string): unknown {
   assertKnown("session", fromVersion);
@@ -75,7 +87,9 @@ export function migrateSessionSnapshot(persisted: unknown, fromVersion: string):
  * @param persisted - the stored xstate snapshot.
  * @param fromVersion - the version that wrote it.
  * @returns the snapshot unchanged.
- * @throws TroupeError `unknown_machine_version` for a version it does not know.
+ * @throws TroupeError `unknown_machine_version` for a version it does not know
+ *   (a newer one included); the runtime then refuses the actor (its messages
+ *   wait, issue #14).
  */
 export function migrateToolCallSnapshot(persisted: unknown, fromVersion: string): unknown {
   assertKnown("tool", fromVersion);

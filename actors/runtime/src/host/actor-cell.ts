@@ -7,15 +7,30 @@ import {
 } from "@troupe/protocol";
 import type { Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
+import type { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { ActorRecord, OutboxItem, PendingEffect } from "../step/actor-record.js";
 import { processMessage, type InboxMessage, type LiveState } from "../step/process-message.js";
+import { readStoredState } from "../step/read-stored-state.js";
 import type { CommitOutcome, SnapshotStore } from "../stores/snapshot-store.js";
 import type { EffectRunner } from "./effect-runner.js";
+import { Mailbox } from "./mailbox.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
+import type { VersionRefusals } from "./version-refusals.js";
 
 /** Pause before retrying a message after a transient failure, in ms (doubles up to 2 s). */
 const RETRY_BASE_MS = 50;
+
+/**
+ * Back-off before the next attempt at an actor whose snapshot this host cannot
+ * read (issue #14): 1 s after the first refusal, doubling, at most 30 s.
+ *
+ * @param refusals - refused attempts in a row, from 1.
+ * @returns the pause in ms.
+ */
+export function refusalBackoffMs(refusals: number): number {
+  return Math.min(30_000, 1000 * 2 ** Math.min(Math.max(refusals - 1, 0), 5));
+}
 
 /**
  * What an {@link ActorCell} needs from its shard: the calls that depend on the
@@ -38,7 +53,7 @@ export interface ActorCellShard {
   complete(message: JsMsg): void;
   /** Starts an effect tied to the shard's lifetime. */
   startEffect(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect): void;
-  /** Waits `ms` (real time), or less when the shard stops first. */
+  /** Waits `ms` (real time), or less when the shard stops accepting first. */
   sleep(ms: number): Promise<void>;
 }
 
@@ -57,6 +72,8 @@ export interface ActorCellDependencies {
   readonly maxPayloadBytes: number;
   /** Source of `lastUsedMs` and `publishedAtMs`. */
   readonly clock: Clock;
+  /** Where refused attempts are counted, logged and alerted (issue #14). */
+  readonly refusals: Pick<VersionRefusals, "refused" | "resolved">;
   readonly shard: ActorCellShard;
 }
 
@@ -65,10 +82,20 @@ export interface ActorCellDependencies {
  * latest snapshot. Processes one message at a time: pure step → fenced commit →
  * publish outbox → start effects → ack (docs/design.md, "Processing
  * one message").
+ *
+ * When the step refuses (a snapshot of a machine version this host cannot
+ * read, issue #14) the message stays at the head of the mailbox, un-acked and
+ * not dead-lettered, and so do the ones behind it; the cell reports the refusal
+ * (`VersionRefusals`: error log and alert) and tries again after
+ * {@link refusalBackoffMs} (1 s → 30 s), reloading the snapshot, until the
+ * shard leaves this host. Redeliveries of a waiting message replace its queued
+ * copy instead of piling up.
  */
 export class ActorCell {
   readonly actor: string;
-  readonly #queue: JsMsg[] = [];
+  readonly #queue = new Mailbox();
+  /** Set while this host refuses the actor (issue #14). */
+  #refused = false;
   #busy: Promise<void> | undefined;
   #record: ActorRecord | undefined;
   #live: LiveState | undefined;
@@ -134,10 +161,9 @@ export class ActorCell {
     if (this.#record?.generation === generation) this.#outboxConfirmed = true;
   }
 
-  /** Queues a delivered message. */
+  /** Queues a delivered message (a redelivery of a waiting one replaces it, see `Mailbox`). */
   enqueue(message: JsMsg): void {
-    this.#queue.push(message);
-    this.#pump();
+    if (this.#queue.push(message)) this.#pump();
   }
 
   /** Activates the actor without a message (resumes effects, republishes its outbox). */
@@ -167,16 +193,29 @@ export class ActorCell {
   }
 
   async #drain(): Promise<void> {
+    try {
+      await this.#drainQueue();
+    } finally {
+      if (this.#refused && !this.#shard.accepting()) {
+        this.#refused = false;
+        this.dependencies.refusals.resolved(this.actor, "released");
+      }
+    }
+  }
+
+  async #drainQueue(): Promise<void> {
     let failures = 0;
+    let refusals = 0;
     while (this.#shard.accepting()) {
-      const message = this.#queue[0];
+      const message = this.#queue.head;
       if (this.#activated && message === undefined) return;
+      let refusal: UnknownMachineVersionError | undefined;
       try {
-        await this.dependencies.limit(async () => {
-          if (!this.#activated) await this.#activate();
-          if (message !== undefined) await this.#handle(message);
+        refusal = await this.dependencies.limit(async () => {
+          const unreadable = this.#activated ? undefined : await this.#activate();
+          if (message === undefined) return unreadable;
+          return this.#queue.inHand(message, () => this.#handle(message));
         });
-        if (message !== undefined) this.#queue.shift();
         failures = 0;
       } catch (error) {
         if (!this.#shard.accepting()) return;
@@ -187,11 +226,42 @@ export class ActorCell {
           "processing failed; retrying",
         );
         await this.#shard.sleep(Math.min(2000, RETRY_BASE_MS * 2 ** Math.min(failures, 6)));
+        continue;
+      }
+      if (refusal !== undefined) {
+        // Nothing acked, nothing dead-lettered: the message waits (issue #14).
+        refusals += 1;
+        const nextRetryInMs = refusalBackoffMs(refusals);
+        this.#refused = true;
+        this.#activated = false; // the next attempt reloads the snapshot
+        this.dependencies.refusals.refused({
+          address: this.address,
+          error: refusal,
+          seq: message?.seq,
+          waitingMessages: this.#queue.length,
+          nextRetryInMs,
+        });
+        if (message === undefined) return; // a wake: nothing waits yet
+        await this.#shard.sleep(nextRetryInMs);
+        continue;
+      }
+      if (message !== undefined) this.#queue.shift();
+      if (this.#refused) {
+        this.#refused = false;
+        refusals = 0;
+        this.dependencies.refusals.resolved(this.actor, "processed");
       }
     }
   }
 
-  async #activate(): Promise<void> {
+  /**
+   * Loads the latest generation, publishes its unconfirmed outbox again and
+   * resumes its effects — unless this host cannot read the snapshot: then its
+   * effects are left to a host that can (their inputs are the other version's).
+   *
+   * @returns the refusal when the snapshot cannot be read, else undefined.
+   */
+  async #activate(): Promise<UnknownMachineVersionError | undefined> {
     const { snapshots, publisher, effects, clock } = this.dependencies;
     const stored = await snapshots.load(this.actor);
     this.#record = withoutOutbox(stored?.record);
@@ -203,6 +273,11 @@ export class ActorCell {
     }
     this.#publishedGeneration = stored?.record.generation ?? 0;
     this.publishedAtMs = clock.now();
+    const readable = readStoredState(stored?.record, this.definition);
+    if (!readable.readable) {
+      this.#activated = true;
+      return readable.error;
+    }
     for (const effect of stored?.record.effects ?? []) {
       if (effect.cancelled === true) {
         if (!effects.hasRunningEffect(this.address, effect.effectId)) {
@@ -213,10 +288,15 @@ export class ActorCell {
       }
     }
     this.#activated = true;
+    return undefined;
   }
 
   /** Tells the kind the actor left memory (`ActorKindDefinition.onPassivated`); never throws. */
   passivated(): void {
+    if (this.#refused) {
+      this.#refused = false;
+      this.dependencies.refusals.resolved(this.actor, "released");
+    }
     try {
       this.definition.onPassivated?.(this.address);
     } catch (error) {
@@ -247,7 +327,8 @@ export class ActorCell {
     );
   }
 
-  async #handle(message: JsMsg): Promise<void> {
+  /** @returns the refusal when the step refused (nothing acked), else undefined. */
+  async #handle(message: JsMsg): Promise<UnknownMachineVersionError | undefined> {
     const { publisher, effects, clock } = this.dependencies;
     const inbox: InboxMessage = {
       seq: message.seq,
@@ -262,9 +343,10 @@ export class ActorCell {
       maxPayloadBytes: this.dependencies.maxPayloadBytes,
       live: this.#live,
     });
+    if (result.outcome === "refused") return result.error;
     if (result.outcome === "skipped") {
       this.#shard.complete(message);
-      return;
+      return undefined;
     }
     if (result.outcome === "not_created") {
       // Nothing to store (issue #11): publish the answer (dedup ids derived from
@@ -273,7 +355,7 @@ export class ActorCell {
       if (result.rejection !== undefined) this.#logRejection(message.seq, result.rejection);
       await publisher.publish(result.outbox);
       this.#shard.complete(message);
-      return;
+      return undefined;
     }
     const outcome = await this.#shard.commit(this.#record, result.record);
     if (outcome === "conflict")
@@ -304,6 +386,7 @@ export class ActorCell {
       effects.cancel(this.address, effectId);
     }
     this.#shard.complete(message);
+    return undefined;
   }
 }
 

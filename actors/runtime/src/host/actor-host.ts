@@ -29,6 +29,7 @@ import { OutboxPublisher } from "./outbox-publisher.js";
 import { MembershipSettling, planRebalance } from "./rebalance-plan.js";
 import { ShardWorker } from "./shard-worker.js";
 import { UnroutableCapture } from "./unroutable-capture.js";
+import { VersionRefusals, type VersionRefusalReport } from "./version-refusals.js";
 
 /** Connections and names a kind factory may use (see `ActorHostOptions.kinds`). */
 export interface HostServices {
@@ -205,6 +206,16 @@ export class ActorHost {
       logger,
       clock,
       limit: (task) => limiter(task),
+      refusals: new VersionRefusals(
+        settings.hostId,
+        logger,
+        clock,
+        (subject, body) => nats.publish(subject, body),
+        {
+          save: (actor, record) => redis.hset(keys.refusedActors(), actor, JSON.stringify(record)),
+          remove: (actor) => redis.hdel(keys.refusedActors(), actor),
+        },
+      ),
     };
     const host = new ActorHost(runtime, nats, membership, {
       nats: typeof options.nats === "string",
@@ -266,6 +277,18 @@ export class ActorHost {
       releasing: this.#releasing.size,
       orphanWorkers: this.#orphans.size,
     };
+  }
+
+  /**
+   * Actors this host refuses to process because their snapshot was written by a
+   * machine version it cannot read (issue #14, docs/decisions/0022): `total`
+   * refused attempts since start (one per actor per back-off window of 1 s →
+   * 30 s, not per message) and the actors refused now, with the stored and the
+   * host's version and how many messages wait. Each attempt is also logged at
+   * error level and published on `_troupe.alert.version.<kind>.<id>`.
+   */
+  get versionRefusals(): VersionRefusalReport {
+    return this.runtime.refusals.report;
   }
 
   /** Live hosts at the last heartbeat. */

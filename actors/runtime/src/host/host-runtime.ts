@@ -9,6 +9,7 @@ import type { StreamNames } from "@troupe/protocol";
 import type { EffectRunner } from "./effect-runner.js";
 import type { HostSettings } from "./host-options.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
+import type { VersionRefusals } from "./version-refusals.js";
 
 /** What the parts of one host share: settings, clients, stores, the clock and the concurrency limit. */
 export interface HostRuntime {
@@ -27,4 +28,6 @@ export interface HostRuntime {
   readonly clock: Clock;
   /** Runs `task` within the host's `maxConcurrency`. */
   readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+  /** Actors refused for their machine version: counted, logged, alerted (issue #14). */
+  readonly refusals: VersionRefusals;
 }

@@ -33,6 +33,7 @@ import { ActorCell, type ActorCellDependencies } from "./actor-cell.js";
 import type { EffectRunner } from "./effect-runner.js";
 import type { HostSettings } from "./host-options.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
+import type { VersionRefusals } from "./version-refusals.js";
 
 /** What a {@link ShardWorker} uses of its host (a `HostRuntime` has all of it). */
 export interface ShardWorkerDependencies {
@@ -59,6 +60,8 @@ export interface ShardWorkerDependencies {
   /** Runs a task within the host's `maxConcurrency`. */
   readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   readonly clock: Clock;
+  /** Actors refused for their machine version (issue #14). */
+  readonly refusals: Pick<VersionRefusals, "refused" | "resolved">;
 }
 
 /**
@@ -70,11 +73,20 @@ export interface ShardWorkerDependencies {
  * saved watermark, so messages the previous owner never finished are delivered at
  * once — failover does not wait for AckWait. Messages the snapshot already
  * reflects are skipped by the step.
+ *
+ * Each actor has its own mailbox (`ActorCell`), so an actor this host refuses
+ * for its machine version (issue #14) holds back only its own messages: the
+ * shard's other actors go on until the refused actor's un-acked messages fill
+ * `maxAckPendingPerShard` (the consumer then delivers nothing more for the
+ * shard; nothing is lost either way, decision 0022). The consumer has no
+ * `max_deliver`: a waiting message is redelivered, never dropped.
  */
 export class ShardWorker {
   readonly #cells = new Map<string, ActorCell>();
   readonly #outstanding = new Set<number>();
   readonly #abort = new AbortController();
+  /** Aborted as soon as the worker stops accepting (drain or lease lost): ends back-off sleeps. */
+  readonly #stopAccepting = new AbortController();
   /** Aborted only when this worker gives its running effects up (a drain that timed out). */
   readonly #effectsGiveUp = new AbortController();
   /** Running effects: the runner's promise → the tracked one (never rejects). */
@@ -98,7 +110,8 @@ export class ShardWorker {
     private readonly dependencies: ShardWorkerDependencies,
     private readonly onLeaseLost: (worker: ShardWorker) => void,
   ) {
-    const { snapshots, publisher, effects, limit, logger, settings, clock } = dependencies;
+    const { snapshots, publisher, effects, limit, logger, settings, clock, refusals } =
+      dependencies;
     this.#cellDependencies = {
       snapshots,
       publisher,
@@ -107,6 +120,7 @@ export class ShardWorker {
       logger,
       maxPayloadBytes: settings.maxPayloadBytes,
       clock,
+      refusals,
       shard: {
         accepting: () => this.#accepting,
         commit: (previous, next) => this.commit(previous, next),
@@ -446,6 +460,7 @@ export class ShardWorker {
   async drain(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     this.#accepting = false;
+    this.#stopAccepting.abort();
     await this.#messages?.close().catch(() => undefined);
     const settled = Promise.all([...this.#cells.values()].map((cell) => cell.settled()));
     const timeout = new AbortController();
@@ -483,12 +498,13 @@ export class ShardWorker {
   abort(): void {
     if (!this.#accepting && this.#abort.signal.aborted) return;
     this.#accepting = false;
+    this.#stopAccepting.abort();
     this.#abort.abort(new LeaseLostError(this.shard, this.token));
     void this.#messages?.close().catch(() => undefined);
   }
 
-  /** Sleeps unless the worker stops first. */
+  /** Sleeps unless the worker stops accepting (drains or loses its lease) first. */
   async sleep(ms: number): Promise<void> {
-    await sleep(ms, undefined, { signal: this.#abort.signal }).catch(() => undefined);
+    await sleep(ms, undefined, { signal: this.#stopAccepting.signal }).catch(() => undefined);
   }
 }

@@ -55,7 +55,14 @@ export interface ActorKindDefinition {
   readonly kind: string;
   /** The pure xstate v5 machine. */
   readonly machine: AnyStateMachine;
-  /** Machine version recorded in every snapshot; change it when the machine changes shape. */
+  /**
+   * Machine version recorded in every snapshot (`ActorRecord.machineVersion`).
+   * Change it when a stored snapshot of the previous version would be read
+   * wrongly by the new machine (context shape, state names); give the kind a
+   * {@link ActorKindDefinition.migrate} hook that reads the previous version.
+   * A host that meets a snapshot of a version it cannot read refuses the actor
+   * (issue #14, see `migrate`).
+   */
   readonly version: string;
   /** Payload schemas of the messages this kind accepts (by message type). */
   readonly messageSchemas: MessageSchemas;
@@ -82,10 +89,26 @@ export interface ActorKindDefinition {
     message?: MessageEnvelope,
   ) => ActorAddress;
   /**
-   * Migration hook for snapshots written by another machine version. Returns the
-   * persisted xstate snapshot in the current shape, or throws to refuse. Without a
-   * hook a snapshot of another version is refused (its messages are dead-lettered
-   * with code `unknown_machine_version`; the host keeps running).
+   * Migration hook for snapshots written by another machine version: returns the
+   * persisted xstate snapshot (`{ value, context, … }`) in the shape of this
+   * version's machine, or throws for a version it cannot read. Must be pure (the
+   * step and replays call it) and must throw for versions it does not know —
+   * in particular newer ones: during a rolling deploy an old host meets
+   * snapshots the new version wrote.
+   *
+   * Without a hook, or when it throws, the host **refuses** the actor
+   * (`UnknownMachineVersionError`, code `unknown_machine_version`): no dead
+   * letter, no new generation, the messages wait un-acked in the inbox, the
+   * host logs an error and publishes an alert on
+   * `_troupe.alert.version.<kind>.<id>` once per retry (1 s → 30 s) and counts
+   * it in `ActorHost.versionRefusals`, until a host that reads the snapshot owns
+   * the shard (issue #14, docs/decisions/0022). The migrated state is written
+   * back with the new version at the next commit.
+   *
+   * @param persistedState - the stored xstate persisted snapshot.
+   * @param fromVersion - the `version` that wrote it.
+   * @returns the persisted snapshot in this version's shape.
+   * @throws anything, to refuse: the actor waits, nothing is lost.
    */
   readonly migrate?: (persistedState: unknown, fromVersion: string) => unknown;
   /**

@@ -1,4 +1,5 @@
 import { type ActorAddress, formatAddress } from "@troupe/protocol";
+import type { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
 import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
@@ -21,6 +22,21 @@ export interface ReplayReport {
    * number given), else at the latest.
    */
   readonly divergence: (Difference & { readonly generation: number }) | undefined;
+  /**
+   * Set when the stored snapshot was written by another machine version than
+   * the kind given runs (issue #14): `{ storedVersion, replayVersion }`. The
+   * replay then cannot reproduce it byte for byte (`machineVersion` differs at
+   * least); read the divergence with that in mind.
+   */
+  readonly versionMismatch:
+    { readonly storedVersion: string; readonly replayVersion: string } | undefined;
+  /**
+   * Set when the step refused a message (a snapshot of a machine version the
+   * kind cannot read, issue #14): the replay stopped there, at inbox sequence
+   * `seq`; `reproduces` is false.
+   */
+  readonly refusal:
+    { readonly seq: number; readonly error: UnknownMachineVersionError } | undefined;
 }
 
 /**
@@ -60,6 +76,7 @@ export async function replayActor(
   let record: ActorRecord | undefined;
   let messagesRead = 0;
   let divergence: ReplayReport["divergence"];
+  let refusal: ReplayReport["refusal"];
   for await (const message of readJournal(source, address, stored?.record.inboxSeq ?? 0)) {
     messagesRead += 1;
     const result = processMessage(record, message, {
@@ -67,6 +84,11 @@ export async function replayActor(
       address,
       ...(source.maxPayloadBytes === undefined ? {} : { maxPayloadBytes: source.maxPayloadBytes }),
     });
+    if (result.outcome === "refused") {
+      // Every later message would be refused too: report where it stopped.
+      refusal = { seq: message.seq, error: result.error };
+      break;
+    }
     if (result.outcome !== "committed") continue;
     record = result.record;
     const expected = kept.get(record.generation);
@@ -85,13 +107,19 @@ export async function replayActor(
     if (difference !== undefined)
       divergence = { ...difference, generation: stored.record.generation };
   }
+  const storedVersion = stored?.record.machineVersion;
   return {
     actor,
-    reproduces: divergence === undefined,
+    reproduces: divergence === undefined && refusal === undefined,
     messagesRead,
     storedGeneration: stored?.record.generation,
     replayedGeneration: record?.generation,
     divergence,
+    versionMismatch:
+      storedVersion === undefined || storedVersion === source.definition.version
+        ? undefined
+        : { storedVersion, replayVersion: source.definition.version },
+    refusal,
   };
 }
 

@@ -12,12 +12,14 @@ import {
 } from "@troupe/protocol";
 import { isDeepStrictEqual } from "node:util";
 import { createActor, initialTransition, transition, type EventObject } from "xstate";
+import type { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
 import { UnsupportedMachineActionError } from "../errors/unsupported-machine-action-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import { CHILD_ACTOR_REASON } from "../registry/machine-action-support.js";
 import type { ActorRecord, OutboxItem, PendingEffect } from "./actor-record.js";
 import { deadLetterItems } from "./dead-letter-items.js";
 import { interpretActions, isEventOnlyAction, type MachineAction } from "./interpret-actions.js";
+import { readStoredState } from "./read-stored-state.js";
 
 /** One message read from the inbox stream. */
 export interface InboxMessage {
@@ -37,6 +39,17 @@ export type SkipReason = "already_reflected" | "stale_timer" | "stale_effect";
 /** Outcome of {@link processMessage}. */
 export type StepResult =
   | { readonly outcome: "skipped"; readonly reason: SkipReason }
+  | {
+      /**
+       * The stored snapshot was written by a machine version this host cannot
+       * read (the kind runs another version and has no `migrate` hook, or the
+       * hook threw): nothing to write, publish or start, and the message must
+       * NOT be acked nor dead-lettered — it waits in the inbox for a host that
+       * reads the snapshot (issue #14, docs/decisions/0022).
+       */
+      readonly outcome: "refused";
+      readonly error: UnknownMachineVersionError;
+    }
   | {
       /**
        * The actor has no record and the message did not create it: the machine
@@ -115,8 +128,11 @@ export interface StepOptions {
  *    behind (issue #11, docs/decisions/0013).
  *
  * A snapshot written by another machine version is migrated with the kind's
- * `migrate` hook; without one, the message is rejected with
- * `unknown_machine_version`. An exception thrown by the machine itself rejects the
+ * `migrate` hook. Without a hook, or when the hook throws, the step `refused`s
+ * (before decoding: a message only the newer version understands is not
+ * dead-lettered either) with `UnknownMachineVersionError`: no dead letter, no
+ * generation, the record untouched; the caller leaves the message in the
+ * inbox (issue #14). An exception thrown by the machine itself rejects the
  * message with code `internal` rather than crashing the host, and so does an
  * outbox item (event, message, transcript entry) over `maxPayloadBytes`, with
  * code `payload_too_large`. An `effect.completed` that fails either way is
@@ -157,6 +173,10 @@ function step(
   if (record !== undefined && message.seq <= record.inboxSeq) {
     return { outcome: "skipped", reason: "already_reflected" };
   }
+  // Before anything else reads the message: a host that cannot read the
+  // snapshot must not judge the message either (issue #14).
+  const stored = readStoredState(record, options.definition);
+  if (!stored.readable) return { outcome: "refused", error: stored.error };
   const { definition, address } = options;
   const actor = formatAddress(address);
   let envelope: MessageEnvelope;
@@ -177,11 +197,11 @@ function step(
     throw error;
   }
   try {
-    return transitionMachine(record, message, envelope, options);
+    return transitionMachine(record, message, envelope, options, stored.state);
   } catch (error) {
     const rejection = asTroupeError(error, `the machine failed on ${envelope.type}`);
     if (envelope.type === "effect.completed") {
-      const asFailure = failEffectInstead(record, message, envelope, options, rejection);
+      const asFailure = failEffectInstead(record, message, envelope, options, rejection, stored);
       if (asFailure !== undefined) return asFailure;
     }
     return reject(withoutAnswered(record, envelope), message, options, rejection, envelope);
@@ -198,6 +218,7 @@ function failEffectInstead(
   envelope: MessageEnvelope,
   options: StepOptions,
   error: TroupeError,
+  stored: { readonly state: unknown },
 ): StepResult | undefined {
   const { effectId } = envelope.payload as { effectId: string };
   const failed: MessageEnvelope = {
@@ -207,7 +228,7 @@ function failEffectInstead(
   };
   let result: StepResult;
   try {
-    result = transitionMachine(record, message, failed, options);
+    result = transitionMachine(record, message, failed, options, stored.state);
   } catch {
     return undefined;
   }
@@ -286,6 +307,7 @@ function transitionMachine(
   message: InboxMessage,
   envelope: MessageEnvelope,
   options: StepOptions,
+  storedState: unknown,
 ): StepResult {
   const { definition, address } = options;
   let effects = record?.effects ?? [];
@@ -329,9 +351,7 @@ function transitionMachine(
       live.generation === record.generation &&
       record.machineVersion === definition.version
         ? (live.snapshot as typeof snapshot)
-        : createActor(machine, {
-            snapshot: restoreState(record, definition) as never,
-          }).getSnapshot();
+        : createActor(machine, { snapshot: storedState as never }).getSnapshot();
   }
   const [next, transitionActions] = transition(machine, snapshot, event);
   actions.push(...(transitionActions as MachineAction[]));
@@ -399,18 +419,6 @@ function transitionMachine(
     rejection: undefined,
     live: { generation: nextRecord.generation, snapshot: next },
   };
-}
-
-function restoreState(record: ActorRecord, definition: ActorKindDefinition): unknown {
-  if (record.machineVersion === definition.version) return record.state;
-  if (definition.migrate === undefined) {
-    throw new TroupeError(
-      "unknown_machine_version",
-      `snapshot of ${record.address} was written by machine version ${record.machineVersion}; ` +
-        `this host runs version ${definition.version} and the kind has no migrate hook`,
-    );
-  }
-  return definition.migrate(record.state, record.machineVersion);
 }
 
 function reject(

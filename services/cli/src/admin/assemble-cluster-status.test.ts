@@ -52,7 +52,9 @@ describe("assembleClusterStatus", () => {
       deadLetters: 2,
       armedTimers: 2,
       dirtyActors: 1,
+      refusedActors: 0,
     });
+    expect(status.refusedActors).toEqual([]);
     expect(JSON.parse(JSON.stringify(status))).toMatchObject({ shardCount: 4, prefix: "troupe" });
   });
 });

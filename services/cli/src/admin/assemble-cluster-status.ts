@@ -38,6 +38,27 @@ export interface ShardStatus {
   readonly dirtyActors: number;
 }
 
+/**
+ * An actor a host refuses to process because it cannot read its snapshot's
+ * machine version; its messages wait in the inbox (issue #14, decision 0022).
+ */
+export interface RefusedActorStatus {
+  /** `kind/id`. */
+  readonly actor: string;
+  /** The refusing host. */
+  readonly hostId: string;
+  /** Machine version that wrote the snapshot. */
+  readonly storedVersion: string;
+  /** The version the refusing host runs. */
+  readonly hostVersion: string;
+  /** Refused attempts so far (one per back-off window, 1 s → 30 s). */
+  readonly refusals: number;
+  /** Messages the host holds for it, un-acked. */
+  readonly waitingMessages: number;
+  /** First refusal by that host, Unix ms. */
+  readonly sinceMs: number;
+}
+
 /** Message count of one stream; `messages` undefined when the stream does not exist. */
 export interface StreamStatus {
   readonly name: string;
@@ -47,8 +68,8 @@ export interface StreamStatus {
 /**
  * The state of a deployment, as `troupe status` shows it. JSON-serializable.
  *
- * Shape: `{ prefix, shardCount, observedAtMs, hosts[], shards[], streams: { inbox,
- * events, deltas, deadLetter, transcript }, totals }` (`deltas`: the transient
+ * Shape: `{ prefix, shardCount, observedAtMs, hosts[], shards[], refusedActors[],
+ * streams: { inbox, events, deltas, deadLetter, transcript }, totals }` (`deltas`: the transient
  * `run.delta` events, kept for the deltas retention; issue #11).
  */
 export interface ClusterStatus {
@@ -60,6 +81,8 @@ export interface ClusterStatus {
   readonly hosts: readonly HostStatus[];
   /** Every shard, 0 to `shardCount − 1`. */
   readonly shards: readonly ShardStatus[];
+  /** Actors refused for their machine version now, by actor (issue #14). */
+  readonly refusedActors: readonly RefusedActorStatus[];
   readonly streams: {
     readonly inbox: StreamStatus;
     readonly events: StreamStatus;
@@ -84,6 +107,8 @@ export interface ClusterStatus {
     readonly unroutableDeadLetters: number | undefined;
     readonly armedTimers: number;
     readonly dirtyActors: number;
+    /** Actors refused for their machine version (issue #14). */
+    readonly refusedActors: number;
   };
 }
 
@@ -101,11 +126,17 @@ export interface ClusterReadings {
   readonly streams: ClusterStatus["streams"];
   /** Dead letters on `_troupe.deadletter.unroutable`; undefined when unknown. */
   readonly unroutableDeadLetters?: number | undefined;
+  /**
+   * The hosts' refusal records (`<p>:refused`): actor → entry with its
+   * `expiresAtMs`; entries at or past `observedAtMs` are stale and left out.
+   */
+  readonly refusedActors?: readonly (RefusedActorStatus & { readonly expiresAtMs: number })[];
 }
 
 /**
  * Combines raw readings into a {@link ClusterStatus}: hosts with the shards they
- * hold and the age of their last heartbeat, and totals. Pure.
+ * hold and the age of their last heartbeat, the refused actors whose record is
+ * not stale, and totals. Pure.
  *
  * @param readings - membership, per-shard readings and stream counts.
  * @returns the status; hosts sorted by id.
@@ -135,12 +166,17 @@ export function assembleClusterStatus(readings: ClusterReadings): ClusterStatus 
   const known = readings.shards.filter((shard) => shard.inboxLag !== undefined);
   const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
   const ownedShards = readings.shards.filter((shard) => shard.owner !== undefined).length;
+  const refusedActors: RefusedActorStatus[] = (readings.refusedActors ?? [])
+    .filter((entry) => entry.expiresAtMs > readings.observedAtMs)
+    .map(({ expiresAtMs: _stale, ...entry }) => entry)
+    .sort((a, b) => (a.actor < b.actor ? -1 : a.actor > b.actor ? 1 : 0));
   return {
     prefix: readings.prefix,
     shardCount: readings.shardCount,
     observedAtMs: readings.observedAtMs,
     hosts,
     shards: readings.shards,
+    refusedActors,
     streams: readings.streams,
     totals: {
       liveHosts: hosts.filter((host) => host.alive).length,
@@ -152,6 +188,7 @@ export function assembleClusterStatus(readings: ClusterReadings): ClusterStatus 
       unroutableDeadLetters: readings.unroutableDeadLetters,
       armedTimers: sum(readings.shards.map((shard) => shard.armedTimers)),
       dirtyActors: sum(readings.shards.map((shard) => shard.dirtyActors)),
+      refusedActors: refusedActors.length,
     },
   };
 }

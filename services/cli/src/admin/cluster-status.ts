@@ -11,6 +11,7 @@ import type { Redis } from "ioredis";
 import { DEFAULT_DEPLOYMENT_PREFIX, type AdminDeps } from "./admin-deps.js";
 import {
   assembleClusterStatus,
+  type ClusterReadings,
   type ClusterStatus,
   type ShardStatus,
   type StreamStatus,
@@ -32,7 +33,9 @@ export interface ClusterStatusOptions {
  * shard's lease, watermark, timer and dirty sets, each shard consumer's backlog
  * (`jsm.consumers.list` on `<P>_INBOX`, consumers named `<prefix>-shard-<n>`)
  * and the message counts of the five streams, with the dead letters of publishes
- * that matched no route (`_troupe.deadletter.unroutable`, issue #11). Read-only.
+ * that matched no route (`_troupe.deadletter.unroutable`, issue #11), and the
+ * actors hosts refuse for their machine version (`<p>:refused`, issue #14).
+ * Read-only.
  *
  * @param deps - Redis, JetStream manager, prefix (default `"troupe"`), shard
  *   count, and optionally the hosts' `membershipTtlMs` (default 2000 ms).
@@ -60,6 +63,7 @@ export async function clusterStatus(
     deadLetter,
     transcript,
     unroutableDeadLetters,
+    refusedActors,
   ] = await Promise.all([
     redisTimeMs(deps.redis),
     readMembers(deps.redis, keys),
@@ -71,6 +75,7 @@ export async function clusterStatus(
     streamStatus(deps.jsm, names.deadLetter),
     streamStatus(deps.jsm, names.transcript),
     storedCount(deps.jsm, names.deadLetter, UNROUTABLE_DEAD_LETTER_SUBJECT),
+    readRefusedActors(deps.redis, keys),
   ]);
   const shards: ShardStatus[] = await Promise.all(
     redisShards.map(async (shard) => {
@@ -91,6 +96,36 @@ export async function clusterStatus(
     shards,
     streams: { inbox, events, deltas, deadLetter, transcript },
     unroutableDeadLetters,
+    refusedActors,
+  });
+}
+
+/** The hosts' refusal records (`<p>:refused`, issue #14); unreadable entries are left out. */
+async function readRefusedActors(
+  redis: Redis,
+  keys: RedisKeys,
+): Promise<NonNullable<ClusterReadings["refusedActors"]>> {
+  const entries = await redis.hgetall(keys.refusedActors());
+  return Object.entries(entries).flatMap(([actor, json]) => {
+    try {
+      const entry = JSON.parse(json) as Record<string, unknown>;
+      const text = (key: string) => (typeof entry[key] === "string" ? entry[key] : "?");
+      const number = (key: string) => (typeof entry[key] === "number" ? entry[key] : 0);
+      return [
+        {
+          actor,
+          hostId: text("hostId"),
+          storedVersion: text("storedVersion"),
+          hostVersion: text("hostVersion"),
+          refusals: number("refusals"),
+          waitingMessages: number("waitingMessages"),
+          sinceMs: number("sinceMs"),
+          expiresAtMs: number("expiresAtMs"),
+        },
+      ];
+    } catch {
+      return [];
+    }
   });
 }
 

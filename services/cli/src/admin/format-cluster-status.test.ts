@@ -59,6 +59,72 @@ describe("formatClusterStatus", () => {
 });
 
 describe("formatShardRanges", () => {
+  it("lists the actors a host refuses for their machine version, stale records left out (issue #14)", () => {
+    const status = assembleClusterStatus({
+      prefix: "troupe",
+      shardCount: 1,
+      observedAtMs: 50_000,
+      membershipTtlMs: 2000,
+      members: [{ hostId: "host-a", expiresAtMs: 51_750 }],
+      shards: [
+        {
+          shard: 0,
+          owner: "host-a",
+          fencingToken: 1,
+          leaseRemainingMs: 1500,
+          inboxLag: 3,
+          consumer: true,
+          watermark: 7,
+          armedTimers: 0,
+          dirtyActors: 0,
+        },
+      ],
+      refusedActors: [
+        {
+          actor: "ledger/x",
+          hostId: "host-a",
+          storedVersion: "2",
+          hostVersion: "1",
+          refusals: 4,
+          waitingMessages: 3,
+          sinceMs: 10_000,
+          expiresAtMs: 60_000,
+        },
+        {
+          actor: "ledger/gone",
+          hostId: "host-dead",
+          storedVersion: "2",
+          hostVersion: "1",
+          refusals: 9,
+          waitingMessages: 1,
+          sinceMs: 1_000,
+          expiresAtMs: 50_000,
+        },
+      ],
+      streams: {
+        inbox: { name: "TROUPE_INBOX", messages: 10 },
+        events: { name: "TROUPE_EVENTS", messages: 0 },
+        deltas: { name: "TROUPE_DELTAS", messages: 0 },
+        deadLetter: { name: "TROUPE_DEADLETTER", messages: 0 },
+        transcript: { name: "TROUPE_TRANSCRIPT", messages: 0 },
+      },
+    });
+    expect(status.totals.refusedActors).toBe(1);
+    expect(status.refusedActors.map((actor) => actor.actor)).toEqual(["ledger/x"]);
+    const text = formatClusterStatus(status);
+    expect(text).toContain(
+      "refused actors  1 — a host cannot read their snapshot's machine version; their messages wait: " +
+        "deploy a host that runs the stored version, or add a migration",
+    );
+    expect(text).toContain(
+      [
+        "refused actor  stored version  host version  host    waiting  attempts",
+        "ledger/x       2               1             host-a        3         4",
+      ].join("\n"),
+    );
+    expect(text).not.toContain("ledger/gone");
+  });
+
   it("collapses consecutive shards into ranges", () => {
     expect(formatShardRanges([0, 1, 2, 5, 7, 8])).toBe("0-2, 5, 7-8");
     expect(formatShardRanges([3])).toBe("3");

@@ -6,7 +6,8 @@ import { labelledLines, textTable } from "./text-table.js";
  * Renders a {@link ClusterStatus} as plain text for `troupe status`: totals,
  * a table of hosts, a table of shards (owner, token, lease left, inbox lag,
  * watermark, timers, dirty actors) and the stream message counts (`-` for a missing stream). No colors.
- * A dead-letter count above 0 names `troupe deadletters`.
+ * A dead-letter count above 0 names `troupe deadletters`; actors a host refuses
+ * for their machine version (issue #14) get a line and a table.
  *
  * @param status - from `clusterStatus`.
  * @returns the text, lines joined with `\n`, no trailing newline.
@@ -38,6 +39,15 @@ export function formatClusterStatus(status: ClusterStatus): string {
     ],
     ["timers", `${totals.armedTimers} armed`],
     ["dirty actors", String(totals.dirtyActors)],
+    ...(totals.refusedActors === 0
+      ? []
+      : [
+          [
+            "refused actors",
+            `${totals.refusedActors} — a host cannot read their snapshot's machine version; ` +
+              "their messages wait: deploy a host that runs the stored version, or add a migration",
+          ] as [string, string],
+        ]),
   ]);
   const hosts =
     status.hosts.length === 0
@@ -80,7 +90,30 @@ export function formatClusterStatus(status: ClusterStatus): string {
       stream.messages === undefined ? "-" : String(stream.messages),
     ]),
   );
-  return [summary, hosts, shards, streams].join("\n\n");
+  const refused =
+    status.refusedActors.length === 0
+      ? []
+      : [
+          textTable(
+            [
+              { heading: "refused actor" },
+              { heading: "stored version" },
+              { heading: "host version" },
+              { heading: "host" },
+              { heading: "waiting", align: "right" },
+              { heading: "attempts", align: "right" },
+            ],
+            status.refusedActors.map((actor) => [
+              actor.actor,
+              actor.storedVersion,
+              actor.hostVersion,
+              actor.hostId,
+              String(actor.waitingMessages),
+              String(actor.refusals),
+            ]),
+          ),
+        ];
+  return [summary, hosts, ...refused, shards, streams].join("\n\n");
 }
 
 function shardRow(shard: ShardStatus): string[] {

@@ -38,6 +38,31 @@ describe("formatReplayReport", () => {
     expect(text).toContain("  replayed           2");
   });
 
+  it("names a refused step and the machine versions instead of a plain difference (issue #14)", () => {
+    const text = formatReplayReport({
+      actor: "ledger/l1",
+      reproduces: false,
+      messagesReplayed: 2,
+      storedGeneration: 4,
+      replayedGeneration: 1,
+      difference: undefined,
+      versionMismatch: { storedVersion: "2", replayVersion: "1" },
+      refusal: {
+        seq: 2,
+        storedVersion: "2",
+        replayVersion: "1",
+        message: "the snapshot of ledger/l1 was written by machine version 2; …",
+      },
+    });
+    expect(text).toContain(
+      "reproduces           NO, the replay stopped: the step refused a snapshot of another machine version",
+    );
+    expect(text).toContain("machine versions     stored snapshot 2, replayed with 1");
+    expect(text).toContain(
+      "refused              at inbox sequence 2: the snapshot of ledger/l1 was written by machine version 2; …",
+    );
+  });
+
   it("says there is nothing to compare for an actor with no snapshot and no journal", () => {
     expect(
       formatReplayReport({

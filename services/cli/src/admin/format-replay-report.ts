@@ -8,18 +8,21 @@ export const DIFFERENCE_PREVIEW_CHARS = 300;
  * Renders a {@link ReplayCommandReport} as plain text for `troupe replay`: the
  * verdict, the messages replayed, the stored and replayed generations and, when
  * they differ, where (path, generation, stored and replayed values as JSON cut at
- * {@link DIFFERENCE_PREVIEW_CHARS}). No colors.
+ * {@link DIFFERENCE_PREVIEW_CHARS}), and the machine versions when the stored
+ * snapshot's differs from the replay's or the step refused (issue #14). No colors.
  *
  * @param report - from `replayActorCommand`.
  * @returns the text, lines joined with `\n`, no trailing newline.
  */
 export function formatReplayReport(report: ReplayCommandReport): string {
   const verdict =
-    report.storedGeneration === undefined && report.replayedGeneration === undefined
-      ? "nothing to compare (no stored snapshot, no journal)"
-      : report.reproduces
-        ? "yes, the journal reproduces the stored snapshot"
-        : "NO, the replay differs from the stored snapshot";
+    report.refusal !== undefined
+      ? "NO, the replay stopped: the step refused a snapshot of another machine version"
+      : report.storedGeneration === undefined && report.replayedGeneration === undefined
+        ? "nothing to compare (no stored snapshot, no journal)"
+        : report.reproduces
+          ? "yes, the journal reproduces the stored snapshot"
+          : "NO, the replay differs from the stored snapshot";
   const pairs: [string, string][] = [
     ["actor", report.actor],
     ["reproduces", verdict],
@@ -33,6 +36,15 @@ export function formatReplayReport(report: ReplayCommandReport): string {
       report.replayedGeneration === undefined ? "-" : String(report.replayedGeneration),
     ],
   ];
+  if (report.versionMismatch !== undefined) {
+    pairs.push([
+      "machine versions",
+      `stored snapshot ${report.versionMismatch.storedVersion}, replayed with ${report.versionMismatch.replayVersion}`,
+    ]);
+  }
+  if (report.refusal !== undefined) {
+    pairs.push(["refused", `at inbox sequence ${report.refusal.seq}: ${report.refusal.message}`]);
+  }
   if (report.difference !== undefined) {
     pairs.push(
       [

@@ -57,6 +57,22 @@ export interface ReplayCommandReport {
         readonly replayed: JsonValue;
       }
     | undefined;
+  /**
+   * Set when the stored snapshot was written by another machine version than
+   * the kinds given run (issue #14).
+   */
+  readonly versionMismatch?: { readonly storedVersion: string; readonly replayVersion: string };
+  /**
+   * Set when the step refused a message because the kind cannot read a
+   * snapshot of that version (issue #14): the replay stopped at inbox sequence
+   * `seq`; `message` says what to do.
+   */
+  readonly refusal?: {
+    readonly seq: number;
+    readonly storedVersion: string;
+    readonly replayVersion: string;
+    readonly message: string;
+  };
 }
 
 /**
@@ -67,7 +83,10 @@ export interface ReplayCommandReport {
  *   count, the kinds, and a NATS connection when `kinds` is a factory.
  * @param address - `kind/id`, e.g. `session/demo-1`.
  * @returns the report; `reproduces: false` with a `difference` when they differ
- *   (also when the journal lost early messages to retention).
+ *   (also when the journal lost early messages to retention), with a
+ *   `refusal` when the step refused a snapshot of a machine version the kinds
+ *   cannot read, and `versionMismatch` when the stored snapshot is of another
+ *   version than the kinds given (issue #14).
  * @throws InvalidAddressError when `address` is not a valid `kind/id` (field
  *   `address`), or names a kind the given kinds do not define (field `kind`).
  * @throws TypeError when `kinds` is a factory and no `nats` connection is given.
@@ -121,6 +140,17 @@ export async function replayActorCommand(
             stored: toJsonValue(report.divergence.expected),
             replayed: toJsonValue(report.divergence.actual),
           },
+    ...(report.versionMismatch === undefined ? {} : { versionMismatch: report.versionMismatch }),
+    ...(report.refusal === undefined
+      ? {}
+      : {
+          refusal: {
+            seq: report.refusal.seq,
+            storedVersion: report.refusal.error.storedVersion,
+            replayVersion: report.refusal.error.hostVersion,
+            message: report.refusal.error.message,
+          },
+        }),
   };
 }
 
