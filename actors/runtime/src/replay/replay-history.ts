@@ -285,8 +285,7 @@ function isQuietOutcome(result: StepResult): boolean {
 }
 
 function refusalReason(result: StepResult, expected: HistoryGeneration | undefined): string {
-  const error = (result as { error?: { message?: unknown } }).error;
-  const detail = typeof error?.message === "string" ? `: ${error.message}` : "";
+  const detail = result.outcome === "refused" ? `: ${result.error.message}` : "";
   if (expected === undefined) return `the step refused the message${detail}`;
   return `the recording committed generation ${expected.generation} for this message; the replay's step ended ${result.outcome}${detail}`;
 }
