@@ -118,6 +118,7 @@ export { knownEvent, type KnownEvent } from "./cli/render/known-event.js";
 export { DEFAULT_VALUE_MAX_CHARS, formatValue } from "./cli/render/format-value.js";
 export { renderColors, type RenderColors } from "./cli/render/render-colors.js";
 
+export { agentsOfExport } from "./host/load-agents.js";
 export { checkNats } from "./host/check-nats.js";
 export { checkRedis } from "./host/check-redis.js";
 export {
