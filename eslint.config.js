@@ -230,6 +230,12 @@ export default tseslint.config(
     },
   },
   {
+    // The test kit's examples are written as a user writes them: tools are
+    // `async` functions whether or not the example's body awaits.
+    files: ["services/testkit/examples/**/*.ts"],
+    rules: { "@typescript-eslint/require-await": "off" },
+  },
+  {
     // Plain-Node apps that test/tsconfig.json type-checks (checkJs): TypeScript
     // reports undefined names there, as typescript-eslint has it for .ts files.
     files: ["test/src/packaging/apps/*.mjs"],

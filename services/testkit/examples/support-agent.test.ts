@@ -52,7 +52,9 @@ function lastToolResult({ messages }: ScriptedRequest): string {
   const last = messages.at(-1);
   if (last?.role !== "tool") return "";
   const part = last.content.find((candidate) => candidate.type === "tool-result");
-  return part?.type === "tool-result" && "value" in part.output ? String(part.output.value) : "";
+  if (part?.type !== "tool-result" || !("value" in part.output)) return "";
+  const { value } = part.output;
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 const supportAgent = defineAgent({

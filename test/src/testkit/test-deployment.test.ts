@@ -31,9 +31,9 @@ const refundOrder = defineTool({
   inputSchema: z.object({ orderId: z.string() }),
   // A payment is not safe to repeat: every call asks for approval first.
   effectClass: "non_idempotent_write",
-  execute: async ({ orderId }) => {
+  execute: ({ orderId }) => {
     refunded.push(orderId);
-    return { orderId, refunded: true };
+    return Promise.resolve({ orderId, refunded: true });
   },
 });
 
@@ -199,18 +199,12 @@ async function armedTimers(
 ): Promise<{ member: string; deadlineMs: number; score: number }[]> {
   const timers: { member: string; deadlineMs: number; score: number }[] = [];
   for (let shard = 0; shard < deployment.shardCount; shard++) {
-    const entries = await deployment.redis.zrange(
-      `${deployment.prefix}:timers:${shard}`,
-      0,
-      -1,
-      "WITHSCORES",
-    );
-    for (let index = 0; index < entries.length; index += 2) {
-      const member = entries[index]!;
+    const key = `${deployment.prefix}:timers:${shard}`;
+    for (const member of await deployment.redis.zrange(key, 0, "-1")) {
       timers.push({
         member,
         deadlineMs: Number(member.split("|")[0]),
-        score: Number(entries[index + 1]),
+        score: Number(await deployment.redis.zscore(key, member)),
       });
     }
   }

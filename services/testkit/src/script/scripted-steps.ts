@@ -105,7 +105,7 @@ export function scriptedModel(
     const sessionId = typeof troupe["sessionId"] === "string" ? troupe["sessionId"] : "";
     const callKey = `${String(troupe["runId"])}.m${String(troupe["modelCallIndex"])}`;
     let ofSession = calls.get(sessionId);
-    if (ofSession === undefined) calls.set(sessionId, (ofSession = new Map()));
+    if (ofSession === undefined) calls.set(sessionId, (ofSession = new Map<string, number>()));
     let index = ofSession.get(callKey);
     if (index === undefined) ofSession.set(callKey, (index = ofSession.size));
     return { sessionId, index };
