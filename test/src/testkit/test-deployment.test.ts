@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { testRunMarker } from "../harness/test-run-marker.js";
+import { waitFor } from "../support/wait-for.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
@@ -210,3 +211,26 @@ async function armedTimers(
   }
   return timers;
 }
+
+describe("createTestDeployment with two hosts", () => {
+  it("serves the agents from two in-process hosts that share the shards", async () => {
+    await using deployment = await createTestDeployment({
+      agents: [agent],
+      hosts: 2,
+      prefix: "testkit2",
+      servers: { dataDirPrefix: testRunMarker() },
+    });
+    expect(deployment.hosts).toHaveLength(2);
+    expect(deployment.agents).toEqual(["support"]);
+    // Fair shares once both are members: 2 + 2 of 4 shards, none owned twice.
+    await waitFor(() => deployment.hosts.every((host) => host.ownedShards.length === 2), {
+      timeoutMs: 20_000,
+      description: "each host owning 2 of the 4 shards",
+    });
+    const owned = deployment.hosts.flatMap((host) => host.ownedShards).sort();
+    expect(owned).toEqual([0, 1, 2, 3]);
+    const run = deployment.sendAndWait("two-hosts", "Refund A1 please");
+    await deployment.approve("two-hosts", await deployment.waitForApproval("two-hosts"));
+    expect(await run).toMatchObject({ status: "completed", text: "Refunded A1." });
+  });
+});

@@ -1,4 +1,5 @@
 import { renderNatsServerConfig } from "@troupe/cli/internal";
+import { TroupeError } from "@troupe/protocol";
 import type { StartedTestContainer } from "testcontainers";
 
 /** Image of the NATS containers; 2.10 is the oldest line with every JetStream feature Troupe uses. */
@@ -36,13 +37,15 @@ export interface ContainerTestServers {
  *
  * @param options - See {@link ContainerTestServersOptions}.
  * @returns The client URLs and a stop function.
+ * @throws TroupeError (`unavailable`) when the optional `testcontainers`
+ *   package is not installed.
  * @throws The testcontainers error when a container does not start (source: issue #14,
  *   the detection moved here from the repository's test harness).
  */
 export async function startContainerTestServers(
   options: ContainerTestServersOptions,
 ): Promise<ContainerTestServers> {
-  const { GenericContainer, Wait } = await import("testcontainers");
+  const { GenericContainer, Wait } = await loadTestcontainers();
   const labels = { ...(options.labels ?? { "troupe.test": "true" }) };
   const config = renderNatsServerConfig({
     host: "0.0.0.0",
@@ -87,6 +90,20 @@ export async function startContainerTestServers(
     redisUrl: `redis://${hostPort(redis.value, 6379)}`,
     stop,
   };
+}
+
+/** The optional peer dependency, or a clear error saying how to get it. */
+async function loadTestcontainers(): Promise<typeof import("testcontainers")> {
+  try {
+    return await import("testcontainers");
+  } catch (error) {
+    throw new TroupeError(
+      "unavailable",
+      "Test servers in containers need the optional package testcontainers: " +
+        "npm install --save-dev testcontainers@^11.14 (or use the local binaries: TROUPE_TEST_SERVERS=local)",
+      { cause: error },
+    );
+  }
 }
 
 function hostPort(container: StartedTestContainer, port: number): string {
