@@ -7,3 +7,4 @@
  */
 export * from "./index.js";
 export { RedisKeys } from "./storage/redis-keys.js";
+export { decodeBody } from "./codec/decode-body.js";

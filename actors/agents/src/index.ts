@@ -11,6 +11,10 @@
  *   agent registry (a session's agent settings are journaled), `model.call` to
  *   the AI SDK and `tool.execute` to the agents' tools, each call behind an
  *   idempotency record.
+ * - {@link replayHistory} / {@link replayHistories}: replay recorded histories
+ *   (`troupe history export`) offline with the agent machines and report the
+ *   first divergence (issue #14); {@link agentMachineKinds} are those machines
+ *   as pure kind definitions.
  * - {@link resolveModel} (`TROUPE_MODEL`, provider specs) and the deterministic
  *   {@link ScriptedModel} for demos and tests.
  *
@@ -25,7 +29,16 @@ export * from "./agents/define-agent.js";
 export * from "./agents/invalid-agent-error.js";
 export * from "./agents/model-call-error.js";
 export { MAX_MODEL_OUTPUT_BYTES } from "./agents/model-output-size.js";
+export * from "./agents/replay-history.js";
 export * from "./agents/subagents.js";
+export {
+  formatHistoryReplayReport,
+  type ActorReplayReport,
+  type HistoryDivergence,
+  type HistoryReplayReport,
+  type ReplayedStep,
+  type RequestedEffect,
+} from "@troupe/runtime";
 export * from "./agents/unknown-agent-error.js";
 export * from "./models/demo-script.js";
 export * from "./models/model-not-configured-error.js";

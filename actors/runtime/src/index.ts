@@ -11,7 +11,9 @@
  *   effect handlers; {@link assertSupportedMachine} checks that the host can run
  *   the machine (the host checks it on start).
  * - {@link replayActor}: re-runs an actor's journal through the pure step and
- *   reports the first divergence from the stored snapshot.
+ *   reports the first divergence from the stored snapshot;
+ *   {@link exportActorHistory} records an actor's (or a conversation's) journal
+ *   and generations as a history file that replays offline (issue #14).
  * - {@link Clock}: where the host reads the time ({@link systemClock} by
  *   default, {@link ManualClock} in tests).
  *
@@ -24,7 +26,9 @@
 export * from "./clock/clock.js";
 export * from "./clock/manual-clock.js";
 export * from "./clock/system-clock.js";
+export * from "./errors/actor-not-found-error.js";
 export * from "./errors/effect-cancelled-error.js";
+export * from "./errors/history-not-reproducible-error.js";
 export * from "./errors/lease-lost-error.js";
 export * from "./errors/shard-count-mismatch-error.js";
 export * from "./errors/unsupported-machine-action-error.js";
@@ -33,7 +37,14 @@ export * from "./host/host-options.js";
 export * from "./stores/watch-redis-connection.js";
 export * from "./registry/actor-kind.js";
 export * from "./registry/assert-supported-machine.js";
+export * from "./registry/migration-chain.js";
 export type { ActorRecord, PendingEffect, PendingTimer, OutboxItem } from "./step/actor-record.js";
+export type { InboxMessage } from "./step/process-message.js";
+export * from "./replay/export-actor-history.js";
 export * from "./replay/first-difference.js";
 export * from "./replay/journal-reader.js";
+export * from "./replay/outbox-targets.js";
+export * from "./replay/record-actor-history.js";
 export * from "./replay/replay-actor.js";
+export * from "./replay/replay-history.js";
+export * from "./replay/verify-recorded-actor.js";

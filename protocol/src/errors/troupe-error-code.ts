@@ -24,6 +24,8 @@
  * | `unroutable_subject` | a publish under `troupe.` matched no route (e.g. `troupe.session.a.b.in`, a session id with a dot); hosts dead-letter it (issue #11) |
  * | `project_exists` | `troupe init` was given a folder that holds files other than an npm project's `package.json`, lock file and `node_modules` (issue #13) |
  * | `invalid_history` | a recorded history file is not one `troupe history export` writes, or comes from a newer format version (issue #14) |
+ * | `actor_not_found` | an actor has no stored snapshot (it was never created, or its keys are gone), so there is nothing to read or export (issue #14) |
+ * | `history_not_reproducible` | an actor's journal, replayed through the step, does not give its stored snapshot generations (the machine changed, or the journal lost early messages to retention); no history is written (issue #14) |
  * | `invalid_options` | a call was given options it does not accept (e.g. the test kit's `createTestDeployment({ hosts: 0 })`, `clock.advance(-1)`); nothing was started or changed (issue #14) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
@@ -53,6 +55,8 @@ export const TROUPE_ERROR_CODES = [
   "unroutable_subject",
   "project_exists",
   "invalid_history",
+  "actor_not_found",
+  "history_not_reproducible",
   "invalid_options",
 ] as const;
 

@@ -8,7 +8,9 @@
  *   {@link TestDeployment}: `sendAndWait`, `expectEvents`, `waitForApproval` /
  *   `approve` / `deny`, `waitForQuestion` / `answer`, `events`, and
  *   `clock.advance(ms)` for durable timers (a 24 h approval timeout in
- *   milliseconds; {@link TestClock}).
+ *   milliseconds; {@link TestClock}), and `exportHistory` for fixtures.
+ * - `replayHistory` / `replayHistories` (from `@troupe/agents`) replay those
+ *   fixtures offline; `formatHistory` / `parseHistory` write and read them.
  * - {@link scriptedModel}, {@link reply}, {@link callTool}: a deterministic model
  *   for the agent under test, played per session.
  * - {@link startTestServers}: just the two servers (what Troupe's own suites use).
@@ -75,6 +77,19 @@ export {
   testServersVariable,
   type TestServersProvider,
 } from "./servers/test-servers-provider.js";
+// Recorded histories: export with deployment.exportHistory, save with formatHistory,
+// replay offline with replayHistory / replayHistories (issue #14).
+export {
+  formatHistoryReplayReport,
+  replayHistories,
+  replayHistory,
+  type AgentHistoryReplayReport,
+  type AgentVersionComparison,
+  type HistoriesReplayReport,
+  type HistoryFileReplay,
+  type ReplayHistoryOptions,
+} from "@troupe/agents";
+export { formatHistory, parseHistory, type TroupeHistory } from "@troupe/protocol";
 // Written by tests too: the scripted model's request and the client's outcome types.
 export { lastUserText, type ScriptedRequest, type ScriptedStep } from "@troupe/agents";
 export type { CommandOutcome, RunOutcome, SessionEvent } from "@troupe/client";

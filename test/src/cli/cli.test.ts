@@ -291,6 +291,48 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     expect(replay.code).toBe(0);
   }, 60_000);
 
+  it("history export writes a session's history, history replay replays it offline, and bad input is refused (issue #14)", async () => {
+    const sent = await troupe(["send", "history-1", "what time is it in Paris?", "--wait"]);
+    expect(sent.code).toBe(0);
+    const folder = await mkdtemp(join(tmpdir(), "troupe-history-"));
+    try {
+      const file = join(folder, "history-1.ndjson");
+      const exported = await troupe([
+        "history",
+        "export",
+        "session/history-1",
+        "--tree",
+        "--format",
+        "ndjson",
+        "-o",
+        file,
+      ]);
+      expect(exported.stderr).toMatch(/wrote 3 actors \(session\/history-1: \d+ messages/);
+      expect(exported.code).toBe(0);
+      const replayed = await troupe(["history", "replay", folder]);
+      expect(replayed.stdout).toContain("✓ history-1.ndjson");
+      expect(replayed.stdout).toContain("1 history file(s) under");
+      expect(replayed.code).toBe(0);
+
+      const stdout = await troupe(["history", "export", "run/history-1"]);
+      expect(JSON.parse(stdout.stdout)).toMatchObject({ root: "run/history-1", tree: false });
+      expect(stdout.code).toBe(0);
+      const missing = await troupe(["history", "export", "session/nobody-here"]);
+      expect(missing.stderr).toContain("actor session/nobody-here has no stored snapshot");
+      expect(missing.code).toBe(1);
+      const invalid = await troupe(["history", "export", "history-1"]);
+      expect(invalid.stderr).toContain('Invalid actor address "history-1"');
+      expect(invalid.code).toBe(1);
+
+      await writeFile(join(folder, "broken.json"), '{"format":"something else"}');
+      const broken = await troupe(["history", "replay", folder]);
+      expect(broken.stdout).toContain("✗ broken.json: not a history");
+      expect(broken.code).toBe(1);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it("a publish to troupe.session.a.b.in (a session id with a dot) is dead-lettered as unroutable_subject and shown by status and dead-letters", async () => {
     const nats = await connect({ servers: (await dev.state()).natsUrl });
     try {

@@ -11,6 +11,9 @@ import {
   callTool,
   createTestDeployment,
   EventsNotSeenError,
+  formatHistory,
+  formatHistoryReplayReport,
+  replayHistory,
   reply,
   scriptedModel,
   type TestDeployment,
@@ -115,6 +118,11 @@ describe("createTestDeployment (sources, real servers)", () => {
     );
     expect(refunded).toEqual([]);
     expect(await armedTimers(deployment)).toEqual([]);
+    // The conversation with its early-fired timer is a history that replays as recorded.
+    const report = replayHistory({
+      history: await deployment.exportHistory("session/timeout-1", { tree: true }),
+    });
+    expect(report.reproduces, formatHistoryReplayReport(report)).toBe(true);
   });
 
   it("approve: waitForApproval finds the pending call, approve gets the verdict, the tool runs once", async () => {
@@ -129,6 +137,23 @@ describe("createTestDeployment (sources, real servers)", () => {
       "already_settled",
     );
     expect(refunded).toEqual(["A1"]);
+  });
+
+  it("exportHistory records the approved conversation (tree) and replayHistory replays it offline", async () => {
+    const history = await deployment.exportHistory("session/approve-1", { tree: true });
+    expect(history).toMatchObject({ root: "session/approve-1", tree: true });
+    const addresses = history.actors.map((actor) => actor.address);
+    expect(addresses[0]).toBe("session/approve-1");
+    expect(addresses.some((address) => address.startsWith("run/"))).toBe(true);
+    expect(addresses.some((address) => address.startsWith("tool/"))).toBe(true);
+    expect(history.producer?.agents).toEqual([{ name: "support" }]);
+    // The fixture as a file would hold it, replayed with this release's machines.
+    const report = replayHistory({ history: formatHistory(history, "json"), agent });
+    expect(report.reproduces, formatHistoryReplayReport(report)).toBe(true);
+    expect(report.actors).toHaveLength(history.actors.length);
+    await expect(deployment.exportHistory("session/never-used")).rejects.toMatchObject({
+      code: "actor_not_found",
+    });
   });
 
   it("deny: the call fails with the reason and events() holds the session's story in order", async () => {

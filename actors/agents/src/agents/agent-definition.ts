@@ -16,6 +16,15 @@ export interface AgentOptions {
   readonly name: string;
   /** The system instructions of every model call. */
   readonly instructions: string;
+  /**
+   * Version of this agent's definition (1 to 64 characters, e.g. `"3"` or
+   * `"2026-12-01"`; default none). A session records the version of the agent
+   * it adopted in its snapshot (through the journaled `agent.resolve` result),
+   * and a recorded history names it, so a replay report can say which agent
+   * definition produced it (issue #14). Change it when the instructions, tools
+   * or settings change in a way a reader of old histories should know.
+   */
+  readonly version?: string;
   /** Model spec string or AI SDK model; default: the session's model, then `TROUPE_MODEL`, then the scripted demo. */
   readonly model?: ModelSpec;
   /** Tools made with `defineTool`: a list, or a record keyed by each tool's name. */
@@ -63,6 +72,8 @@ export interface AgentOptions {
 export interface AgentDefinition {
   readonly name: string;
   readonly instructions: string;
+  /** See `AgentOptions.version`; undefined when not declared. */
+  readonly version: string | undefined;
   /** Undefined = the session's model, then `TROUPE_MODEL`, then the scripted demo. */
   readonly model: ModelSpec | undefined;
   /** The agent's tools keyed by name (frozen; empty when none). */

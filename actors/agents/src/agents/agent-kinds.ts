@@ -94,18 +94,9 @@ export function agentKinds(
         return streamAttempt;
       },
     });
-    // A subagent's session, its run and its tool calls publish on the
-    // delegating session's subjects (meta.actor still names each actor).
+    const [pureSession, pureRun, pureTool] = agentMachineKinds();
     const session: ActorKindDefinition = {
-      kind: "session",
-      machine: sessionMachine,
-      eventAddress: (address, context) => {
-        const parent = (context as SessionContext | undefined)?.parent;
-        return parent === undefined ? address : { kind: "session", id: parent.sessionId };
-      },
-      version: AGENT_MACHINES_VERSION,
-      migrate: migrateSessionSnapshot,
-      messageSchemas: sessionMessageSchemas,
+      ...pureSession!,
       // The session learns an agent's settings (policy, model-call limit) and
       // whether it is served through this effect, whose result is journaled:
       // replaying a session never consults the registry (docs/decisions/0008).
@@ -114,36 +105,13 @@ export function agentKinds(
       onPassivated,
     };
     const run: ActorKindDefinition = {
-      kind: "run",
-      machine: runMachine,
-      version: AGENT_MACHINES_VERSION,
-      migrate: migrateRunSnapshot,
-      messageSchemas: runMessageSchemas,
-      eventAddress: (address, context) => ({
-        kind: "session",
-        id: (context as RunContext | undefined)?.parentSessionId ?? address.id,
-      }),
+      ...pureRun!,
       effects: { [MODEL_CALL_EFFECT]: modelCall },
       onOutboxPublished,
       onPassivated,
     };
-    // One actor per tool call; its events appear under the session's subjects.
     const tool: ActorKindDefinition = {
-      kind: "tool",
-      machine: toolCallMachine,
-      version: AGENT_MACHINES_VERSION,
-      migrate: migrateToolCallSnapshot,
-      messageSchemas: toolMessageSchemas,
-      eventAddress: (address, context, message) => {
-        const { sessionId, call } = context as ToolCallContext;
-        if (call?.parentSessionId !== undefined) {
-          return { kind: "session", id: call.parentSessionId };
-        }
-        if (sessionId !== undefined) return { kind: "session", id: sessionId };
-        // No call reached this actor: a command the session forwarded for an
-        // unknown id is answered on that session's subjects (issue #11).
-        return senderSession(message) ?? address;
-      },
+      ...pureTool!,
       effects: {
         [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({
           toolsOf: (name) => agents.get(name).tools,
@@ -165,4 +133,59 @@ function senderSession(message: MessageEnvelope | undefined): ActorAddress | und
   const sender = message?.meta.actor;
   if (sender === undefined || !sender.startsWith("session/")) return undefined;
   return { kind: "session", id: sender.slice("session/".length) };
+}
+
+/**
+ * The agent actor kinds as pure definitions — machine, version, migrations,
+ * message schemas and event addresses, without effect handlers or hooks — in
+ * the order `[session, run, tool]`. What a replay needs and nothing that does
+ * IO: `replayHistory` uses them by default, and {@link agentKinds} adds the
+ * effects to them, so a host and a replay run the same step (issue #14).
+ *
+ * @returns `[session, run, tool]` kind definitions at {@link AGENT_MACHINES_VERSION}.
+ */
+export function agentMachineKinds(): ActorKindDefinition[] {
+  // A subagent's session, its run and its tool calls publish on the
+  // delegating session's subjects (meta.actor still names each actor).
+  const session: ActorKindDefinition = {
+    kind: "session",
+    machine: sessionMachine,
+    eventAddress: (address, context) => {
+      const parent = (context as SessionContext | undefined)?.parent;
+      return parent === undefined ? address : { kind: "session", id: parent.sessionId };
+    },
+    version: AGENT_MACHINES_VERSION,
+    migrate: migrateSessionSnapshot,
+    messageSchemas: sessionMessageSchemas,
+  };
+  const run: ActorKindDefinition = {
+    kind: "run",
+    machine: runMachine,
+    version: AGENT_MACHINES_VERSION,
+    migrate: migrateRunSnapshot,
+    messageSchemas: runMessageSchemas,
+    eventAddress: (address, context) => ({
+      kind: "session",
+      id: (context as RunContext | undefined)?.parentSessionId ?? address.id,
+    }),
+  };
+  // One actor per tool call; its events appear under the session's subjects.
+  const tool: ActorKindDefinition = {
+    kind: "tool",
+    machine: toolCallMachine,
+    version: AGENT_MACHINES_VERSION,
+    migrate: migrateToolCallSnapshot,
+    messageSchemas: toolMessageSchemas,
+    eventAddress: (address, context, message) => {
+      const { sessionId, call } = context as ToolCallContext;
+      if (call?.parentSessionId !== undefined) {
+        return { kind: "session", id: call.parentSessionId };
+      }
+      if (sessionId !== undefined) return { kind: "session", id: sessionId };
+      // No call reached this actor: a command the session forwarded for an
+      // unknown id is answered on that session's subjects (issue #11).
+      return senderSession(message) ?? address;
+    },
+  };
+  return [session, run, tool];
 }

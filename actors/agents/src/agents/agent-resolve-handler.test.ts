@@ -12,6 +12,7 @@ const agents = new AgentRegistry([
     instructions: "Be strict.",
     settings: { policy: "reject" },
     limits: { maxModelCalls: 3 },
+    version: "7",
     subagents: { aide: { description: "An aide.", agent: helper } },
   }),
   defineAgent({ name: "relaxed", instructions: "Relax." }),
@@ -26,24 +27,21 @@ const context: EffectContext = {
 
 describe("agent.resolve handler", () => {
   it("answers an agent's session defaults, the default agent's for an input without a name", async () => {
-    expect(await resolve({ agent: "strict" }, context)).toEqual({
-      policy: "reject",
-      maxModelCalls: 3,
-    });
+    const strict = { name: "strict", policy: "reject", maxModelCalls: 3, version: "7" };
+    expect(await resolve({ agent: "strict" }, context)).toEqual(strict);
     expect(await resolve({ agent: "relaxed" }, context)).toEqual({
+      name: "relaxed",
       policy: "enqueue",
       maxModelCalls: 50,
     });
-    expect(await resolve({}, context)).toEqual({ policy: "reject", maxModelCalls: 3 });
-    expect(await resolve({ agent: null }, context)).toEqual({ policy: "reject", maxModelCalls: 3 });
-    expect(agentResolveOutputSchema.parse(await resolve({}, context))).toEqual({
-      policy: "reject",
-      maxModelCalls: 3,
-    });
+    expect(await resolve({}, context)).toEqual(strict);
+    expect(await resolve({ agent: null }, context)).toEqual(strict);
+    expect(agentResolveOutputSchema.parse(await resolve({}, context))).toEqual(strict);
   });
 
   it("answers a subagent's agent by its registered name <parent>--<subagent>", async () => {
     expect(await resolve({ agent: "strict--aide" }, context)).toEqual({
+      name: "strict--aide",
       policy: "enqueue",
       maxModelCalls: 50,
     });

@@ -17,7 +17,7 @@ import type { AgentRegistry } from "./agent-registry.js";
  *
  * @param agents - the agents this host serves.
  * @returns an `EffectHandler` for the effect name `agent.resolve`, resolving to
- *   `{ policy, maxModelCalls }` (`AgentResolveOutput`).
+ *   `{ name, policy, maxModelCalls, version? }` (`AgentResolveOutput`).
  * @throws (from the handler) UnknownAgentError `unknown_agent` (not retryable)
  *   listing the served agents — the session refuses the message with that code
  *   and text; TroupeError `internal` for a malformed input.
@@ -32,6 +32,11 @@ export function createAgentResolveHandler(agents: AgentRegistry): EffectHandler 
     new Promise<AgentResolveOutput>((resolve) => {
       const input = parseEffectInput(AGENT_RESOLVE_EFFECT, agentResolveInputSchema, rawInput);
       const agent = agents.get(input.agent);
-      resolve({ policy: agent.settings.policy, maxModelCalls: agent.limits.maxModelCalls });
+      resolve({
+        name: agent.name,
+        policy: agent.settings.policy,
+        maxModelCalls: agent.limits.maxModelCalls,
+        ...(agent.version === undefined ? {} : { version: agent.version }),
+      });
     });
 }

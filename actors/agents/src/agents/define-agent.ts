@@ -53,6 +53,7 @@ export const agentPlainPartsSchema = z.object({
     })
     .prefault({}),
   approvalTimeoutMs: z.number().int().min(1).default(DEFAULT_APPROVAL_TIMEOUT_MS),
+  version: z.string().min(1).max(64).optional(),
 });
 
 /**
@@ -87,6 +88,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     settings: options.settings,
     toolPolicy: options.toolPolicy,
     approvalTimeoutMs: options.approvalTimeoutMs,
+    version: options.version,
   });
   if (!plain.success) {
     for (const issue of plain.error.issues) {
@@ -116,6 +118,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
   if (!plain.success || issues.length > 0) throw new InvalidAgentError(name, issues);
   return Object.freeze({
     ...plain.data,
+    version: plain.data.version,
     model: options.model,
     tools: tools.tools,
     subagents: Object.freeze(subagents.subagents),

@@ -32,14 +32,24 @@ export type AgentResolveInput = z.infer<typeof agentResolveInputSchema>;
  * An agent the host does not serve fails the effect instead
  * (`effect.failed`, error code `unknown_agent`).
  *
- * Shape: `{ policy: SessionPolicy, maxModelCalls: number (whole, 1+) }`.
+ * Shape: `{ name?: string, policy: SessionPolicy, maxModelCalls: number
+ * (whole, 1+), version?: string }` — `name` is the agent that answered (the
+ * default agent's own name when the session named none) and `version` its
+ * definition's declared version (`defineAgent({ version })`, 1 to 64
+ * characters). Both were added in issue #14 and are optional, so results
+ * journaled before them still replay; the session keeps them in its snapshot
+ * (`resolvedAgents`), which is how a snapshot records the agent version.
  */
 export const agentResolveOutputSchema = nullAsAbsent(
   z.object({
+    /** The agent's name (the default agent's when the input named none). */
+    name: z.string().min(1).max(64).optional(),
     /** What the session does with a message that arrives during a run. */
     policy: sessionPolicySchema,
     /** Model calls per run before a final call without tools. */
     maxModelCalls: z.number().int().min(1),
+    /** The agent definition's declared version, when it declares one. */
+    version: z.string().min(1).max(64).optional(),
   }),
 );
 /** See {@link agentResolveOutputSchema}. */

@@ -124,8 +124,18 @@ export async function replayActorCommand(
   };
 }
 
-function resolveKinds(
-  options: ReplayActorCommandOptions,
+/**
+ * The kinds of {@link ActorKindSource} as a map by kind (a factory is called
+ * with the admin connections; its effect handlers never run here).
+ *
+ * @param options - the kinds, and `nats` when they are a factory.
+ * @param keys - the deployment's Redis keys.
+ * @param streams - the deployment's stream names.
+ * @returns the definitions by kind.
+ * @throws TypeError when `kinds` is a factory and no `nats` connection is given.
+ */
+export function resolveKinds(
+  options: Pick<ReplayActorCommandOptions, "kinds" | "nats" | "jsm" | "redis">,
   keys: RedisKeys,
   streams: ReturnType<typeof streamNames>,
 ): ReadonlyMap<string, ActorKindDefinition> {

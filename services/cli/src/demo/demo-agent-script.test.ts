@@ -2,7 +2,7 @@ import { type ScriptedRequest } from "@troupe/agents";
 import { describe, expect, it } from "vitest";
 import { DEMO_HELP_TEXT, demoAgentScript } from "./demo-agent-script.js";
 
-const TOOLS = ["clock", "save_note", "send_email", "ask_user"];
+const TOOLS = ["clock", "save_note", "send_email", "researcher", "ask_user"];
 
 function requestFor(text: string, toolNames: readonly string[] = TOOLS): ScriptedRequest {
   return {
@@ -44,6 +44,42 @@ describe("demoAgentScript", () => {
     });
   });
 
+  it("hands a task to the researcher subagent, which reads the clock itself (issue #14)", () => {
+    expect(demoAgentScript(requestFor("ask the researcher what time it is in Tokyo"))).toEqual({
+      toolCalls: [
+        {
+          toolCallId: "call-2-1",
+          toolName: "researcher",
+          input: { task: "what time it is in Tokyo" },
+        },
+      ],
+    });
+    // The researcher runs the same script with only the clock offered.
+    expect(demoAgentScript(requestFor("what time it is in Tokyo", ["clock", "ask_user"]))).toEqual({
+      toolCalls: [{ toolCallId: "call-2-1", toolName: "clock", input: { timeZone: "Asia/Tokyo" } }],
+    });
+    const answered: ScriptedRequest = {
+      ...requestFor("ask the researcher what time it is in Tokyo"),
+      messages: [
+        ...requestFor("ask the researcher what time it is in Tokyo").messages,
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "call-2-1",
+              toolName: "researcher",
+              output: { type: "text", value: "It is 09:30 in Asia/Tokyo." },
+            },
+          ],
+        },
+      ],
+    };
+    expect(demoAgentScript(answered)).toEqual({
+      text: "The researcher says: It is 09:30 in Asia/Tokyo.",
+    });
+  });
+
   it("gives the same tool call id for the same conversation", () => {
     const first = demoAgentScript(requestFor("time in Paris"));
     const again = demoAgentScript({ ...requestFor("time in Paris"), callIndex: 7 });
@@ -80,6 +116,7 @@ describe("demoAgentScript", () => {
   it("answers help with what to try", () => {
     expect(demoAgentScript(requestFor("help"))).toEqual({ text: DEMO_HELP_TEXT });
     expect(DEMO_HELP_TEXT).toContain("what time is it in Tokyo?");
+    expect(DEMO_HELP_TEXT).toContain("ask the researcher what time it is in Tokyo");
   });
 
   it("falls back to the demo script for everything else, and when the tool is not offered", () => {

@@ -2,10 +2,14 @@ import { demoScript, lastUserText, type ScriptedRequest, type ScriptedStep } fro
 import { parseDemoIntent, type DemoIntent } from "./demo-intents.js";
 import { describeDemoToolResults } from "./demo-tool-results.js";
 
+/** Name of the demo agent's subagent (a tool `{ task }` for the demo agent's model). */
+export const RESEARCHER_SUBAGENT = "researcher";
+
 /** The demo agent's answer to `help`. */
 export const DEMO_HELP_TEXT = [
   "I am the Troupe demo agent. Try:",
   "- what time is it in Tokyo?  (also London, New York, Paris, Sydney or any IANA zone)",
+  "- ask the researcher what time it is in Tokyo  (a subagent with only the clock; it answers back)",
   "- note buy oat milk on the way home  (or: remember that …)",
   "- email ada@example.com about the launch on Friday  (asks for your approval first; nothing is really sent)",
   '- /tool ask_user {"question":"Which city?"}  (a question for you; answer it in the chat or with troupe answer)',
@@ -19,8 +23,9 @@ export const DEMO_HELP_TEXT = [
  * - The prompt ends with tool results → one sentence per result
  *   ({@link describeDemoToolResults}).
  * - The last user message is a {@link DemoIntent} (see `parseDemoIntent`):
- *   `help` → {@link DEMO_HELP_TEXT}; `clock` / `note` / `email` → one call of
- *   `clock` / `save_note` / `send_email`, when that tool is offered.
+ *   `help` → {@link DEMO_HELP_TEXT}; `clock` / `note` / `email` / `research` →
+ *   one call of `clock` / `save_note` / `send_email` / the `researcher`
+ *   subagent (`{ task }`), when that tool is offered.
  * - Anything else, or a tool that is not offered → `demoScript` (`hello`,
  *   `/slow`, `/think`, `/flaky`, `/fail`, `/tool <name> <json>`, echo).
  *
@@ -52,5 +57,7 @@ function toolCallOf(
       return ["save_note", { title: intent.title, text: intent.text }];
     case "email":
       return ["send_email", { to: intent.to, subject: intent.subject, body: intent.body }];
+    case "research":
+      return [RESEARCHER_SUBAGENT, { task: intent.task }];
   }
 }

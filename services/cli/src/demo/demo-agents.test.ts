@@ -24,6 +24,14 @@ describe("demoAgents", () => {
     expect(agents[0]?.toolPolicy).toEqual({ allow: [], ask: [], deny: [] });
   });
 
+  it("has one subagent, researcher, whose agent has only the clock (issue #14)", () => {
+    const [demo] = demoAgents({ redis, env: {} });
+    expect(Object.keys(demo?.subagents ?? {})).toEqual(["researcher"]);
+    const researcher = demo?.subagents["researcher"];
+    expect(Object.keys(researcher?.agent.tools ?? {})).toEqual(["clock"]);
+    expect(researcher?.agent.model).toBeInstanceOf(ScriptedModel);
+  });
+
   it("uses TROUPE_MODEL when set, and the scripted demo otherwise", () => {
     expect(demoModel({ TROUPE_MODEL: "openai:gpt-4o-mini" })).toBe("openai:gpt-4o-mini");
     expect(demoAgents({ redis, env: { TROUPE_MODEL: "anthropic:claude-x" } })[0]?.model).toBe(

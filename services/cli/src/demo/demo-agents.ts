@@ -1,7 +1,7 @@
 import { defineAgent, ScriptedModel, type AgentDefinition, type ModelSpec } from "@troupe/agents";
 import type { Redis } from "ioredis";
 import { clockTool } from "./clock-tool.js";
-import { demoAgentScript } from "./demo-agent-script.js";
+import { RESEARCHER_SUBAGENT, demoAgentScript } from "./demo-agent-script.js";
 import { saveNoteTool } from "./save-note-tool.js";
 import { sendEmailTool } from "./send-email-tool.js";
 
@@ -24,14 +24,22 @@ const INSTRUCTIONS = [
   "You are the Troupe demo agent. Answer briefly and in a friendly tone.",
   "Use the clock tool for questions about the time (IANA time zones, UTC by default),",
   "save_note to remember things the user asks you to note, and send_email to send an",
-  "email (the user approves each email first). After a tool call, say in one sentence what happened.",
+  "email (the user approves each email first). Ask the researcher subagent when the user asks for it.",
+  "After a tool call, say in one sentence what happened.",
+].join(" ");
+
+const RESEARCHER_INSTRUCTIONS = [
+  "You are the researcher of the Troupe demo agent. Do the task you are given with your tools",
+  "(the clock: IANA time zones, UTC by default) and answer in one sentence.",
 ].join(" ");
 
 /**
  * The agents of `troupe dev`: one agent, `demo`, with three tools —
  * `clock` (`read`), `save_note` (`idempotent_write`) and `send_email`
  * (`non_idempotent_write`, so the default policy asks the user to approve each
- * call; it only writes to an outbox in Redis).
+ * call; it only writes to an outbox in Redis) — and one subagent,
+ * `researcher`, whose agent has only the `clock` (issue #14: a conversation
+ * with a tool call, an approval and a subagent to record as a fixture).
  *
  * Model: `TROUPE_MODEL` when set (e.g. `openai:gpt-4o-mini`); otherwise — and
  * for `scripted` / `scripted:demo` — a `ScriptedModel` playing
@@ -46,11 +54,25 @@ const INSTRUCTIONS = [
  * ```
  */
 export function demoAgents(context: DemoAgentsContext): AgentDefinition[] {
+  const model = demoModel(context.env ?? process.env);
+  const researcher = defineAgent({
+    name: RESEARCHER_SUBAGENT,
+    instructions: RESEARCHER_INSTRUCTIONS,
+    model,
+    tools: [clockTool(context.nowMs)],
+  });
   return [
     defineAgent({
       name: DEMO_AGENT_NAME,
       instructions: INSTRUCTIONS,
-      model: demoModel(context.env ?? process.env),
+      model,
+      subagents: {
+        [RESEARCHER_SUBAGENT]: {
+          description:
+            "A researcher with a clock: give it a task such as finding the time in a city; it answers in one sentence.",
+          agent: researcher,
+        },
+      },
       tools: [
         clockTool(context.nowMs),
         saveNoteTool(context.redis),

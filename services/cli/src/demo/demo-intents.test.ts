@@ -68,6 +68,18 @@ describe("parseDemoIntent", () => {
     });
   });
 
+  it("reads ask the researcher as a task for the researcher subagent, before the time (issue #14)", () => {
+    expect(parseDemoIntent("ask the researcher what time it is in Tokyo")).toEqual({
+      kind: "research",
+      task: "what time it is in Tokyo",
+    });
+    expect(parseDemoIntent("Please ask researcher to tell me the time in Paris")).toEqual({
+      kind: "research",
+      task: "the time in Paris",
+    });
+    expect(parseDemoIntent("ask the researcher")).toBeUndefined();
+  });
+
   it("prefers email and note over a mention of the time", () => {
     expect(parseDemoIntent("email ada@example.com the time of the meeting")?.kind).toBe("email");
     expect(parseDemoIntent("remember the time of the meeting")?.kind).toBe("note");

@@ -7,11 +7,12 @@
 /**
  * A request the demo agent answers with a tool call or a fixed text.
  *
- * Shape: `{ kind: "help" }`, `{ kind: "clock", timeZone }`, `{ kind: "note", title, text }`
- * or `{ kind: "email", to, subject, body }`.
+ * Shape: `{ kind: "help" }`, `{ kind: "research", task }`, `{ kind: "clock", timeZone }`,
+ * `{ kind: "note", title, text }` or `{ kind: "email", to, subject, body }`.
  */
 export type DemoIntent =
   | { readonly kind: "help" }
+  | { readonly kind: "research"; readonly task: string }
   | { readonly kind: "clock"; readonly timeZone: string }
   | { readonly kind: "note"; readonly title: string; readonly text: string }
   | {
@@ -40,6 +41,8 @@ const EMAIL =
   /^(?:please\s+)?(?:send\s+(?:an?\s+)?e-?mail\s+to|e-?mail)\s+([^\s@]+@[^\s@]+?)[.,;:!?]*(?:\s+([\s\S]*))?$/i;
 const NOTE =
   /^(?:please\s+)?(?:note(?:\s+down)?|remember|save\s+(?:a\s+)?note)\b(?:\s+that\b)?[\s:,-]*([\s\S]*)$/i;
+const RESEARCH =
+  /^(?:please\s+)?ask\s+(?:the\s+)?researcher\b[\s:,-]*(?:to\s+(?:tell\s+(?:me|you)\s+)?)?([\s\S]*)$/i;
 const CLOCK = /\b(?:time|clock)\b/i;
 const IANA_ZONE = /\b([A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/;
 
@@ -49,6 +52,7 @@ const IANA_ZONE = /\b([A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\b/;
  * | message                                                  | intent                                          |
  * | -------------------------------------------------------- | ----------------------------------------------- |
  * | `help`, `/help`, `?`, `what can you do?` (alone)         | `help`                                          |
+ * | `ask the researcher …`, `ask researcher to …`            | `research`: task = the rest (the `researcher` subagent) |
  * | `email <address> …`, `send an email to <address> …`      | `email`: subject = first words of the rest      |
  * | `note …`, `note down …`, `remember [that] …`, `save a note …` | `note`: title = first words of the text    |
  * | anything with the word `time` or `clock`                 | `clock`: a known city's zone, an IANA name, else UTC |
@@ -61,6 +65,10 @@ export function parseDemoIntent(message: string): DemoIntent | undefined {
   const text = message.trim();
   if (HELP.test(text)) return { kind: "help" };
   if (text.startsWith("/")) return undefined;
+  const research = RESEARCH.exec(text);
+  if (research !== null && (research[1] ?? "").trim() !== "") {
+    return { kind: "research", task: (research[1] ?? "").trim() };
+  }
   const email = EMAIL.exec(text);
   if (email !== null) return emailIntent(email[1] ?? "", email[2] ?? "");
   const note = NOTE.exec(text);

@@ -13,6 +13,7 @@ const NOT_DONE: Readonly<Record<string, string>> = {
   clock: "I did not read the clock",
   save_note: "I did not save the note",
   send_email: "I did not send the email",
+  researcher: "I did not ask the researcher",
 };
 
 /**
@@ -24,6 +25,7 @@ const NOT_DONE: Readonly<Record<string, string>> = {
  * | `clock` `{ timeZone, local }`              | `It is 15:04 in Asia/Tokyo.`                          |
  * | `save_note` `{ saved, notes }`             | `Saved your note "<title>". You have 3 notes.`        |
  * | `send_email` `{ to }`                      | `Sent the email to <to>.`                             |
+ * | `researcher` (the subagent's answer text)  | `The researcher says: <answer>`                       |
  * | denied by the user (`execution-denied`, or the tool call actor's `Denied by the user: …` text) | `I did not send the email: you denied it.` (`… (<reason>)` with a reason) |
  * | approval timed out                         | `I did not send the email: nobody approved it in time.` |
  * | denied by policy                           | `I did not send the email: the tool policy does not allow it.` |
@@ -47,6 +49,7 @@ function describeResult({ toolName, output }: ToolResultPart): string {
     case "execution-denied":
       return `${notDone}: you denied it${output.reason === undefined || output.reason === "" ? "" : ` (${output.reason})`}.`;
     case "text":
+      if (toolName === "researcher") return `The researcher says: ${output.value}`;
       return describeSuccess(toolName, parseJson(output.value)) ?? `${toolName}: ${output.value}`;
     case "json":
       return (

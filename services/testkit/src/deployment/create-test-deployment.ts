@@ -1,16 +1,20 @@
+import { readFileSync } from "node:fs";
 import { agentKinds } from "@troupe/agents";
 import type { AgentModuleContext, AgentModuleExport } from "@troupe/cli";
-import { agentsOfExport } from "@troupe/cli/internal";
+import { agentsOfExport, agentsOfHistory, exportHistoryCommand } from "@troupe/cli/internal";
 import { TroupeClient } from "@troupe/client";
 import {
   DEFAULT_DEPLOYMENT_PREFIX,
   TroupeError,
+  formatAddress,
   type EventEnvelope,
   type EventType,
 } from "@troupe/protocol";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { ActorHost, redisRetryDelayMs, type HostSettingsInput } from "@troupe/runtime";
 import { advanceDurableTimers } from "@troupe/runtime/internal";
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { TestClock } from "../clock/test-clock.js";
@@ -30,6 +34,13 @@ import {
   type TestServersOptions,
 } from "../servers/start-test-servers.js";
 import type { TestDeployment, TestRunOutcome } from "./test-deployment.js";
+
+/** This package's version: written as a history's `producer.troupe`. */
+const TESTKIT_VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  }
+).version;
 
 /** Default of every wait of a test deployment, in ms. */
 export const DEFAULT_TEST_TIMEOUT_MS = 30_000;
@@ -109,8 +120,11 @@ export async function createTestDeployment(
   let redis: Redis | undefined;
   const hosts: ActorHost[] = [];
   let client: TroupeClient | undefined;
+  /** The JetStream connection of `exportHistory`, opened on its first call. */
+  let history: Promise<{ nats: NatsConnection; jsm: JetStreamManager }> | undefined;
   const stopAll = async () => {
     await client?.close();
+    if (history !== undefined) await (await history.catch(() => undefined))?.nats.close();
     await Promise.all(hosts.map(async (host) => await host.stop()));
     if (redis !== undefined) await redis.quit().catch(() => redis?.disconnect());
     await servers?.stop();
@@ -232,6 +246,27 @@ export async function createTestDeployment(
           sessionId,
           () => connected.answer(sessionId, questionId, text, subagentOf(question)),
           { timeoutMs: defaultTimeoutMs },
+        );
+      },
+      async exportHistory(address, exportOptions = {}) {
+        history ??= (async () => {
+          const nats = await connect({ servers: natsUrl, name: "troupe-testkit-history" });
+          return { nats, jsm: await jetstreamManager(nats) };
+        })();
+        const { nats, jsm } = await history;
+        return await exportHistoryCommand(
+          {
+            redis: timerRedis,
+            jsm,
+            nats,
+            prefix,
+            shardCount,
+            kinds: agentKinds({ agents }),
+            tree: exportOptions.tree ?? false,
+            troupeVersion: TESTKIT_VERSION,
+            agents: agentsOfHistory(agents),
+          },
+          typeof address === "string" ? address : formatAddress(address),
         );
       },
       stop,

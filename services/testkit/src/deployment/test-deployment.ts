@@ -5,7 +5,7 @@ import type {
   TroupeClient,
   UserMessageInput,
 } from "@troupe/client";
-import type { EventEnvelope, EventType } from "@troupe/protocol";
+import type { ActorAddress, EventEnvelope, EventType, TroupeHistory } from "@troupe/protocol";
 import type { ActorHost } from "@troupe/runtime";
 import type { Redis } from "ioredis";
 import type { TestClock } from "../clock/test-clock.js";
@@ -36,7 +36,8 @@ export interface TestSendOptions {
  *
  * Shape: `{ natsUrl, redisUrl, prefix, shardCount, provider, agents, client,
  * hosts, redis, clock, sendAndWait, events, expectEvents, waitForApproval,
- * waitForQuestion, approve, deny, answer, stop }`, and `AsyncDisposable`.
+ * waitForQuestion, approve, deny, answer, exportHistory, stop }`, and
+ * `AsyncDisposable`.
  */
 export interface TestDeployment extends AsyncDisposable {
   /** Client URL of the NATS server, e.g. `nats://127.0.0.1:40211`. */
@@ -166,6 +167,26 @@ export interface TestDeployment extends AsyncDisposable {
     question: PendingQuestion | string,
     text: string,
   ): Promise<CommandOutcome>;
+
+  /**
+   * The recorded history of an actor (issue #14), for a fixture that
+   * `replayHistory` replays offline: its journal re-run through the pure step,
+   * every generation, and with `tree` the whole conversation (a session's runs,
+   * tool calls, subagents). What `troupe history export` writes; save it with
+   * `formatHistory(history, "json")` (re-exported here).
+   *
+   * @param address - `"session/<id>"` (or `{ kind, id }`); `run/…`, `tool/…` work too.
+   * @param options - `tree` (default false).
+   * @returns the history: `{ format, formatVersion, root, tree, producer, actors: [...] }`.
+   * @throws InvalidAddressError for a malformed address or a kind the agents do not define.
+   * @throws ActorNotFoundError when the actor has no stored snapshot (no message reached it yet).
+   * @throws HistoryNotReproducibleError when a journal does not reproduce its actor's stored
+   *   generations (nothing is returned).
+   */
+  exportHistory(
+    address: string | ActorAddress,
+    options?: { readonly tree?: boolean },
+  ): Promise<TroupeHistory>;
 
   /**
    * Closes the client, stops the hosts (gracefully), then the servers, and

@@ -1,4 +1,8 @@
-import { agentKinds } from "@troupe/agents";
+import { writeFile } from "node:fs/promises";
+import { agentKinds, type AgentDefinition } from "@troupe/agents";
+import { formatHistory, type HistoryFileFormat } from "@troupe/protocol";
+import { exportHistoryCommand } from "../../admin/export-history-command.js";
+import { agentsOfHistory, describeExport } from "../../admin/history-export-summary.js";
 import { clusterStatus } from "../../admin/cluster-status.js";
 import { formatActorInspection } from "../../admin/format-actor-inspection.js";
 import { formatClusterStatus } from "../../admin/format-cluster-status.js";
@@ -13,7 +17,8 @@ import {
   type AgentModuleContext,
 } from "../../host/load-agents.js";
 import type { ConnectionFlags } from "../connection-settings.js";
-import { withAdmin } from "../with-admin.js";
+import { cliVersion } from "../init/project-template.js";
+import { withAdmin, type AdminConnection } from "../with-admin.js";
 
 /** Flags of the admin commands. */
 export interface JsonOptions extends ConnectionFlags {
@@ -101,14 +106,7 @@ export async function replayAction(
   options: JsonOptions & { agent?: string },
 ): Promise<void> {
   await withAdmin(options, async (admin) => {
-    const agentModule = options.agent ?? admin.settings.dev?.agentModule ?? DEMO_AGENT_MODULE;
-    const context: AgentModuleContext = {
-      redis: admin.redis,
-      natsUrl: admin.settings.natsUrl,
-      redisUrl: admin.settings.redisUrl,
-      log: () => undefined,
-    };
-    const agents = await loadAgentModule(agentModule, context);
+    const agents = await servedAgents(admin, options.agent);
     const report = await replayActorCommand(
       {
         redis: admin.redis,
@@ -125,5 +123,70 @@ export async function replayAction(
     print(options, { ...report, compared }, formatReplayReport(report));
     // No stored snapshot and no journal: nothing was compared, say so by the exit code.
     if (!report.reproduces || !compared) process.exitCode = 1;
+  });
+}
+
+/** The agents the hosts serve: `--agent`, else the running `troupe dev`'s module, else the demo agent. */
+async function servedAgents(
+  admin: AdminConnection,
+  agentModule: string | undefined,
+): Promise<AgentDefinition[]> {
+  const context: AgentModuleContext = {
+    redis: admin.redis,
+    natsUrl: admin.settings.natsUrl,
+    redisUrl: admin.settings.redisUrl,
+    log: () => undefined,
+  };
+  return await loadAgentModule(
+    agentModule ?? admin.settings.dev?.agentModule ?? DEMO_AGENT_MODULE,
+    context,
+  );
+}
+
+/** Flags of `troupe history export`. */
+export interface HistoryExportOptions extends ConnectionFlags {
+  readonly agent?: string;
+  readonly tree?: boolean;
+  readonly output?: string;
+  readonly format: HistoryFileFormat;
+}
+
+/**
+ * `troupe history export <kind>/<id> [--tree] [-o file] [--format json|ndjson]`:
+ * writes the recorded history ({@link exportHistoryCommand}) to `--output`, or
+ * to stdout; with `--output`, one line on stderr says what was written (issue #14).
+ *
+ * @throws InvalidAddressError for a malformed address or unknown kind;
+ *   ActorNotFoundError when the actor has no stored snapshot;
+ *   HistoryNotReproducibleError when a journal does not reproduce (nothing is
+ *   written); AgentModuleError for a bad module.
+ */
+export async function historyExportAction(
+  address: string,
+  options: HistoryExportOptions,
+): Promise<void> {
+  await withAdmin(options, async (admin) => {
+    const agents = await servedAgents(admin, options.agent);
+    const history = await exportHistoryCommand(
+      {
+        redis: admin.redis,
+        jsm: admin.jsm,
+        nats: admin.nats,
+        prefix: admin.settings.prefix,
+        shardCount: admin.shardCount,
+        kinds: agentKinds({ agents }),
+        tree: options.tree === true,
+        troupeVersion: cliVersion(),
+        agents: agentsOfHistory(agents),
+      },
+      address,
+    );
+    const text = formatHistory(history, options.format);
+    if (options.output === undefined) {
+      process.stdout.write(text);
+      return;
+    }
+    await writeFile(options.output, text, "utf8");
+    process.stderr.write(`${describeExport(history, options.output, Buffer.byteLength(text))}\n`);
   });
 }

@@ -1,11 +1,12 @@
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { connectionOptions } from "../connection-options.js";
 import { positiveInteger } from "../parse-number.js";
 import { parseSince } from "../parse-since.js";
-import type { JsonOptions } from "./admin-actions.js";
+import type { HistoryExportOptions, JsonOptions } from "./admin-actions.js";
 
 /**
- * `troupe inspect`, `troupe status`, `troupe replay` and `troupe deadletters`:
+ * `troupe inspect`, `troupe status`, `troupe replay`, `troupe deadletters` and
+ * `troupe history export` / `troupe history replay` (issue #14):
  * read-only views of a deployment (Redis snapshots, leases and timers; JetStream
  * consumers, journal and dead letters). See `services/cli/src/admin/README.md` for what each reads.
  */
@@ -57,5 +58,44 @@ export function adminCommands(): Command[] {
       const { deadLettersAction } = await import("./admin-actions.js");
       await deadLettersAction(options);
     });
-  return [inspect, status, replay, deadLetters];
+  const history = new Command("history").description(
+    "recorded histories: an actor's (or a conversation's) journal and snapshot generations as a file that replays offline",
+  );
+  history.addCommand(
+    connectionOptions(new Command("export"))
+      .description(
+        "export an actor's recorded history (journal + generations, checked to reproduce the stored snapshots)",
+      )
+      .argument("<actor>", "actor address kind/id, e.g. session/demo-1")
+      .option("--tree", "also export the actors it sent messages to: run, tool calls, subagents")
+      .option("-o, --output <file>", "write to this file (default: stdout)")
+      .addOption(
+        new Option("--format <format>", "file format").choices(["json", "ndjson"]).default("json"),
+      )
+      .option(
+        "--agent <module>",
+        "agent module the hosts serve (default: the running troupe dev's, else the demo agent)",
+      )
+      .action(async (address: string, options: HistoryExportOptions) => {
+        const { historyExportAction } = await import("./admin-actions.js");
+        await historyExportAction(address, options);
+      }),
+  );
+  history.addCommand(
+    new Command("replay")
+      .description(
+        "replay a recorded history (or every *.json / *.ndjson under a folder) offline with this release's agent machines; exit 1 on a divergence",
+      )
+      .argument("<file-or-dir>", "a history file, or a folder of them")
+      .option(
+        "--agent <module>",
+        "agent module whose declared versions are compared with the recorded ones (informative)",
+      )
+      .option("--json", "print the report as JSON")
+      .action(async (path: string, options: { agent?: string; json?: boolean }) => {
+        const { historyReplayAction } = await import("./history-replay-action.js");
+        await historyReplayAction(path, options);
+      }),
+  );
+  return [inspect, status, replay, deadLetters, history];
 }

@@ -1,0 +1,76 @@
+import type { HistoryActor } from "@troupe/protocol";
+import { HistoryNotReproducibleError } from "../errors/history-not-reproducible-error.js";
+import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
+import type { StoredRecord } from "../stores/snapshot-store.js";
+import { firstDifference } from "./first-difference.js";
+import type { RecordedStep } from "./record-actor-history.js";
+
+/**
+ * Compares an actor's replayed records with what the snapshot store holds and
+ * marks the generations found equal with `stored: true` (issue #14). Both sides
+ * are compared in stored form (a msgpack round trip), as `replayActor` does;
+ * the latest stored generation with its outbox while the store still holds it
+ * (until confirmed), kept earlier generations without (the store keeps none).
+ *
+ * @param recorded - from `recordActorHistory`: the history actor and its steps.
+ * @param stored - the store's latest generation.
+ * @param kept - the store's earlier generations (`SnapshotStore.history`).
+ * @returns the actor with `stored: true` on every compared generation.
+ * @throws HistoryNotReproducibleError (reason `journal_incomplete`) when the
+ *   replay did not reach the stored generation (the journal lost early messages
+ *   to retention), or (`diverged`) at the oldest compared generation that
+ *   differs, with the path, the stored and the replayed value.
+ */
+export function verifyRecordedActor(
+  recorded: { readonly actor: HistoryActor; readonly steps: readonly RecordedStep[] },
+  stored: StoredRecord,
+  kept: readonly ActorRecord[],
+): HistoryActor {
+  const { actor, steps } = recorded;
+  const latest = storedForm(stored.record, true);
+  const reached = steps.at(-1)?.record.generation;
+  if (reached !== latest.generation) {
+    throw new HistoryNotReproducibleError(
+      actor.address,
+      latest.generation,
+      "/generation",
+      latest.generation,
+      reached ?? 0,
+      "journal_incomplete",
+    );
+  }
+  const expected = new Map<number, { record: ActorRecord; withOutbox: boolean }>();
+  for (const record of kept) {
+    expected.set(record.generation, { record: storedForm(record, false), withOutbox: false });
+  }
+  const withOutbox = !stored.outboxConfirmed;
+  expected.set(latest.generation, { record: storedForm(latest, withOutbox), withOutbox });
+  const compared = new Set<number>();
+  for (const { record } of steps) {
+    const want = expected.get(record.generation);
+    if (want === undefined) continue;
+    const difference = firstDifference(want.record, storedForm(record, want.withOutbox));
+    if (difference !== undefined) {
+      throw new HistoryNotReproducibleError(
+        actor.address,
+        record.generation,
+        difference.path,
+        difference.expected,
+        difference.actual,
+        "diverged",
+      );
+    }
+    compared.add(record.generation);
+  }
+  return {
+    ...actor,
+    generations: actor.generations.map((generation) =>
+      compared.has(generation.generation) ? { ...generation, stored: true } : generation,
+    ),
+  };
+}
+
+/** A record as the store gives it back (msgpack round trip), optionally without its outbox. */
+function storedForm(record: ActorRecord, withOutbox: boolean): ActorRecord {
+  return decodeActorRecord(encodeActorRecord(withOutbox ? record : { ...record, outbox: [] }));
+}
