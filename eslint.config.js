@@ -34,6 +34,18 @@ const packages = [
       "@troupe/client",
     ],
   },
+  {
+    name: "@troupe/testkit",
+    dir: "services/testkit",
+    may: [
+      "@troupe/protocol",
+      "@troupe/machines",
+      "@troupe/runtime",
+      "@troupe/agents",
+      "@troupe/client",
+      "@troupe/cli",
+    ],
+  },
 ];
 /** Every package a zone may name, `test/` (private) included. */
 const allPackages = [...packages, { name: "@troupe/test", dir: "test", may: [] }];
@@ -67,6 +79,7 @@ const folderLayers = {
   ],
   "actors/agents": ["models", "tools", "transcript", "agents"],
   "services/cli": ["local-servers", "demo", "host", "dev", "admin", "cli"],
+  "services/testkit": ["servers", "clock", "script", "events", "deployment"],
   test: ["harness", "support", "fixtures", "bench"],
 };
 
@@ -215,6 +228,12 @@ export default tseslint.config(
       // Another package is imported by its name and entry, never by a path into its folder.
       "import-x/no-relative-packages": "error",
     },
+  },
+  {
+    // The test kit's examples are written as a user writes them: tools are
+    // `async` functions whether or not the example's body awaits.
+    files: ["services/testkit/examples/**/*.ts"],
+    rules: { "@typescript-eslint/require-await": "off" },
   },
   {
     // Plain-Node apps that test/tsconfig.json type-checks (checkJs): TypeScript

@@ -7,6 +7,8 @@ import { defineConfig } from "vitest/config";
 export const sharedConfig = defineConfig({
   resolve: { conditions: ["@troupe/source"] },
   ssr: { resolve: { conditions: ["@troupe/source"] } },
+  // vitest runs global setup files in its own environment: sources there too.
+  environments: { __vitest__: { resolve: { conditions: ["@troupe/source"] } } },
   test: {
     include: ["src/**/*.test.ts"],
     exclude: ["dist/**", "node_modules/**"],

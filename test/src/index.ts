@@ -1,6 +1,7 @@
 /**
  * `@troupe/test`: integration, chaos and benchmark suites against real NATS
- * JetStream and Redis, and the harness that provides those servers.
+ * JetStream and Redis, and the harness that provides those servers (through
+ * `@troupe/testkit`'s `startTestServers`, marked with the run's id).
  *
  * {@link startTestServers} gives a suite its own servers (containers when a
  * container runtime is reachable, local binaries otherwise); the vitest global
@@ -15,18 +16,6 @@ export {
   type LeftoverTestServers,
 } from "./harness/find-leftover-test-servers.js";
 export {
-  natsTestImage,
-  redisTestImage,
-  startContainerTestServers,
-  type ContainerTestServers,
-  type ContainerTestServersOptions,
-} from "./harness/start-container-test-servers.js";
-export {
-  startLocalTestServers,
-  type LocalTestServers,
-  type LocalTestServersOptions,
-} from "./harness/start-local-test-servers.js";
-export {
   startTestServers,
   type TestServers,
   type TestServersOptions,
@@ -38,10 +27,11 @@ export {
   testRunIdVariable,
   testRunMarker,
 } from "./harness/test-run-marker.js";
+// The providers themselves (containers or local binaries) live in @troupe/testkit.
 export {
   containerRuntimeProbeTimeoutMs,
   isContainerRuntimeReachable,
   resolveTestServersProvider,
   testServersVariable,
   type TestServersProvider,
-} from "./harness/test-servers-provider.js";
+} from "@troupe/testkit";

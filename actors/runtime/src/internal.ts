@@ -29,5 +29,6 @@ export * from "./stores/snapshot-store-contract.js";
 export * from "./stores/snapshot-store.js";
 export * from "./stores/stored-actor-value.js";
 export * from "./stores/timer-member.js";
+export * from "./stores/advance-durable-timers.js";
 export * from "./streams/ensure-streams.js";
 export * from "./streams/shard-consumer-name.js";

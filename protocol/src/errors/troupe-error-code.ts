@@ -26,6 +26,7 @@
  * | `invalid_history` | a recorded history file is not one `troupe history export` writes, or comes from a newer format version (issue #14) |
  * | `actor_not_found` | an actor has no stored snapshot (it was never created, or its keys are gone), so there is nothing to read or export (issue #14) |
  * | `history_not_reproducible` | an actor's journal, replayed through the step, does not give its stored snapshot generations (the machine changed, or the journal lost early messages to retention); no history is written (issue #14) |
+ * | `invalid_options` | a call was given options it does not accept (e.g. the test kit's `createTestDeployment({ hosts: 0 })`, `clock.advance(-1)`); nothing was started or changed (issue #14) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -56,6 +57,7 @@ export const TROUPE_ERROR_CODES = [
   "invalid_history",
   "actor_not_found",
   "history_not_reproducible",
+  "invalid_options",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

@@ -5,7 +5,8 @@
  *   approve | deny | answer | cancel | steer | inspect | status | replay`
  *   ({@link createProgram}).
  * - **Dev cluster** (`dev/`): {@link startDevCluster}, the main job behind `troupe dev`;
- *   {@link startLocalCluster}, servers and one in-process host for a test.
+ *   {@link startLocalCluster} (deprecated: `@troupe/testkit`'s `createTestDeployment`),
+ *   servers and one in-process host for a test.
  * - **Hosts** (`host/`): {@link runHost} (graceful on SIGTERM) and {@link loadAgents}
  *   for agent modules.
  * - **Demo agent** (`demo/`): {@link demoAgents}, with a read, an idempotent write

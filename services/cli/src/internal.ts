@@ -118,6 +118,12 @@ export { knownEvent, type KnownEvent } from "./cli/render/known-event.js";
 export { DEFAULT_VALUE_MAX_CHARS, formatValue } from "./cli/render/format-value.js";
 export { renderColors, type RenderColors } from "./cli/render/render-colors.js";
 
+export { agentsOfExport } from "./host/load-agents.js";
+export {
+  exportHistoryCommand,
+  type ExportHistoryCommandOptions,
+} from "./admin/export-history-command.js";
+export { agentsOfHistory, describeExport } from "./admin/history-export-summary.js";
 export { checkNats } from "./host/check-nats.js";
 export { checkRedis } from "./host/check-redis.js";
 export {

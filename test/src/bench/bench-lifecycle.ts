@@ -3,7 +3,7 @@ import {
   removeLeftoverTestServers,
 } from "../harness/find-leftover-test-servers.js";
 import { ensureTestRunId, testRunMarker } from "../harness/test-run-marker.js";
-import { testServersVariable } from "../harness/test-servers-provider.js";
+import { testServersVariable } from "@troupe/testkit";
 import { BenchResources } from "./bench-resources.js";
 
 /** The run-wide parts of a benchmark entry; see {@link startBenchLifecycle}. */

@@ -11,6 +11,7 @@ const sourceFolders = [
   "actors/agents/src",
   "services/client/src",
   "services/cli/src",
+  "services/testkit/src",
   "test/src",
 ];
 

@@ -60,6 +60,9 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
     ["actors/agents/src/agents/layering-probe.ts", "@troupe/cli/internal"],
     ["actors/agents/src/agents/layering-probe.ts", "@troupe/client"],
     ["services/cli/src/host/layering-probe.ts", "@troupe/test"],
+    // The test kit sits above the CLI: nothing shipped may depend on it.
+    ["services/cli/src/host/layering-probe.ts", "@troupe/testkit"],
+    ["actors/agents/src/agents/layering-probe.ts", "@troupe/testkit"],
   ])("refuses %s importing %s", async (path, target) => {
     const violations = await ruleViolations(path, `export * from "${target}";`);
     expect(violations).toHaveLength(1);
@@ -105,6 +108,10 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
     [
       "services/cli/src/host/layering-probe.ts",
       ["@troupe/agents", "@troupe/client/internal", "@troupe/runtime"],
+    ],
+    [
+      "services/testkit/src/deployment/layering-probe.ts",
+      ["@troupe/cli/internal", "@troupe/agents", "@troupe/runtime/internal", "@troupe/client"],
     ],
   ])("allows %s to import %j", async (path, targets) => {
     const code = targets.map((target) => `export * from "${target}";`).join("\n");

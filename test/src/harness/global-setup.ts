@@ -18,7 +18,7 @@ import {
   removeLeftoverTestServers,
 } from "./find-leftover-test-servers.js";
 import { ensureTestRunId, runSharedFolder, testRunMarker } from "./test-run-marker.js";
-import { resolveTestServersProvider, testServersVariable } from "./test-servers-provider.js";
+import { resolveTestServersProvider, testServersVariable } from "@troupe/testkit";
 
 /** Names the run and picks the server provider once for all workers. */
 export async function setup(): Promise<void> {

@@ -1,12 +1,16 @@
 /**
  * A project made by `troupe init` from the packed packages works outside the
- * repository (issue #13, the CI step of "Must show"): the six public packages
+ * repository (issue #13, the CI step of "Must show"): the seven public packages
  * are packed, installed into a fresh `npm init -y` project in the system's
  * temporary folder, `npx troupe init` turns it into a Troupe project (its own
  * `npm install` adds vitest, TypeScript, Node's types and zod), and then
  *
  * - the project's generated test passes (`npx vitest run`: the agent against
- *   nats-server and redis-server through `startLocalCluster`);
+ *   real servers through `@troupe/testkit`'s `createTestDeployment`), and so does
+ *   the test kit's example test (`examples/support-agent.test.ts`, shipped in the
+ *   package) copied into the project: approvals, a denial and a 24 h approval
+ *   timeout on the controllable clock (issue #14, "the test kit's example test,
+ *   copied into a fresh project outside the repo, passes");
  * - `npx tsc` passes with the types resolving from the packages' `.d.ts`
  *   (a probe file's `@ts-expect-error` lines fail the check if they were `any`);
  * - `troupe dev --agent ./agent.ts` serves the TypeScript agent without flags,
@@ -14,7 +18,7 @@
  *   (`import { TroupeClient } from "@troupe/client"`) talks to it.
  */
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +27,7 @@ import { waitFor } from "../support/wait-for.js";
 import { packPublicPackages, PUBLIC_PACKAGES } from "./pack-workspaces.js";
 import { cleanEnvironment, runCommand } from "./run-command.js";
 
-/** `npm pack` of the six packages with their turbo builds; a cold build takes ~60 s here. */
+/** `npm pack` of the seven packages with their turbo builds; a cold build takes ~60 s here. */
 const PACK_TIMEOUT_MS = 240_000;
 /** One `npm install` (tarballs, or the registry packages init adds; from npm's cache when it has them). */
 const INSTALL_TIMEOUT_MS = 180_000;
@@ -113,7 +117,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
       await mkdir(project);
       let startMs = Date.now();
       tarballPaths = await packPublicPackages(PACK_TIMEOUT_MS);
-      timings["npm pack (six packages, builds included; or the wait for it)"] =
+      timings["npm pack (seven packages, builds included; or the wait for it)"] =
         secondsSince(startMs);
 
       // As a user: an npm project, the Troupe packages (here the tarballs), then init.
@@ -129,7 +133,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
         ],
         { cwd: project, timeoutMs: INSTALL_TIMEOUT_MS, env: env() },
       );
-      timings["npm install (the six tarballs)"] = secondsSince(startMs);
+      timings["npm install (the seven tarballs)"] = secondsSince(startMs);
       startMs = Date.now();
       ({ stdout: initOutput } = await runCommand("npx", ["--no", "troupe", "init"], {
         cwd: project,
@@ -157,7 +161,9 @@ describe("a project made by `troupe init` from the packed packages, outside the 
       expect(top, name).toEqual(
         name === "@troupe/cli"
           ? ["README.md", "bin", "dist", "package.json", "templates"]
-          : ["README.md", "dist", "package.json"],
+          : name === "@troupe/testkit"
+            ? ["README.md", "dist", "examples", "package.json"]
+            : ["README.md", "dist", "package.json"],
       );
       expect(files, name).toEqual(
         expect.arrayContaining(["package/dist/index.js", "package/dist/index.d.ts"]),
@@ -182,7 +188,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
       test: "vitest run",
       typecheck: "tsc",
     });
-    for (const name of ["@troupe/agents", "@troupe/cli", "@troupe/client"]) {
+    for (const name of ["@troupe/agents", "@troupe/cli", "@troupe/client", "@troupe/testkit"]) {
       expect(manifest.dependencies[name], name).toMatch(/^file:.*\.tgz$/);
     }
     expect(manifest.dependencies["zod"]).toBe("^4.6.7");
@@ -210,9 +216,11 @@ describe("a project made by `troupe init` from the packed packages, outside the 
       expect(stdout).toContain("✔ installed");
       const manifest = JSON.parse(
         await readFile(join(workspace!, "second", "package.json"), "utf8"),
-      ) as { dependencies: Record<string, string> };
+      ) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
       for (const name of PUBLIC_PACKAGES) {
-        expect(manifest.dependencies[name], name).toBe(`file:${tarballPaths.get(name)!}`);
+        // The test kit is for the project's tests: a development dependency.
+        const field = name === "@troupe/testkit" ? "devDependencies" : "dependencies";
+        expect(manifest[field][name], name).toBe(`file:${tarballPaths.get(name)!}`);
       }
       await expect(
         readFile(join(workspace!, "second", "node_modules/@troupe/agents/package.json"), "utf8"),
@@ -222,16 +230,23 @@ describe("a project made by `troupe init` from the packed packages, outside the 
   );
 
   it(
-    "passes the project's generated test (npx vitest run) against real servers",
+    "passes the project's generated test and the test kit's example test, copied in (npx vitest run), against real servers",
     async () => {
+      // As a user copies it: from the installed package into the project (one run for both files).
+      await copyFile(
+        join(project, "node_modules/@troupe/testkit/examples/support-agent.test.ts"),
+        join(project, "support-agent.test.ts"),
+      );
       const startMs = Date.now();
       const { stdout } = await runCommand("npx", ["--no", "vitest", "run"], {
         cwd: project,
         timeoutMs: VITEST_TIMEOUT_MS,
         env: { ...env(), CI: "1" },
       });
-      timings["npx vitest run (the generated test)"] = secondsSince(startMs);
-      expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
+      timings["npx vitest run (the generated test and the example)"] = secondsSince(startMs);
+      expect(stdout).toMatch(/✓ agent\.test\.ts \(1 test\)/);
+      expect(stdout).toMatch(/✓ support-agent\.test\.ts \(3 tests\)/);
+      expect(stdout).toMatch(/Tests\s+4 passed \(4\)/);
     },
     VITEST_TIMEOUT_MS + 10_000,
   );

@@ -63,6 +63,7 @@ export const PUBLIC_PACKAGES = [
   "@troupe/agents",
   "@troupe/client",
   "@troupe/cli",
+  "@troupe/testkit",
 ] as const;
 
 /** How often a test file waiting for another's `npm pack` looks, in ms. */

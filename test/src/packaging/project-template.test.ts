@@ -1,27 +1,35 @@
 /**
  * The agent of the `troupe init` template (services/cli/templates/project),
- * from the repository's sources, on `startLocalCluster` (issue #13): its
- * offline model calls `convert_temperature` for a temperature in either unit
- * and answers with the result, and answers anything else with a hint. The
- * installed-package run of the template's own test is installed-project.test.ts.
+ * from the repository's sources, on `createTestDeployment` of `@troupe/testkit`
+ * (what the template's own test uses since issue #14; issue #13): its offline
+ * model calls `convert_temperature` for a temperature in either unit and
+ * answers with the result, and answers anything else with a hint. The
+ * deprecated `startLocalCluster` still starts and stops. The installed-package
+ * run of the template's own test is installed-project.test.ts.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AgentDefinition } from "@troupe/agents";
-import { startLocalCluster, type LocalCluster } from "@troupe/cli";
+import { startLocalCluster } from "@troupe/cli";
 import { PROJECT_TEMPLATE_DIR } from "@troupe/cli/internal";
+import { createTestDeployment, type TestDeployment } from "@troupe/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testRunMarker } from "../harness/test-run-marker.js";
 
 /** The template's agent.ts, the file `troupe init` copies. */
 const { default: agent } = (await import(
   pathToFileURL(join(PROJECT_TEMPLATE_DIR, "agent.ts")).href
 )) as { default: AgentDefinition };
 
-describe("the troupe init template's agent on startLocalCluster", () => {
-  let cluster: LocalCluster;
+describe("the troupe init template's agent on createTestDeployment", () => {
+  let cluster: TestDeployment;
 
   beforeAll(async () => {
-    cluster = await startLocalCluster({ agents: agent, prefix: "template" });
+    cluster = await createTestDeployment({
+      agents: agent,
+      prefix: "template",
+      servers: { dataDirPrefix: testRunMarker() },
+    });
   });
 
   afterAll(async () => {
@@ -31,7 +39,7 @@ describe("the troupe init template's agent on startLocalCluster", () => {
   it("serves the template's one agent", () => {
     expect(cluster.agents).toEqual(["assistant"]);
     expect(cluster.prefix).toBe("template");
-    expect(cluster.natsUrl).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
+    expect(cluster.natsUrl).toMatch(/^nats:\/\/[^:]+:\d+$/);
   });
 
   it.each([
@@ -68,8 +76,9 @@ describe("the troupe init template's agent on startLocalCluster", () => {
     expect(types.filter((type) => type.startsWith("tool."))).toEqual([]);
   });
 
-  it("stop() is idempotent and closes the client", async () => {
+  it("the deprecated startLocalCluster still starts; stop() is idempotent and closes the client", async () => {
     const second = await startLocalCluster({ agents: [agent] });
+    expect(second.agents).toEqual(["assistant"]);
     await Promise.all([second.stop(), second.stop()]);
     await expect(second.client.lastSequence()).rejects.toThrow();
   });

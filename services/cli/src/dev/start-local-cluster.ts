@@ -55,8 +55,13 @@ export interface LocalCluster extends AsyncDisposable {
  * `nats-server` (JetStream) and `redis-server` on free loopback ports with
  * their data in fresh temporary folders, one actor host serving `agents`, and
  * a {@link TroupeClient} of it. What `troupe dev` runs, minus the separate host
- * processes and the kept data; the project `troupe init` creates tests its
- * agent with it (issue #13).
+ * processes and the kept data (issue #13).
+ *
+ * @deprecated Use `createTestDeployment` of `@troupe/testkit` (issue #14): the
+ *   same, plus containers when a container runtime answers, several hosts, and
+ *   helpers (`sendAndWait`, `expectEvents`, approvals, a clock for durable
+ *   timers). Projects made by `troupe init` before the test kit still use this;
+ *   it keeps working.
  *
  * @param options - the agents, and optionally prefix, shard count and log level.
  * @returns the running cluster; call `stop()` (or `await using`) when done.

@@ -53,10 +53,15 @@ describe("initProject", () => {
         "@troupe/client": "^1.2.3",
         zod: "^4.6.7",
       },
-      devDependencies: { "@types/node": "^20.19.43", typescript: "^5.9.3", vitest: "^4.1.12" },
+      devDependencies: {
+        "@troupe/testkit": "^1.2.3",
+        "@types/node": "^20.19.43",
+        typescript: "^5.9.3",
+        vitest: "^4.1.12",
+      },
     });
     expect(result.hadPackageJson).toBe(false);
-    expect(result.added).toHaveLength(7);
+    expect(result.added).toHaveLength(8);
   });
 
   it("updates an npm project: keeps its name, scripts and listed packages, replaces npm init's failing test script", async () => {
@@ -92,12 +97,18 @@ describe("initProject", () => {
         "@troupe/client": "^0.1.0",
         zod: "^4.6.7",
       },
-      devDependencies: { "@types/node": "^20.19.43", typescript: "^5.9.3", vitest: "^4.0.0" },
+      devDependencies: {
+        "@troupe/testkit": "^0.1.0",
+        "@types/node": "^20.19.43",
+        typescript: "^5.9.3",
+        vitest: "^4.0.0",
+      },
     });
     expect(result.added).toEqual([
       "@troupe/agents@^0.1.0",
       "@troupe/client@^0.1.0",
       "zod@^4.6.7",
+      "@troupe/testkit@^0.1.0",
       "@types/node@^20.19.43",
       "typescript@^5.9.3",
     ]);
@@ -156,7 +167,9 @@ describe("projectDependencies", () => {
 
     expect(cliVersion()).toBe(cli.version);
     expect(wanted.dependencies["zod"]).toBe(cli.dependencies["zod"]);
+    expect(wanted.devDependencies["@troupe/testkit"]).toBe(`^${cli.version}`);
     for (const [name, range] of Object.entries(wanted.devDependencies)) {
+      if (name.startsWith("@troupe/")) continue;
       expect(range, name).toBe(repository.devDependencies[name]);
     }
   });
@@ -192,6 +205,15 @@ describe("localTroupePackages and the tarball specs (the packages are not on the
       "@troupe/protocol": "file:/abs/troupe-protocol-0.1.0.tgz",
       zod: "^4.6.7",
     });
+    // The test kit's tarball goes to devDependencies, where the project's test needs it.
+    const withTestkit = projectDependencies("0.1.0", {
+      ...local,
+      "@troupe/testkit": "file:/abs/troupe-testkit-0.1.0.tgz",
+    });
+    expect(withTestkit.devDependencies["@troupe/testkit"]).toBe(
+      "file:/abs/troupe-testkit-0.1.0.tgz",
+    );
+    expect(withTestkit.dependencies["@troupe/testkit"]).toBeUndefined();
   });
 
   it("in a clone: the tarballs of npm run pack in packed/, none when it was not run", async () => {

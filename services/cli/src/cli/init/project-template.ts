@@ -29,35 +29,42 @@ export interface ProjectDependencies {
 /**
  * What a project made by `troupe init` depends on: the Troupe packages its
  * code imports (`@troupe/agents`, `@troupe/client`, and `@troupe/cli` for the
- * command and `startLocalCluster`) at `^troupeVersion`, `zod` at the range the
- * CLI itself uses, and for development TypeScript, Node's types and vitest at
- * the ranges this repository uses (a unit test keeps them equal).
+ * command) at `^troupeVersion`, `zod` at the range the CLI itself uses, and
+ * for development `@troupe/testkit` (its test's `createTestDeployment`, issue
+ * #14) at `^troupeVersion`, TypeScript, Node's types and vitest at the ranges
+ * this repository uses (a unit test keeps them equal).
  *
  * @param troupeVersion - e.g. `"0.1.0"`.
  * @param localPackages - `@troupe/*` name → `file:` tarball spec
  *   ({@link localTroupePackages}); each replaces the registry range, and all of
- *   them are listed, so that npm finds the packages the three depend on too.
+ *   them are listed (in `dependencies`, the test kit in `devDependencies`), so
+ *   that npm finds the packages the others depend on too.
  */
 export function projectDependencies(
   troupeVersion: string,
   localPackages: Readonly<Record<string, string>> = {},
 ): ProjectDependencies {
   const range = `^${troupeVersion}`;
+  const { [TESTKIT_PACKAGE]: testkit = range, ...runtimePackages } = localPackages;
   return {
     dependencies: {
       "@troupe/agents": range,
       "@troupe/cli": range,
       "@troupe/client": range,
-      ...localPackages,
+      ...runtimePackages,
       zod: "^4.6.7",
     },
     devDependencies: {
+      [TESTKIT_PACKAGE]: testkit,
       "@types/node": "^20.19.43",
       typescript: "^5.9.3",
       vitest: "^4.1.12",
     },
   };
 }
+
+/** The test kit, a development dependency of a project. */
+const TESTKIT_PACKAGE = "@troupe/testkit";
 
 /**
  * Where this CLI's Troupe packages came from, when not from the npm registry

@@ -1,6 +1,6 @@
 import { renderNatsServerConfig } from "@troupe/cli/internal";
+import { TroupeError } from "@troupe/protocol";
 import type { StartedTestContainer } from "testcontainers";
-import { testRunIdVariable } from "./test-run-marker.js";
 
 /** Image of the NATS containers; 2.10 is the oldest line with every JetStream feature Troupe uses. */
 export const natsTestImage = "nats:2.10";
@@ -15,6 +15,8 @@ export interface ContainerTestServersOptions {
   readonly redisAppendOnly: boolean;
   /** How long each container may take to become ready, in ms. */
   readonly startupTimeoutMs: number;
+  /** Labels of both containers (e.g. a test run's id, to find leftovers); default `{ "troupe.test": "true" }`. */
+  readonly labels?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The two containers of one suite. */
@@ -29,18 +31,22 @@ export interface ContainerTestServers {
  * Starts a `nats:2.10` container with Troupe's generated config (copied in before
  * start; JetStream ready when `/healthz?js-enabled-only=true` answers 200) and a
  * `redis:7` container (ready when it logs "Ready to accept connections"), both on
- * ports mapped by the runtime. Containers carry the label `troupe.test-run` with
- * the run id; testcontainers' reaper removes them if this process dies.
+ * ports mapped by the runtime. Containers carry `options.labels`; testcontainers'
+ * reaper removes them if this process dies. testcontainers is loaded with a
+ * dynamic `import()`: it is an optional peer dependency of `@troupe/testkit`.
  *
  * @param options - See {@link ContainerTestServersOptions}.
  * @returns The client URLs and a stop function.
- * @throws The testcontainers error when a container does not start.
+ * @throws TroupeError (`unavailable`) when the optional `testcontainers`
+ *   package is not installed.
+ * @throws The testcontainers error when a container does not start (source: issue #14,
+ *   the detection moved here from the repository's test harness).
  */
 export async function startContainerTestServers(
   options: ContainerTestServersOptions,
 ): Promise<ContainerTestServers> {
-  const { GenericContainer, Wait } = await import("testcontainers");
-  const labels = { "troupe.test-run": process.env[testRunIdVariable] ?? "standalone" };
+  const { GenericContainer, Wait } = await loadTestcontainers();
+  const labels = { ...(options.labels ?? { "troupe.test": "true" }) };
   const config = renderNatsServerConfig({
     host: "0.0.0.0",
     port: 4222,
@@ -84,6 +90,20 @@ export async function startContainerTestServers(
     redisUrl: `redis://${hostPort(redis.value, 6379)}`,
     stop,
   };
+}
+
+/** The optional peer dependency, or a clear error saying how to get it. */
+async function loadTestcontainers(): Promise<typeof import("testcontainers")> {
+  try {
+    return await import("testcontainers");
+  } catch (error) {
+    throw new TroupeError(
+      "unavailable",
+      "Test servers in containers need the optional package testcontainers: " +
+        "npm install --save-dev testcontainers@^11.14 (or use the local binaries: TROUPE_TEST_SERVERS=local)",
+      { cause: error },
+    );
+  }
 }
 
 function hostPort(container: StartedTestContainer, port: number): string {

@@ -4,7 +4,6 @@ import {
   type LocalNatsServer,
   type LocalServer,
 } from "@troupe/cli";
-import { testDataDirPrefix } from "./test-run-marker.js";
 
 /** Options of {@link startLocalTestServers}. */
 export interface LocalTestServersOptions {
@@ -12,6 +11,11 @@ export interface LocalTestServersOptions {
   readonly shardCount: number;
   /** Run Redis with an append-only file fsynced every second. */
   readonly redisAppendOnly: boolean;
+  /**
+   * Name prefix of the temporary data folders in `os.tmpdir()`: NATS's is
+   * `<prefix>nats-XXXXXX`, Redis's `<prefix>redis-XXXXXX`; default `"troupe-test-"`.
+   */
+  readonly dataDirPrefix?: string | undefined;
 }
 
 /** The two local servers of one suite. */
@@ -24,8 +28,9 @@ export interface LocalTestServers {
 
 /**
  * Starts `nats-server` and `redis-server` binaries side by side on free loopback
- * ports, in data folders named with the current run's marker (see
- * {@link testDataDirPrefix}). If one fails to start, the other is stopped before
+ * ports, in fresh data folders named `<dataDirPrefix>nats-…` and
+ * `<dataDirPrefix>redis-…` (the folder's path is on each server's command line,
+ * so a leftover server can be found by it). If one fails to start, the other is stopped before
  * the error is rethrown.
  *
  * @param options - See {@link LocalTestServersOptions}.
@@ -35,14 +40,15 @@ export interface LocalTestServers {
 export async function startLocalTestServers(
   options: LocalTestServersOptions,
 ): Promise<LocalTestServers> {
+  const prefix = options.dataDirPrefix ?? "troupe-test-";
   const [nats, redis] = await Promise.allSettled([
     startLocalNatsServer({
       shardCount: options.shardCount,
-      dataDirPrefix: testDataDirPrefix("nats"),
+      dataDirPrefix: `${prefix}nats-`,
     }),
     startLocalRedisServer({
       appendOnly: options.redisAppendOnly,
-      dataDirPrefix: testDataDirPrefix("redis"),
+      dataDirPrefix: `${prefix}redis-`,
     }),
   ]);
   if (nats.status === "rejected" || redis.status === "rejected") {

@@ -1,11 +1,13 @@
+import { TroupeError } from "@troupe/protocol";
+
 /** Where test servers come from: containers via testcontainers, or local binaries. */
 export type TestServersProvider = "containers" | "local";
 
 /**
  * Environment variable choosing the provider: `containers`, `local` or `auto`
- * (the default: containers when a container runtime is reachable). The vitest
- * global setup resolves `auto` once per run and writes the answer back here, so
- * test workers do not probe again.
+ * (the default: containers when a container runtime is reachable). A test
+ * runner's global setup may resolve `auto` once per run and write the answer
+ * back here, so that test workers do not probe again (Troupe's own suites do).
  */
 export const testServersVariable = "TROUPE_TEST_SERVERS";
 
@@ -36,13 +38,17 @@ export async function isContainerRuntimeReachable(): Promise<boolean> {
  * runtime when it is unset or `auto`.
  *
  * @returns The provider to use.
- * @throws Error when the variable holds an unknown value.
+ * @throws TroupeError (`invalid_options`) when the variable holds another value.
  */
 export async function resolveTestServersProvider(): Promise<TestServersProvider> {
   const chosen = process.env[testServersVariable] ?? "auto";
   if (chosen === "containers" || chosen === "local") return chosen;
   if (chosen !== "auto" && chosen !== "") {
-    throw new Error(`${testServersVariable} must be containers, local or auto, not "${chosen}"`);
+    throw new TroupeError(
+      "invalid_options",
+      `${testServersVariable} must be containers, local or auto, not "${chosen}"`,
+      { details: { [testServersVariable]: chosen } },
+    );
   }
   return (await isContainerRuntimeReachable()) ? "containers" : "local";
 }
