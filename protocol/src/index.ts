@@ -238,6 +238,7 @@ export {
   formatHistory,
   parseHistory,
   toHistoryJson,
+  toJsonData,
   type HistoryFileFormat,
 } from "./history/history-codec.js";
 export { InvalidHistoryError } from "./history/invalid-history-error.js";

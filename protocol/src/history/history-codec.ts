@@ -17,20 +17,39 @@ export type HistoryFileFormat = "json" | "ndjson";
 
 /**
  * Turns decoded data (a stored record, a replayed snapshot) into the JSON a
- * history holds: `Uint8Array` → `{ "$base64": "…" }`; `undefined` properties,
- * functions and symbols dropped; `undefined` in arrays and non-finite numbers →
- * `null`; `Map` → object; `Set` → array; `bigint` → decimal string; `Date` → ISO
- * string. Both sides of a replay comparison go through it, so what JSON cannot
- * hold never shows as a difference.
+ * history holds: `Uint8Array` → `{ "$base64": "…" }`; otherwise as
+ * {@link toJsonData}. Both sides of a replay comparison go through it, so what
+ * JSON cannot hold never shows as a difference.
  *
  * @param value - plain data of any shape.
  * @returns its JSON form (`null` for `undefined`).
  */
 export function toHistoryJson(value: unknown): HistoryJson {
-  return convert(value) ?? null;
+  return toJsonData(value, (bytes) => ({ $base64: Buffer.from(bytes).toString("base64") }));
 }
 
-function convert(value: unknown): HistoryJson | undefined {
+/**
+ * Turns decoded data into JSON that `JSON.stringify` writes without loss or
+ * throwing: bytes as `encodeBytes` says; `undefined` properties, functions and
+ * symbols dropped; `undefined` in arrays and non-finite numbers → `null`;
+ * `Map` → object (keys as strings); `Set` → array; `bigint` → decimal string;
+ * `Date` → ISO string (an invalid one → `null`).
+ *
+ * @param value - plain data of any shape.
+ * @param encodeBytes - the JSON for a `Uint8Array` (or `Buffer`).
+ * @returns its JSON form (`null` for `undefined`).
+ */
+export function toJsonData(
+  value: unknown,
+  encodeBytes: (bytes: Uint8Array) => HistoryJson,
+): HistoryJson {
+  return convert(value, encodeBytes) ?? null;
+}
+
+function convert(
+  value: unknown,
+  encodeBytes: (bytes: Uint8Array) => HistoryJson,
+): HistoryJson | undefined {
   if (value === null) return null;
   switch (typeof value) {
     case "string":
@@ -45,15 +64,16 @@ function convert(value: unknown): HistoryJson | undefined {
     case "symbol":
       return undefined;
   }
-  if (value instanceof Uint8Array) return { $base64: Buffer.from(value).toString("base64") };
+  if (value instanceof Uint8Array) return encodeBytes(value);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (Array.isArray(value)) return value.map((item) => convert(item) ?? null);
-  if (value instanceof Set) return [...value].map((item) => convert(item) ?? null);
+  const item = (entry: unknown) => convert(entry, encodeBytes) ?? null;
+  if (Array.isArray(value)) return value.map(item);
+  if (value instanceof Set) return [...value].map(item);
   const entries: Iterable<[unknown, unknown]> =
     value instanceof Map ? value.entries() : Object.entries(value);
   const result: Record<string, HistoryJson> = {};
-  for (const [key, item] of entries) {
-    const converted = convert(item);
+  for (const [key, entry] of entries) {
+    const converted = convert(entry, encodeBytes);
     if (converted !== undefined) result[String(key)] = converted;
   }
   return result;

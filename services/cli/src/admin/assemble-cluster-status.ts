@@ -1,3 +1,5 @@
+import type { RefusedActorRecord } from "@troupe/runtime";
+
 /** A host as the deployment's Redis knows it. */
 export interface HostStatus {
   readonly hostId: string;
@@ -42,21 +44,9 @@ export interface ShardStatus {
  * An actor a host refuses to process because it cannot read its snapshot's
  * machine version; its messages wait in the inbox (issue #14, decision 0022).
  */
-export interface RefusedActorStatus {
+export interface RefusedActorStatus extends Omit<RefusedActorRecord, "expiresAtMs"> {
   /** `kind/id`. */
   readonly actor: string;
-  /** The refusing host. */
-  readonly hostId: string;
-  /** Machine version that wrote the snapshot. */
-  readonly storedVersion: string;
-  /** The version the refusing host runs. */
-  readonly hostVersion: string;
-  /** Refused attempts so far (one per back-off window, 1 s → 30 s). */
-  readonly refusals: number;
-  /** Messages the host holds for it, un-acked. */
-  readonly waitingMessages: number;
-  /** First refusal by that host, Unix ms. */
-  readonly sinceMs: number;
 }
 
 /** Message count of one stream; `messages` undefined when the stream does not exist. */

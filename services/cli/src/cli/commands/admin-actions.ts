@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { agentKinds, type AgentDefinition } from "@troupe/agents";
 import { formatHistory, type HistoryFileFormat } from "@troupe/protocol";
+import type { AdminDeps } from "../../admin/admin-deps.js";
 import { exportHistoryCommand } from "../../admin/export-history-command.js";
 import { agentsOfHistory, describeExport } from "../../admin/history-export-summary.js";
 import { clusterStatus } from "../../admin/cluster-status.js";
@@ -38,15 +39,7 @@ function print(options: JsonOptions, data: unknown, text: string): void {
  */
 export async function inspectAction(address: string, options: JsonOptions): Promise<void> {
   await withAdmin(options, async (admin) => {
-    const inspection = await inspectActor(
-      {
-        redis: admin.redis,
-        jsm: admin.jsm,
-        prefix: admin.settings.prefix,
-        shardCount: admin.shardCount,
-      },
-      address,
-    );
+    const inspection = await inspectActor(adminDeps(admin), address);
     print(options, inspection, formatActorInspection(inspection));
     if (!inspection.exists) process.exitCode = 1;
   });
@@ -59,12 +52,7 @@ export async function inspectAction(address: string, options: JsonOptions): Prom
  */
 export async function statusAction(options: JsonOptions): Promise<void> {
   await withAdmin(options, async (admin) => {
-    const report = await clusterStatus({
-      redis: admin.redis,
-      jsm: admin.jsm,
-      prefix: admin.settings.prefix,
-      shardCount: admin.shardCount,
-    });
+    const report = await clusterStatus(adminDeps(admin));
     print(options, report, formatClusterStatus(report));
   });
 }
@@ -108,14 +96,7 @@ export async function replayAction(
   await withAdmin(options, async (admin) => {
     const agents = await servedAgents(admin, options.agent);
     const report = await replayActorCommand(
-      {
-        redis: admin.redis,
-        jsm: admin.jsm,
-        nats: admin.nats,
-        prefix: admin.settings.prefix,
-        shardCount: admin.shardCount,
-        kinds: agentKinds({ agents }),
-      },
+      { ...adminDeps(admin), nats: admin.nats, kinds: agentKinds({ agents }) },
       address,
     );
     // `compared: false`: no stored snapshot and no journal, so `reproduces` says nothing.
@@ -124,6 +105,16 @@ export async function replayAction(
     // No stored snapshot and no journal: nothing was compared, say so by the exit code.
     if (!report.reproduces || !compared) process.exitCode = 1;
   });
+}
+
+/** What the admin reads need of the connection: Redis, JetStream manager, prefix and shard count. */
+function adminDeps(admin: AdminConnection): AdminDeps {
+  return {
+    redis: admin.redis,
+    jsm: admin.jsm,
+    prefix: admin.settings.prefix,
+    shardCount: admin.shardCount,
+  };
 }
 
 /** The agents the hosts serve: `--agent`, else the running `troupe dev`'s module, else the demo agent. */
@@ -169,11 +160,8 @@ export async function historyExportAction(
     const agents = await servedAgents(admin, options.agent);
     const history = await exportHistoryCommand(
       {
-        redis: admin.redis,
-        jsm: admin.jsm,
+        ...adminDeps(admin),
         nats: admin.nats,
-        prefix: admin.settings.prefix,
-        shardCount: admin.shardCount,
         kinds: agentKinds({ agents }),
         tree: options.tree === true,
         troupeVersion: cliVersion(),
