@@ -44,16 +44,25 @@ export function createProgram(): Command {
  */
 function rejectJsonWhereNotTaken(program: Command): void {
   const hasJson = (command: Command) => command.options.some((option) => option.long === "--json");
-  const taking = program.commands.filter(hasJson).map((command) => command.name());
+  // Leaf commands only (`history export`, not `history`): a hidden `--json` on
+  // a parent would take the flag away from its subcommands.
+  const leaves = (command: Command): Command[] =>
+    command.commands.flatMap((sub) => (sub.commands.length > 0 ? leaves(sub) : [sub]));
+  const nameOf = (command: Command): string =>
+    command.parent !== null && command.parent !== program
+      ? `${nameOf(command.parent)} ${command.name()}`
+      : command.name();
+  const commands = leaves(program);
+  const taking = commands.filter(hasJson).map(nameOf);
   const refusing = new Set<Command>();
-  for (const command of program.commands.filter((command) => !hasJson(command))) {
+  for (const command of commands.filter((command) => !hasJson(command))) {
     command.addOption(new Option("--json").hideHelp());
     refusing.add(command);
   }
   program.hook("preAction", (_program, action) => {
     if (!refusing.has(action) || action.opts<{ json?: boolean }>().json !== true) return;
     action.error(
-      `error: troupe ${action.name()} does not take --json; these commands do: ${taking.join(", ")}.`,
+      `error: troupe ${nameOf(action)} does not take --json; these commands do: ${taking.join(", ")}.`,
       { code: "troupe.jsonNotTaken", exitCode: 1 },
     );
   });
