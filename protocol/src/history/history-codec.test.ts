@@ -85,4 +85,42 @@ describe("recorded histories", () => {
       when: "1970-01-01T00:00:00.000Z",
     });
   });
+  it("a file cut short or edited is refused, not replayed in part", () => {
+    const history = parseHistory(fixture("history-v1.json"));
+    const [actor] = history.actors;
+    const twoActors: TroupeHistory = {
+      ...history,
+      actors: [actor!, { ...actor!, address: "counter/c2" }],
+    };
+    const lines = formatHistory(twoActors, "ndjson").trim().split("\n");
+    // Cut before the second actor: the header's count says so.
+    expect(caught(() => parseHistory(lines.slice(0, 4).join("\n"))).message).toContain(
+      "the header says 2 actor(s), the file holds 1",
+    );
+    // Cut inside an actor (its generation line lost): its own counts say so.
+    const oneActor = formatHistory(history, "ndjson").trim().split("\n");
+    expect(oneActor).toHaveLength(4);
+    expect(caught(() => parseHistory(oneActor.slice(0, 3).join("\n"))).path).toBe(
+      "actors/0/generations",
+    );
+    const refused = (change: (copy: TroupeHistory) => TroupeHistory) =>
+      caught(() => parseHistory(JSON.stringify(change(structuredClone(twoActors)))));
+    expect(refused((copy) => ({ ...copy, actors: [] })).path).toBe("actors");
+    expect(refused((copy) => ({ ...copy, root: "counter/elsewhere" })).message).toContain(
+      "is not one of the history's actors",
+    );
+    expect(refused((copy) => ({ ...copy, actors: [actor!, actor!] })).path).toBe(
+      "actors/1/address",
+    );
+    const renumbered = refused((copy) => {
+      Object.assign(copy.actors[0]!.generations[0]!, { generation: 99 });
+      return copy;
+    });
+    expect(renumbered.path).toBe("actors/0/generations/0/generation");
+    const elsewhere = refused((copy) => {
+      Object.assign(copy.actors[0]!.generations[0]!, { inboxSeq: 8 });
+      return copy;
+    });
+    expect(elsewhere.path).toBe("actors/0/generations/0/inboxSeq");
+  });
 });

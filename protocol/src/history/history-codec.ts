@@ -83,11 +83,13 @@ function convert(
  * Writes a history as a file's text.
  *
  * - `json`: one document, indented by 2 spaces, ending in a newline.
- * - `ndjson`: a header line (the document without `actors`), then per actor a
- *   line `{ "record": "actor", address, machineVersion }` followed by its
+ * - `ndjson`: a header line (the document without `actors`, plus
+ *   `actorCount`), then per actor a line `{ "record": "actor", address,
+ *   machineVersion, journalLength, generationCount }` followed by its
  *   `{ "record": "journal", actor, …entry }` and
  *   `{ "record": "generation", actor, …generation }` lines — a long history
- *   can be streamed and diffed line by line.
+ *   can be streamed and diffed line by line. The counts let a reader tell a
+ *   file cut short from a complete one.
  *
  * @param history - a valid history.
  * @param format - `json` (default) or `ndjson`.
@@ -96,13 +98,15 @@ function convert(
 export function formatHistory(history: TroupeHistory, format: HistoryFileFormat = "json"): string {
   if (format === "json") return `${JSON.stringify(history, null, 2)}\n`;
   const { actors, ...header } = history;
-  const lines = [JSON.stringify(header)];
+  const lines = [JSON.stringify({ ...header, actorCount: actors.length })];
   for (const actor of actors) {
     lines.push(
       JSON.stringify({
         record: "actor",
         address: actor.address,
         machineVersion: actor.machineVersion,
+        journalLength: actor.journal.length,
+        generationCount: actor.generations.length,
       }),
     );
     for (const entry of actor.journal) {
@@ -147,8 +151,10 @@ export function parseHistory(input: unknown): TroupeHistory {
   return validate(document);
 }
 
-function parseNdjson(text: string, header: Record<string, unknown>): TroupeHistory {
-  checkFormat(header);
+function parseNdjson(text: string, headerLine: Record<string, unknown>): TroupeHistory {
+  checkFormat(headerLine);
+  const { actorCount, ...header } = headerLine;
+  const expected = new Map<Record<string, unknown>, { journal: unknown; generations: unknown }>();
   const actors = new Map<string, Pick<HistoryActor, "journal" | "generations"> & object>();
   const order: Record<string, unknown>[] = [];
   const lines = text.split("\n");
@@ -160,10 +166,12 @@ function parseNdjson(text: string, header: Record<string, unknown>): TroupeHisto
     if (!isObject(record)) throw new InvalidHistoryError("not a JSON object", where);
     const { record: kind, actor, ...rest } = record;
     if (kind === "actor") {
-      const address = String(rest["address"]);
-      const entry = { ...rest, journal: [], generations: [] };
+      const { journalLength, generationCount, ...fields } = rest;
+      const address = String(fields["address"]);
+      const entry = { ...fields, journal: [], generations: [] };
       actors.set(address, entry);
       order.push(entry);
+      expected.set(entry, { journal: journalLength, generations: generationCount });
       continue;
     }
     const owner = typeof actor === "string" ? actors.get(actor) : undefined;
@@ -184,7 +192,23 @@ function parseNdjson(text: string, header: Record<string, unknown>): TroupeHisto
       );
     }
   }
+  const cut = (what: string, where: string) =>
+    new InvalidHistoryError(`the file is cut short or edited: ${what}`, where);
+  if (typeof actorCount === "number" && actorCount !== order.length) {
+    throw cut(`the header says ${actorCount} actor(s), the file holds ${order.length}`, "line 1");
+  }
   for (const [index, actor] of order.entries()) {
+    const counts = expected.get(actor);
+    for (const part of ["journal", "generations"] as const) {
+      const said = counts?.[part];
+      const held = (actor[part] as unknown[]).length;
+      if (typeof said === "number" && said !== held) {
+        throw cut(
+          `actor ${String(actor["address"])} should have ${said} ${part} record(s), the file holds ${held}`,
+          `actors/${index}/${part}`,
+        );
+      }
+    }
     const parsed = historyActorSchema.safeParse(actor);
     if (!parsed.success) throw schemaError(parsed.error, `actors/${index}`);
   }

@@ -106,8 +106,8 @@ export const historyActorSchema = z.object({
   address: actorAddressTextSchema,
   /** Machine version of the latest generation. */
   machineVersion: z.string().min(1),
-  /** The journal, oldest first (every message the actor's inbox received). */
-  journal: z.array(historyJournalEntrySchema),
+  /** The journal, oldest first (every message the actor's inbox received; at least one). */
+  journal: z.array(historyJournalEntrySchema).min(1),
   /** Every generation, oldest first (generation n is the n-th commit). */
   generations: z.array(historyGenerationSchema),
 });
@@ -131,18 +131,74 @@ export const historyProducerSchema = z.object({
  * generations: [...] }] }`. The file format (JSON or NDJSON) and every field
  * are described in the protocol README, "Recorded histories".
  */
-export const troupeHistorySchema = z.object({
-  format: z.literal(HISTORY_FORMAT),
-  formatVersion: z.literal(HISTORY_FORMAT_VERSION),
-  /** When it was exported, Unix ms. */
-  exportedAtMs: z.number().int().nonnegative(),
-  /** The actor the export started from (`kind/id`). */
-  root: actorAddressTextSchema,
-  /** Whether the actors the root's outbox reached were followed (`--tree`). */
-  tree: z.boolean(),
-  producer: historyProducerSchema.optional(),
-  actors: z.array(historyActorSchema),
-});
+export const troupeHistorySchema = z
+  .object({
+    format: z.literal(HISTORY_FORMAT),
+    formatVersion: z.literal(HISTORY_FORMAT_VERSION),
+    /** When it was exported, Unix ms. */
+    exportedAtMs: z.number().int().nonnegative(),
+    /** The actor the export started from (`kind/id`); one of `actors`. */
+    root: actorAddressTextSchema,
+    /** Whether the actors the root's outbox reached were followed (`--tree`). */
+    tree: z.boolean(),
+    producer: historyProducerSchema.optional(),
+    /** At least the root; each address once. */
+    actors: z.array(historyActorSchema).min(1),
+  })
+  .superRefine(checkConsistency);
+
+/**
+ * What the types cannot say: the root is one of the actors, each actor is there
+ * once, journal sequences increase, and generations count 1, 2, 3, … each at
+ * an inbox sequence of the journal, in journal order — so a cut or edited file
+ * is refused instead of replaying a part of a conversation.
+ */
+function checkConsistency(
+  history: {
+    readonly root: string;
+    readonly actors: readonly z.infer<typeof historyActorSchema>[];
+  },
+  context: z.RefinementCtx,
+): void {
+  const issue = (message: string, path: (string | number)[]) =>
+    context.addIssue({ code: "custom", message, path });
+  const addresses = history.actors.map((actor) => actor.address);
+  if (!addresses.includes(history.root)) {
+    issue(`the root ${history.root} is not one of the history's actors`, ["root"]);
+  }
+  history.actors.forEach((actor, index) => {
+    if (addresses.indexOf(actor.address) !== index) {
+      issue(`actor ${actor.address} appears more than once`, ["actors", index, "address"]);
+    }
+    const seqs = actor.journal.map((entry) => entry.seq);
+    const unordered = seqs.findIndex((seq, at) => at > 0 && seq <= seqs[at - 1]!);
+    if (unordered >= 0) {
+      issue(`journal sequences must increase (${seqs[unordered - 1]} then ${seqs[unordered]})`, [
+        "actors",
+        index,
+        "journal",
+        unordered,
+        "seq",
+      ]);
+    }
+    let lastSeq = 0;
+    actor.generations.forEach((generation, at) => {
+      const path = ["actors", index, "generations", at];
+      if (generation.generation !== at + 1) {
+        issue(
+          `generation ${generation.generation} is at position ${at + 1}: generations count 1, 2, 3, …`,
+          [...path, "generation"],
+        );
+      } else if (!seqs.includes(generation.inboxSeq) || generation.inboxSeq <= lastSeq) {
+        issue(
+          `generation ${generation.generation} reflects inbox seq ${generation.inboxSeq}, which is not a later message of the journal`,
+          [...path, "inboxSeq"],
+        );
+      }
+      lastSeq = generation.inboxSeq;
+    });
+  });
+}
 
 /** One journaled inbox message of a history. */
 export type HistoryJournalEntry = z.infer<typeof historyJournalEntrySchema>;

@@ -80,9 +80,11 @@ describe("replayHistory (agents)", () => {
     ]);
   });
 
-  it("replayHistories reads every history under a folder and reports a file that is not one", async () => {
+  it("replayHistories reads every history under a folder, reports a file that is not one, and fails a folder with none", async () => {
     const dir = await mkdtemp(join(tmpdir(), "troupe-histories-"));
     dirs.push(dir);
+    // No history at all is not a success: a CI test pointed at the wrong folder.
+    expect(await replayHistories(dir)).toEqual({ reproduces: false, files: [] });
     await mkdir(join(dir, "nested"));
     await writeFile(join(dir, "a.json"), formatHistory(sessionHistory("1")));
     await writeFile(join(dir, "nested", "b.ndjson"), formatHistory(sessionHistory("1"), "ndjson"));

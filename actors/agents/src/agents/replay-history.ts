@@ -91,7 +91,7 @@ export interface HistoryFileReplay {
 
 /** What {@link replayHistories} found. */
 export interface HistoriesReplayReport {
-  /** True when every file was read and replays. */
+  /** True when the folder holds at least one history file and every one was read and replays. */
   readonly reproduces: boolean;
   /** One entry per `.json` / `.ndjson` file, in path order. */
   readonly files: readonly HistoryFileReplay[];
@@ -105,7 +105,8 @@ export interface HistoriesReplayReport {
  * @param dir - the folder.
  * @param options - as {@link replayHistory}, without `history`.
  * @returns one entry per file; a file that is not a history has `error` set
- *   and makes `reproduces` false.
+ *   and makes `reproduces` false, and so does a folder without any history
+ *   file.
  * @throws the file system's error when `dir` cannot be read (e.g. `ENOENT`).
  */
 export async function replayHistories(
@@ -129,7 +130,9 @@ export async function replayHistories(
     }
   }
   return {
-    reproduces: files.every((entry) => entry.report?.reproduces === true),
+    // A fixtures folder that holds no history is a mistake (a wrong path in a
+    // CI test), not a success.
+    reproduces: files.length > 0 && files.every((entry) => entry.report?.reproduces === true),
     files,
   };
 }

@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { agentKinds, type AgentDefinition } from "@troupe/agents";
 import { formatHistory, type HistoryFileFormat } from "@troupe/protocol";
 import type { AdminDeps } from "../../admin/admin-deps.js";
@@ -174,6 +175,8 @@ export async function historyExportAction(
       process.stdout.write(text);
       return;
     }
+    // `-o fixtures/x.json` in a project without `fixtures/` yet makes it.
+    await mkdir(dirname(options.output), { recursive: true });
     await writeFile(options.output, text, "utf8");
     process.stderr.write(`${describeExport(history, options.output, Buffer.byteLength(text))}\n`);
   });

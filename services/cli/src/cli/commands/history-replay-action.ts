@@ -37,7 +37,13 @@ export async function historyReplayAction(
 ): Promise<void> {
   const agents = options.agent === undefined ? undefined : await agentsOf(options.agent);
   const common = agents === undefined ? {} : { agent: agents };
-  const isFolder = (await stat(path)).isDirectory();
+  const isFolder = (
+    await stat(path).catch((error: unknown) => {
+      throw (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? new Error(`no history file or folder at ${path}`)
+        : error;
+    })
+  ).isDirectory();
   if (!isFolder) {
     const report = replayHistory({ ...common, history: await readFile(path, "utf8") });
     process.stdout.write(
@@ -73,7 +79,7 @@ export function formatFolderReplay(dir: string, reports: HistoriesReplayReport):
   const failing = reports.files.filter((entry) => entry.report?.reproduces !== true).length;
   const summary =
     reports.files.length === 0
-      ? `no history files (*.json, *.ndjson) under ${dir}`
+      ? `no history files (*.json, *.ndjson) under ${dir}: nothing replayed`
       : failing === 0
         ? `${reports.files.length} history file(s) under ${dir} replay`
         : `${failing} of ${reports.files.length} history file(s) under ${dir} do NOT replay`;
