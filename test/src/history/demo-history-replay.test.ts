@@ -116,6 +116,8 @@ describe("a conversation recorded from troupe dev", () => {
     expect(report.divergence, formatHistoryReplayReport(report)).toBeUndefined();
     const sessions = report.actors.filter((actor) => actor.actor.startsWith("session/"));
     expect(sessions.every((actor) => actor.migrated && actor.replayedVersion === "3")).toBe(true);
-    expect(formatHistoryReplayReport(report)).toContain("recorded v2 → migrated to v3");
+    expect(formatHistoryReplayReport(report)).toContain(
+      "machine v2 → replayed as v3 through migrate",
+    );
   });
 });

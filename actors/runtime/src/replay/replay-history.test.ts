@@ -188,7 +188,9 @@ describe("replayRecordedHistory", () => {
 
     const migrated = counterKind({ stateName: "active", version: "2", migrate: true });
     const report = replayRecordedHistory({ kinds: [migrated], history: recorded() });
-    expect(formatHistoryReplayReport(report)).toContain("migrated to v2");
+    expect(formatHistoryReplayReport(report)).toContain(
+      "machine v1 → replayed as v2 through migrate",
+    );
     expect(report.reproduces).toBe(true);
     expect(report.actors[0]).toMatchObject({ recordedVersions: ["1"], migrated: true });
   });

@@ -389,8 +389,8 @@ export function formatHistoryReplayReport(report: HistoryReplayReport): string {
       actor.replayedVersion === undefined
         ? "no kind"
         : actor.migrated
-          ? `recorded v${actor.recordedVersions.join(", v")} → migrated to v${actor.replayedVersion}`
-          : `v${actor.replayedVersion}`;
+          ? `machine v${actor.recordedVersions.join(", v")} → replayed as v${actor.replayedVersion} through migrate`
+          : `machine v${actor.replayedVersion}`;
     const replayed =
       actor.steps.length === actor.journalLength
         ? `${actor.journalLength} message(s)`
