@@ -53,6 +53,7 @@ export * from "./replay/first-difference.js";
 export * from "./replay/journal-reader.js";
 export * from "./replay/outbox-targets.js";
 export * from "./replay/record-actor-history.js";
+export * from "./replay/journal-message.js";
 export * from "./replay/replay-actor.js";
 export * from "./replay/replay-history.js";
 export * from "./replay/verify-recorded-actor.js";

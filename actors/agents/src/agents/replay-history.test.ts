@@ -4,13 +4,10 @@ import { join } from "node:path";
 import {
   HISTORY_FORMAT,
   HISTORY_FORMAT_VERSION,
-  encodeMessage,
   formatHistory,
-  shardInboxSubject,
   type TroupeHistory,
 } from "@troupe/protocol";
-import { recordActorHistory } from "@troupe/runtime";
-import type { InboxMessage } from "@troupe/runtime/internal";
+import { journalMessage, recordActorHistory } from "@troupe/runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { agentMachineKinds } from "./agent-kinds.js";
 import { defineAgent } from "./define-agent.js";
@@ -19,17 +16,8 @@ import { replayHistories, replayHistory } from "./replay-history.js";
 const address = { kind: "session", id: "s1" };
 const [sessionKind] = agentMachineKinds();
 
-function inbox(seq: number, type: string, payload: Record<string, unknown>): InboxMessage {
-  const timestampMs = 1_735_689_600_000 + seq * 1000;
-  const { bytes, contentType } = encodeMessage({
-    v: 1,
-    id: `m${seq}`,
-    type,
-    payload,
-    meta: { timestampMs },
-  });
-  return { seq, subject: shardInboxSubject(5, address), data: bytes, contentType, timestampMs };
-}
+const inbox = (seq: number, type: string, payload: Record<string, unknown>) =>
+  journalMessage({ seq, address, type, payload });
 
 // A session's first message: it asks `agent.resolve`, which answers with the
 // agent's name and declared version (kept in the snapshot), then starts run r1.

@@ -2,7 +2,6 @@ import {
   EFFECT_ACTION,
   HISTORY_FORMAT,
   HISTORY_FORMAT_VERSION,
-  encodeMessage,
   formatHistory,
   hostActionImplementations,
   parseHistory,
@@ -13,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineActorKind, type ActorKindDefinition } from "../registry/actor-kind.js";
 import type { InboxMessage } from "../step/process-message.js";
+import { journalMessage } from "./journal-message.js";
 import { recordActorHistory } from "./record-actor-history.js";
 import { formatHistoryReplayReport, replayRecordedHistory } from "./replay-history.js";
 
@@ -80,15 +80,7 @@ function counterKind(
 const address = { kind: "counter", id: "c1" };
 
 function inbox(seq: number, type: string, payload: Record<string, unknown>): InboxMessage {
-  const timestampMs = 1_735_689_600_000 + seq * 1000;
-  const { bytes, contentType } = encodeMessage({
-    v: 1,
-    id: `m${seq}`,
-    type,
-    payload,
-    meta: { timestampMs },
-  });
-  return { seq, subject: "_troupe.inbox.3.counter.c1", data: bytes, contentType, timestampMs };
+  return journalMessage({ seq, address, type, payload });
 }
 
 const journal = [
