@@ -198,4 +198,17 @@ describe("replayRecordedHistory", () => {
     const noKind = replayRecordedHistory({ kinds: [], history });
     expect(noKind.divergence?.reason).toContain('no kind "counter"');
   });
+  it("a journal message whose bytes were damaged is reported with the rejection it caused", () => {
+    const history = recorded();
+    const [actor] = history.actors;
+    const damaged = actor!.journal.map((entry, index) =>
+      index === 0 ? { ...entry, data: Buffer.from("not an envelope").toString("base64") } : entry,
+    );
+    const report = replayRecordedHistory({
+      kinds: [counterKind()],
+      history: { ...history, actors: [{ ...actor!, journal: damaged }] },
+    });
+    expect(report.divergence).toMatchObject({ generation: 1, inboxSeq: 1, got: "not_created" });
+    expect(report.divergence?.reason).toContain("the message was rejected: decode_failed");
+  });
 });

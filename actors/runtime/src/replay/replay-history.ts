@@ -285,7 +285,12 @@ function isQuietOutcome(result: StepResult): boolean {
 }
 
 function refusalReason(result: StepResult, expected: HistoryGeneration | undefined): string {
-  const detail = result.outcome === "refused" ? `: ${result.error.message}` : "";
+  const detail =
+    result.outcome === "refused"
+      ? `: ${result.error.message}`
+      : result.outcome === "not_created" && result.rejection !== undefined
+        ? ` (the message was rejected: ${result.rejection.code}: ${result.rejection.message})`
+        : "";
   if (expected === undefined) return `the step refused the message${detail}`;
   return `the recording committed generation ${expected.generation} for this message; the replay's step ended ${result.outcome}${detail}`;
 }
