@@ -2,11 +2,12 @@ import { type ActorAddress, formatAddress } from "@troupe/protocol";
 import type { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
-import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
+import type { ActorRecord } from "../step/actor-record.js";
 import { processMessage } from "../step/process-message.js";
 import type { SnapshotStore } from "../stores/snapshot-store.js";
-import { firstDifference, type Difference } from "./first-difference.js";
+import type { Difference } from "./first-difference.js";
 import { readJournal, type JournalSource } from "./journal-reader.js";
+import { StoredGenerations } from "./stored-generations.js";
 
 /** What {@link replayActor} found. */
 export interface ReplayReport {
@@ -70,9 +71,7 @@ export async function replayActor(
   const actor = formatAddress(address);
   const stored = await source.snapshots.load(actor);
   const history = stored === undefined ? [] : await source.snapshots.history(actor);
-  const kept = new Map<number, ActorRecord>(
-    history.map((record) => [record.generation, normalize(record)]),
-  );
+  const generations = new StoredGenerations(stored, history);
   let record: ActorRecord | undefined;
   let messagesRead = 0;
   let divergence: ReplayReport["divergence"];
@@ -91,22 +90,9 @@ export async function replayActor(
     }
     if (result.outcome !== "committed") continue;
     record = result.record;
-    const expected = kept.get(record.generation);
-    if (divergence === undefined && expected !== undefined) {
-      // Kept generations carry no outbox (issue #12): compared without it.
-      const difference = firstDifference(expected, normalize(record, { withOutbox: false }));
-      if (difference !== undefined) divergence = { ...difference, generation: record.generation };
-    }
+    divergence ??= generations.check(record);
   }
-  if (divergence === undefined && stored !== undefined) {
-    // A confirmed outbox is no longer stored (issue #12): compared only while held.
-    const difference = firstDifference(
-      normalize(stored.record),
-      record === undefined ? undefined : normalize(record, { withOutbox: !stored.outboxConfirmed }),
-    );
-    if (difference !== undefined)
-      divergence = { ...difference, generation: stored.record.generation };
-  }
+  divergence ??= generations.checkLatest(record);
   const storedVersion = stored?.record.machineVersion;
   return {
     actor,
@@ -121,10 +107,4 @@ export async function replayActor(
         : { storedVersion, replayVersion: source.definition.version },
     refusal,
   };
-}
-
-function normalize(record: ActorRecord, options = { withOutbox: true }): ActorRecord {
-  return decodeActorRecord(
-    encodeActorRecord(options.withOutbox ? record : { ...record, outbox: [] }),
-  );
 }

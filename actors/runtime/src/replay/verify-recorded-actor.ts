@@ -1,9 +1,9 @@
 import type { HistoryActor } from "@troupe/protocol";
 import { HistoryNotReproducibleError } from "../errors/history-not-reproducible-error.js";
-import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
+import type { ActorRecord } from "../step/actor-record.js";
 import type { StoredRecord } from "../stores/snapshot-store.js";
-import { firstDifference } from "./first-difference.js";
 import type { RecordedStep } from "./record-actor-history.js";
+import { StoredGenerations } from "./stored-generations.js";
 
 /**
  * Compares an actor's replayed records with what the snapshot store holds and
@@ -27,50 +27,38 @@ export function verifyRecordedActor(
   kept: readonly ActorRecord[],
 ): HistoryActor {
   const { actor, steps } = recorded;
-  const latest = storedForm(stored.record, true);
+  const latest = stored.record.generation;
   const reached = steps.at(-1)?.record.generation;
-  if (reached !== latest.generation) {
+  if (reached !== latest) {
     throw new HistoryNotReproducibleError(
       actor.address,
-      latest.generation,
+      latest,
       "/generation",
-      latest.generation,
+      latest,
       reached ?? 0,
       "journal_incomplete",
     );
   }
-  const expected = new Map<number, { record: ActorRecord; withOutbox: boolean }>();
-  for (const record of kept) {
-    expected.set(record.generation, { record: storedForm(record, false), withOutbox: false });
-  }
-  const withOutbox = !stored.outboxConfirmed;
-  expected.set(latest.generation, { record: storedForm(latest, withOutbox), withOutbox });
-  const compared = new Set<number>();
+  const generations = new StoredGenerations(stored, kept);
   for (const { record } of steps) {
-    const want = expected.get(record.generation);
-    if (want === undefined) continue;
-    const difference = firstDifference(want.record, storedForm(record, want.withOutbox));
+    const difference = generations.check(record);
     if (difference !== undefined) {
       throw new HistoryNotReproducibleError(
         actor.address,
-        record.generation,
+        difference.generation,
         difference.path,
         difference.expected,
         difference.actual,
         "diverged",
       );
     }
-    compared.add(record.generation);
   }
   return {
     ...actor,
     generations: actor.generations.map((generation) =>
-      compared.has(generation.generation) ? { ...generation, stored: true } : generation,
+      generations.compared.has(generation.generation)
+        ? { ...generation, stored: true }
+        : generation,
     ),
   };
-}
-
-/** A record as the store gives it back (msgpack round trip), optionally without its outbox. */
-function storedForm(record: ActorRecord, withOutbox: boolean): ActorRecord {
-  return decodeActorRecord(encodeActorRecord(withOutbox ? record : { ...record, outbox: [] }));
 }
