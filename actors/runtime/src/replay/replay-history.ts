@@ -10,6 +10,7 @@ import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
 import type { ActorRecord } from "../step/actor-record.js";
 import { processMessage, type InboxMessage, type StepResult } from "../step/process-message.js";
+import { readStoredState } from "../step/read-stored-state.js";
 import { firstDifference } from "./first-difference.js";
 
 /** The kinds a replay may use: a list, or a map by kind name. */
@@ -229,7 +230,7 @@ function replayActorHistory(
       };
       break;
     }
-    const reading = readRecorded(expected, definition);
+    const reading = readRecorded(actor.address, expected, definition);
     if (reading.error !== undefined) {
       divergence = {
         ...where,
@@ -325,39 +326,37 @@ function comparable(record: ActorRecord): HistoryJson {
   });
 }
 
-/** The recorded generation in the replaying version's shape, or why it cannot be read. */
+/** The recorded generation in the replaying version's shape (as a host reads it), or why it cannot be read. */
 function readRecorded(
+  address: string,
   generation: HistoryGeneration,
   definition: ActorKindDefinition,
 ): { comparable: HistoryJson; error?: undefined } | { error: string } {
-  let state: unknown = generation.state;
-  if (generation.machineVersion !== definition.version) {
-    if (definition.migrate === undefined) {
-      return {
-        error:
-          `generation ${generation.generation} was written by machine version ${generation.machineVersion}; ` +
-          `the replaying kind "${definition.kind}" runs version ${definition.version} and has no migrate hook`,
-      };
-    }
-    try {
-      state = definition.migrate(generation.state, generation.machineVersion);
-    } catch (error) {
-      return {
-        error:
-          `generation ${generation.generation} (machine version ${generation.machineVersion}) could not be ` +
-          `migrated to version ${definition.version}: ${error instanceof Error ? error.message : String(error)}`,
-      };
-    }
+  const read = readStoredState(recordOf(address, generation), definition);
+  if (!read.readable) {
+    const why =
+      read.error.cause === undefined
+        ? "has no migrate hook"
+        : `could not migrate it: ${messageOf(read.error.cause)}`;
+    return {
+      error:
+        `generation ${generation.generation} was written by machine version ${generation.machineVersion}; ` +
+        `the replaying kind "${definition.kind}" runs version ${definition.version} and ${why}`,
+    };
   }
   return {
     comparable: toHistoryJson({
-      state,
+      state: read.state,
       effects: generation.effects,
       timers: generation.timers,
       eventSeq: generation.eventSeq,
       outbox: generation.outbox,
     }),
   };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A recorded generation as the step's input record (its outbox is not needed). */
