@@ -123,7 +123,7 @@ export {
   exportHistoryCommand,
   type ExportHistoryCommandOptions,
 } from "./admin/export-history-command.js";
-export { agentsOfHistory, describeExport } from "./admin/history-export-summary.js";
+export { describeExport } from "./admin/history-export-summary.js";
 export { checkNats } from "./host/check-nats.js";
 export { checkRedis } from "./host/check-redis.js";
 export {

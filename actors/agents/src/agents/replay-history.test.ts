@@ -11,7 +11,7 @@ import { journalMessage, recordActorHistory } from "@troupe/runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { agentMachineKinds } from "./agent-kinds.js";
 import { defineAgent } from "./define-agent.js";
-import { replayHistories, replayHistory } from "./replay-history.js";
+import { historyAgentsOf, replayHistories, replayHistory } from "./replay-history.js";
 
 const address = { kind: "session", id: "s1" };
 const [sessionKind] = agentMachineKinds();
@@ -46,6 +46,19 @@ afterAll(async () => {
 });
 
 describe("replayHistory (agents)", () => {
+  it("names each agent and its subagents' agents as hosts register them, with declared versions", () => {
+    const helper = defineAgent({ name: "helper", instructions: "Help.", version: "7" });
+    const main = defineAgent({
+      name: "main",
+      instructions: "Delegate.",
+      subagents: { aide: { description: "An aide.", agent: helper } },
+    });
+    expect(historyAgentsOf([main])).toEqual([
+      { name: "main" },
+      { name: "main--aide", version: "7" },
+    ]);
+  });
+
   it("replays a session with the agent machines; the snapshot records the agent's version, compared with the current one", () => {
     const history = sessionHistory("1");
     const last = history.actors[0]?.generations.at(-1)?.state as {

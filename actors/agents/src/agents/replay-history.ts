@@ -1,6 +1,11 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { InvalidHistoryError, parseHistory, type TroupeHistory } from "@troupe/protocol";
+import {
+  InvalidHistoryError,
+  parseHistory,
+  type HistoryAgent,
+  type TroupeHistory,
+} from "@troupe/protocol";
 import {
   replayRecordedHistory,
   type ActorKindDefinition,
@@ -155,15 +160,9 @@ function compareAgentVersions(
       );
     }
   }
-  const current = new Map<string, string | undefined>();
   const agents: readonly AgentDefinition[] =
     given === undefined ? [] : Array.isArray(given) ? given : [given as AgentDefinition];
-  for (const agent of agents) {
-    current.set(agent.name, agent.version);
-    for (const [name, subagent] of Object.entries(agent.subagents)) {
-      current.set(subagentAgentName(agent.name, name), subagent.agent.version);
-    }
-  }
+  const current = new Map(historyAgentsOf(agents).map((agent) => [agent.name, agent.version]));
   return [...recorded].map(([name, version]) => {
     const now = current.get(name);
     return {
@@ -173,4 +172,24 @@ function compareAgentVersions(
       changed: version !== undefined && now !== undefined && version !== now,
     };
   });
+}
+
+/**
+ * The agents a host serves as a history names them (`producer.agents`,
+ * issue #14): each agent, then each of its subagents' agents under the name a
+ * host registers it (`<parent>--<subagent>`), with the declared version when
+ * there is one.
+ *
+ * @param agents - the agents the hosts serve.
+ * @returns `[{ name, version? }]`, in that order.
+ */
+export function historyAgentsOf(agents: readonly AgentDefinition[]): HistoryAgent[] {
+  const named = (name: string, version: string | undefined): HistoryAgent =>
+    version === undefined ? { name } : { name, version };
+  return agents.flatMap((agent) => [
+    named(agent.name, agent.version),
+    ...Object.entries(agent.subagents).map(([name, subagent]) =>
+      named(subagentAgentName(agent.name, name), subagent.agent.version),
+    ),
+  ]);
 }

@@ -1,25 +1,4 @@
-import { subagentAgentName, type AgentDefinition } from "@troupe/agents";
-import type { HistoryAgent, TroupeHistory } from "@troupe/protocol";
-
-/**
- * The agents a history names as its producer (`producer.agents`, issue #14):
- * each agent, then each of its subagents' agents under the name a host
- * registers it (`<parent>--<subagent>`), with the declared version when there
- * is one.
- *
- * @param agents - the agents the hosts serve.
- * @returns `[{ name, version? }]`, in that order.
- */
-export function agentsOfHistory(agents: readonly AgentDefinition[]): HistoryAgent[] {
-  const named = (name: string, version: string | undefined): HistoryAgent =>
-    version === undefined ? { name } : { name, version };
-  return agents.flatMap((agent) => [
-    named(agent.name, agent.version),
-    ...Object.entries(agent.subagents).map(([name, subagent]) =>
-      named(subagentAgentName(agent.name, name), subagent.agent.version),
-    ),
-  ]);
-}
+import type { TroupeHistory } from "@troupe/protocol";
 
 /**
  * One line about a written history, for stderr:

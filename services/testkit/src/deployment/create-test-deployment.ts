@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { agentKinds } from "@troupe/agents";
+import { agentKinds, historyAgentsOf } from "@troupe/agents";
 import type { AgentModuleContext, AgentModuleExport } from "@troupe/cli";
-import { agentsOfExport, agentsOfHistory, exportHistoryCommand } from "@troupe/cli/internal";
+import { agentsOfExport, exportHistoryCommand } from "@troupe/cli/internal";
 import { TroupeClient } from "@troupe/client";
 import {
   DEFAULT_DEPLOYMENT_PREFIX,
@@ -264,7 +264,7 @@ export async function createTestDeployment(
             kinds: agentKinds({ agents }),
             tree: exportOptions.tree ?? false,
             troupeVersion: TESTKIT_VERSION,
-            agents: agentsOfHistory(agents),
+            agents: historyAgentsOf(agents),
           },
           typeof address === "string" ? address : formatAddress(address),
         );

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { agentKinds, type AgentDefinition } from "@troupe/agents";
+import { agentKinds, historyAgentsOf, type AgentDefinition } from "@troupe/agents";
 import { formatHistory, type HistoryFileFormat } from "@troupe/protocol";
 import type { AdminDeps } from "../../admin/admin-deps.js";
 import { exportHistoryCommand } from "../../admin/export-history-command.js";
-import { agentsOfHistory, describeExport } from "../../admin/history-export-summary.js";
+import { describeExport } from "../../admin/history-export-summary.js";
 import { clusterStatus } from "../../admin/cluster-status.js";
 import { formatActorInspection } from "../../admin/format-actor-inspection.js";
 import { formatClusterStatus } from "../../admin/format-cluster-status.js";
@@ -166,7 +166,7 @@ export async function historyExportAction(
         kinds: agentKinds({ agents }),
         tree: options.tree === true,
         troupeVersion: cliVersion(),
-        agents: agentsOfHistory(agents),
+        agents: historyAgentsOf(agents),
       },
       address,
     );
