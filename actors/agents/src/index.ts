@@ -48,4 +48,19 @@ export * from "./models/scripted-model.js";
 export * from "./models/scripted-step.js";
 export * from "./tools/define-tool.js";
 export * from "./tools/invalid-tool-error.js";
+export * from "./tools/tool-call-errors.js";
+export { TOOL_PROGRESS_INTERVAL_MS } from "./tools/tool-execute-handler.js";
+export {
+  MCP_EXECUTION_ATTEMPT_META,
+  MCP_IDEMPOTENCY_KEY_META,
+  MCP_SERVER_NAME_PATTERN,
+  MCP_TOOL_NAME_SEPARATOR,
+  DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+  mcpServerOptionsSchema,
+  type McpServerDefinition,
+  type McpServerOptions,
+  type McpToolOverride,
+} from "./mcp/mcp-server-options.js";
+export { mcpToolEffectClass, type McpToolAnnotations } from "./mcp/mcp-effect-class.js";
+export { MCP_RECONNECT_BASE_MS, MCP_RECONNECT_MAX_MS } from "./mcp/mcp-server-connection.js";
 export { readToolResult } from "./tools/redis-tool-result-store.js";

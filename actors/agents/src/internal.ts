@@ -33,3 +33,6 @@ export * from "./tools/tool-policy.js";
 export * from "./tools/tool-record.js";
 export * from "./tools/tool-result-content.js";
 export * from "./tools/tool-result-store.js";
+export * from "./mcp/mcp-server-connection.js";
+export * from "./mcp/mcp-tool-catalog.js";
+export * from "./mcp/mcp-tool-result.js";

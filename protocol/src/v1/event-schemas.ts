@@ -24,6 +24,7 @@ import {
   toolCompletedSchema,
   toolFailedSchema,
   toolOutcomeUnknownSchema,
+  toolProgressSchema,
   toolStartedSchema,
 } from "./events/tool-events.js";
 import type { PayloadSchemas } from "./payload-of.js";
@@ -51,6 +52,7 @@ export const builtinEventSchemas = {
   "run.failed": runFailedSchema,
   "run.cancelled": runCancelledSchema,
   "tool.started": toolStartedSchema,
+  "tool.progress": toolProgressSchema,
   "tool.completed": toolCompletedSchema,
   "tool.failed": toolFailedSchema,
   "tool.outcome_unknown": toolOutcomeUnknownSchema,

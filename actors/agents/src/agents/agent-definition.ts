@@ -1,5 +1,6 @@
 import type { SessionPolicy, ToolPolicy } from "@troupe/protocol";
 import type { ModelSpec } from "../models/resolve-model.js";
+import type { McpServerDefinition, McpServerOptions } from "../mcp/mcp-server-options.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import type { ToolsOption } from "../tools/tool-record.js";
 
@@ -29,6 +30,17 @@ export interface AgentOptions {
   readonly model?: ModelSpec;
   /** Tools made with `defineTool`: a list, or a record keyed by each tool's name. */
   readonly tools?: ToolsOption;
+  /**
+   * MCP servers whose tools this agent offers the model, by server name (1 to
+   * 32 of `A-Z a-z 0-9 _ -`; issue #15): `{ command, args?, env?, cwd? }` for a
+   * server the host starts and supervises over stdio, `{ url, headers?,
+   * transport? }` for a Streamable HTTP (or SSE) server. Each tool appears as
+   * `<server>__<tool>` (or `toolPrefix` + tool) with the server's JSON Schema;
+   * its effect class comes from the tool's annotations, overridable per tool
+   * (`tools: { write_file: { effectClass: "non_idempotent_write" } }`).
+   * See `src/mcp/README.md`.
+   */
+  readonly mcpServers?: Readonly<Record<string, McpServerOptions>>;
   /**
    * Agents this agent may delegate to, by name: the model calls each as a tool
    * `{ task }` whose result is the subagent's answer. The subagent runs its
@@ -76,8 +88,13 @@ export interface AgentDefinition {
   readonly version: string | undefined;
   /** Undefined = the session's model, then `TROUPE_MODEL`, then the scripted demo. */
   readonly model: ModelSpec | undefined;
-  /** The agent's tools keyed by name (frozen; empty when none). */
+  /**
+   * The agent's tools keyed by name (frozen; empty when none). On a host, the
+   * agent registry adds the tools of the agent's MCP servers as they are listed.
+   */
   readonly tools: Readonly<Record<string, ToolDefinition>>;
+  /** The agent's MCP servers, validated (frozen; empty when none). */
+  readonly mcpServers: Readonly<Record<string, McpServerDefinition>>;
   readonly subagents: Readonly<Record<string, SubagentDefinition>>;
   readonly limits: {
     readonly maxModelCalls: number;

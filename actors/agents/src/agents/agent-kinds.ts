@@ -15,7 +15,11 @@ import { RedisIdempotencyRecordStore } from "../tools/redis-idempotency-record-s
 import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
 import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
 import type { ActorKindDefinition, HostServices, PublishedOutboxItem } from "@troupe/runtime";
-import { createDeltaPublisher } from "../transcript/delta-publisher.js";
+import { McpToolCatalog } from "../mcp/mcp-tool-catalog.js";
+import {
+  createDeltaPublisher,
+  createToolProgressPublisher,
+} from "../transcript/delta-publisher.js";
 import {
   JetStreamTranscriptReader,
   observeTranscriptEntries,
@@ -67,9 +71,15 @@ export function agentKinds(
   options: AgentKindsOptions,
 ): (services: HostServices) => ActorKindDefinition[] {
   return (services) => {
+    // The agents' MCP servers connect in the background from here on; an
+    // unreachable one is logged and retried, never fatal (issue #15).
+    const mcp = new McpToolCatalog({ logger: services.logger });
     const agents = new AgentRegistry(options.agents, {
       ...(options.defaultAgent === undefined ? {} : { defaultAgent: options.defaultAgent }),
+      mcp,
     });
+    mcp.start(agents.all);
+    const publishProgress = createToolProgressPublisher(services.nats, services.streams.deltas);
     const publishDelta = createDeltaPublisher(services.nats, services.streams.deltas);
     const transcript = new JetStreamTranscriptReader(services.js, services.streams.transcript);
     // Entries this host's sessions and runs append go straight into the read
@@ -114,12 +124,17 @@ export function agentKinds(
       ...pureTool!,
       effects: {
         [TOOL_EXECUTE_EFFECT]: createToolExecuteHandler({
-          toolsOf: (name) => agents.get(name).tools,
+          toolsOf: async (name) => {
+            await agents.ready(name);
+            return agents.get(name).tools;
+          },
+          publishProgress,
           idempotencyRecords: new RedisIdempotencyRecordStore(services.redis, services.keys),
           results: new RedisToolResultStore(services.redis, services.keys),
           logger: services.logger,
         }),
       },
+      dispose: () => mcp.close(),
     };
     return [session, run, tool];
   };

@@ -1,12 +1,20 @@
-import type { AgentDefinition } from "./agent-definition.js";
+import type { McpToolCatalog } from "../mcp/mcp-tool-catalog.js";
+import type { ToolDefinition } from "../tools/define-tool.js";
+import type { AgentDefinition, SubagentDefinition } from "./agent-definition.js";
 import { InvalidAgentError } from "./invalid-agent-error.js";
-import { effectiveSubagentAgent } from "./subagents.js";
+import { effectiveSubagentAgent, keptBySubagentFilter } from "./subagents.js";
 import { UnknownAgentError } from "./unknown-agent-error.js";
 
 /** Options of {@link AgentRegistry}. */
 export interface AgentRegistryOptions {
   /** Name of the agent for sessions that name none. Default: the first agent. */
   readonly defaultAgent?: string;
+  /**
+   * The MCP servers' tools (issue #15): `get` adds the tools each agent's MCP
+   * servers list now (a subagent's filtered by its `tools` deny/allow). Without
+   * it, agents have their `defineTool` tools only.
+   */
+  readonly mcp?: McpToolCatalog;
 }
 
 /**
@@ -24,6 +32,10 @@ export interface AgentRegistryOptions {
 export class AgentRegistry {
   readonly #agents = new Map<string, AgentDefinition>();
   readonly #subagentNames = new Set<string>();
+  readonly #subagentFilters = new Map<string, SubagentDefinition["tools"]>();
+  readonly #mcp: McpToolCatalog | undefined;
+  /** Agents with their MCP tools, by name, at a catalog revision. */
+  readonly #withMcp = new Map<string, { revision: number; agent: AgentDefinition }>();
   /** The agent used when a session names none. */
   readonly defaultAgent: AgentDefinition;
 
@@ -33,6 +45,7 @@ export class AgentRegistry {
    * @throws InvalidAgentError when the list is empty, a name repeats or the default is not in it.
    */
   constructor(agents: readonly AgentDefinition[], options: AgentRegistryOptions = {}) {
+    this.#mcp = options.mcp;
     for (const agent of agents) {
       if (this.#agents.has(agent.name)) {
         throw new InvalidAgentError(agent.name, [
@@ -55,6 +68,7 @@ export class AgentRegistry {
           ]);
         }
         this.#subagentNames.add(effective.name);
+        this.#subagentFilters.set(effective.name, subagent.tools);
         this.#agents.set(effective.name, effective);
       }
     }
@@ -95,9 +109,47 @@ export class AgentRegistry {
    * @throws UnknownAgentError (code `unknown_agent`) listing the served agents.
    */
   get(name: string | undefined): AgentDefinition {
-    if (name === undefined) return this.defaultAgent;
-    const agent = this.#agents.get(name);
-    if (agent === undefined) throw new UnknownAgentError(name, this.names);
-    return agent;
+    const agent = name === undefined ? this.defaultAgent : this.#agents.get(name);
+    if (agent === undefined) throw new UnknownAgentError(name ?? "", this.names);
+    return this.#withMcpTools(agent);
+  }
+
+  /**
+   * Waits until each MCP server of the agent connected or failed its first
+   * attempt (at most its `connectTimeoutMs`; issue #15), so that the first
+   * model call and tool call of a fresh host see the servers' tools. Resolves
+   * at once without MCP servers.
+   *
+   * @param name - an agent name, or undefined for the default agent.
+   * @throws UnknownAgentError (code `unknown_agent`) listing the served agents.
+   */
+  async ready(name: string | undefined): Promise<void> {
+    const agent = name === undefined ? this.defaultAgent : this.#agents.get(name);
+    if (agent === undefined) throw new UnknownAgentError(name ?? "", this.names);
+    await this.#mcp?.ready(agent);
+  }
+
+  /** Every agent served, subagents' agents included (for starting their MCP servers). */
+  get all(): AgentDefinition[] {
+    return [...this.#agents.values()];
+  }
+
+  #withMcpTools(agent: AgentDefinition): AgentDefinition {
+    const mcp = this.#mcp;
+    if (mcp === undefined || Object.keys(agent.mcpServers).length === 0) return agent;
+    const cached = this.#withMcp.get(agent.name);
+    if (cached !== undefined && cached.revision === mcp.revision) return cached.agent;
+    const revision = mcp.revision;
+    const filter = this.#subagentFilters.get(agent.name);
+    const tools: Record<string, ToolDefinition> = { ...agent.tools };
+    for (const [toolName, tool] of Object.entries(mcp.toolsOf(agent))) {
+      // A local tool or a subagent of the same name wins.
+      if (Object.hasOwn(tools, toolName) || Object.hasOwn(agent.subagents, toolName)) continue;
+      if (filter !== undefined && !keptBySubagentFilter(filter, toolName)) continue;
+      tools[toolName] = tool;
+    }
+    const merged = Object.freeze({ ...agent, tools: Object.freeze(tools) });
+    this.#withMcp.set(agent.name, { revision, agent: merged });
+    return merged;
   }
 }

@@ -109,6 +109,9 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
   return async (rawInput: unknown, context: EffectContext): Promise<ModelCallOutput> => {
     const input = parseEffectInput(MODEL_CALL_EFFECT, modelCallInputSchema, rawInput);
     const { signal } = context;
+    // A fresh host's first calls wait for the agent's MCP servers to connect
+    // (or fail), so their tools are offered (issue #15).
+    await options.agents.ready(input.agent);
     const agent = options.agents.get(input.agent);
     const model = modelFor(input.model ?? agent.model);
     // The stream attempt (a Redis INCR) is counted while the transcript is read

@@ -1,6 +1,14 @@
 import { ASK_USER_TOOL } from "@troupe/machines";
 import type { ModelToolCall, ToolPolicyOverrides } from "@troupe/protocol";
-import { type ModelMessage, type Tool, type ToolSet, asSchema, jsonSchema, tool } from "ai";
+import {
+  type JSONSchema7,
+  type ModelMessage,
+  type Tool,
+  type ToolSet,
+  asSchema,
+  jsonSchema,
+  tool,
+} from "ai";
 import { z } from "zod";
 import type { ToolDefinition, ToolEffectClass } from "../tools/define-tool.js";
 import { decideToolCall } from "../tools/tool-policy.js";
@@ -34,7 +42,11 @@ export function toModelTool(definition: ToolDefinition): Tool {
   if (cached === undefined) {
     cached = tool({
       description: definition.description,
-      inputSchema: jsonSchema(() => asSchema(definition.inputSchema).jsonSchema),
+      inputSchema: jsonSchema(
+        () =>
+          (definition.inputJsonSchema as JSONSchema7 | undefined) ??
+          asSchema(definition.inputSchema).jsonSchema,
+      ),
     });
     modelTools.set(definition, cached);
   }

@@ -35,14 +35,9 @@ export function effectiveSubagentAgent(
   name: string,
   subagent: SubagentDefinition,
 ): AgentDefinition {
-  const { deny, allow } = subagent.tools;
   const tools: Record<string, ToolDefinition> = {};
   for (const [toolName, tool] of Object.entries(subagent.agent.tools)) {
-    if (deny.some((pattern) => matchesToolPattern(pattern, toolName))) continue;
-    if (allow !== undefined && !allow.some((pattern) => matchesToolPattern(pattern, toolName))) {
-      continue;
-    }
-    tools[toolName] = tool;
+    if (keptBySubagentFilter(subagent.tools, toolName)) tools[toolName] = tool;
   }
   return Object.freeze({
     ...subagent.agent,
@@ -50,6 +45,25 @@ export function effectiveSubagentAgent(
     tools: Object.freeze(tools),
     subagents: Object.freeze({}),
   });
+}
+
+/**
+ * Whether a subagent's `tools` filter keeps a tool: no `deny` pattern names it
+ * and, when `allow` is given, an `allow` pattern does. Applies to the tools of
+ * the subagent's MCP servers too (issue #15).
+ *
+ * @param filter - the subagent's `tools`.
+ * @param toolName - a tool name as the model sees it.
+ */
+export function keptBySubagentFilter(
+  filter: SubagentDefinition["tools"],
+  toolName: string,
+): boolean {
+  if (filter.deny.some((pattern) => matchesToolPattern(pattern, toolName))) return false;
+  return (
+    filter.allow === undefined ||
+    filter.allow.some((pattern) => matchesToolPattern(pattern, toolName))
+  );
 }
 
 const isPatternList = (value: unknown): value is string[] =>

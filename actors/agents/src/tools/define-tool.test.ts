@@ -45,6 +45,7 @@ describe("defineTool", () => {
       idempotencyKey: "s/r/c",
       signal,
       attempt: 1,
+      reportProgress: () => undefined,
     };
     expect(await weather.execute(input, context)).toBe("OSLO 21 °C");
   });

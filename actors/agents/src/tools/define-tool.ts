@@ -61,6 +61,21 @@ export interface ToolExecutionContext {
    * retry, nor the effect's host run.
    */
   readonly attempt: number;
+  /**
+   * Reports progress of a long call (issue #15): published as a transient
+   * `tool.progress` event on the session's subjects, at most one every 250 ms
+   * per call (the latest report of a burst is published). `progress` should
+   * grow with each report; `total` is the expected end in the same unit, when
+   * known. Never throws; reports after the call ended are dropped.
+   */
+  readonly reportProgress: (report: ToolProgressReport) => void;
+}
+
+/** One progress report of a running tool call: `{ progress, total?, message? }` (numbers in the tool's own unit). */
+export interface ToolProgressReport {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
 }
 
 /** What {@link defineTool} takes; `Schema` is the zod object schema of the input. */
@@ -71,6 +86,12 @@ export interface ToolOptions<Schema extends z.ZodObject = z.ZodObject> {
   readonly description: string;
   /** Zod object schema of the arguments; the model sees its JSON schema. */
   readonly inputSchema: Schema;
+  /**
+   * The JSON Schema the model sees, when the tool's schema comes from elsewhere
+   * (an MCP server's `inputSchema`; issue #15). Default: the JSON Schema of
+   * `inputSchema`, which still validates the arguments.
+   */
+  readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
   /** Default `unclassified` (never run twice). */
   readonly effectClass?: ToolEffectClass;
   /** Time one execution attempt may take, in ms (whole, ≥ 1); default 30 000 ms. */
@@ -90,6 +111,8 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Schema;
+  /** See `ToolOptions.inputJsonSchema`; undefined = `inputSchema`'s. */
+  readonly inputJsonSchema: Readonly<Record<string, unknown>> | undefined;
   readonly effectClass: ToolEffectClass;
   /** In ms. */
   readonly timeoutMs: number;
@@ -158,6 +181,12 @@ export function defineTool<Schema extends z.ZodObject>(
   if (!(options.inputSchema instanceof z.ZodObject)) {
     issues.push({ path: ["inputSchema"], message: "must be a zod object schema (z.object)" });
   }
+  if (
+    options.inputJsonSchema !== undefined &&
+    (typeof options.inputJsonSchema !== "object" || options.inputJsonSchema === null)
+  ) {
+    issues.push({ path: ["inputJsonSchema"], message: "must be a JSON Schema object" });
+  }
   if (typeof options.execute !== "function") {
     issues.push({ path: ["execute"], message: "must be a function" });
   }
@@ -167,6 +196,7 @@ export function defineTool<Schema extends z.ZodObject>(
   return Object.freeze({
     ...plain.data,
     inputSchema: options.inputSchema,
+    inputJsonSchema: options.inputJsonSchema,
     execute,
     [toolBrand]: true,
   });

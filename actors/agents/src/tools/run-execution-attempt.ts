@@ -1,4 +1,4 @@
-import type { ToolDefinition } from "./define-tool.js";
+import type { ToolDefinition, ToolProgressReport } from "./define-tool.js";
 
 /**
  * How one execution attempt of a tool's `execute` ended.
@@ -29,6 +29,8 @@ export interface ExecutionAttemptOptions {
   readonly executionAttempt: number;
   /** The effect's signal. */
   readonly signal: AbortSignal;
+  /** Passed to `execute` as its `reportProgress` (default: drops reports). */
+  readonly reportProgress?: (report: ToolProgressReport) => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function runExecutionAttempt(
         idempotencyKey: options.idempotencyKey,
         signal: combined,
         attempt: options.executionAttempt,
+        reportProgress: options.reportProgress ?? (() => undefined),
       });
       return { kind: "returned", value };
     } catch (error) {

@@ -9,6 +9,7 @@ import {
   toolExecuteOutputSchema,
   type ToolExecuteInput,
   type ToolExecuteOutput,
+  type ToolProgress,
 } from "@troupe/protocol";
 import type { Logger } from "pino";
 import { EffectCancelledError } from "@troupe/runtime";
@@ -16,6 +17,7 @@ import type { EffectContext, EffectHandler } from "@troupe/runtime";
 import {
   MAX_TOOL_RESULT_BYTES,
   type ToolDefinition,
+  type ToolProgressReport,
   isRetryableEffectClass,
 } from "./define-tool.js";
 import {
@@ -23,10 +25,13 @@ import {
   DEFAULT_LIVENESS_RENEW_MS,
   type IdempotencyRecordStore,
 } from "./idempotency-record-store.js";
+import { throttle } from "es-toolkit";
+import { ToolOutcomeUnknownError, ToolReportedError } from "./tool-call-errors.js";
 import { runExecutionAttempt } from "./run-execution-attempt.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
   cancelledOutput,
+  lostAnswerOutput,
   outcomeUnknownOutput,
   threwOutput,
   timedOutOutput,
@@ -34,6 +39,9 @@ import {
 } from "./tool-execute-outputs.js";
 import { stringifyToolResult, truncatedContent, utf8ByteLength } from "./tool-result-content.js";
 import type { ToolResultStore } from "./tool-result-store.js";
+
+/** Shortest time between two `tool.progress` events of one call, in ms (issue #15). */
+export const TOOL_PROGRESS_INTERVAL_MS = 250;
 
 /** Wait before the first retry of a `read` / `idempotent_write` call, in ms, by default; doubles per retry. */
 export const DEFAULT_TOOL_RETRY_BACKOFF_MS = 100;
@@ -45,13 +53,25 @@ export interface ToolExecuteHandlerOptions {
    * keyed by tool name. Throws (e.g. `UnknownAgentError`) for an agent the host
    * does not serve; the call then fails.
    */
-  readonly toolsOf: (agent: string | undefined) => Readonly<Record<string, ToolDefinition>>;
+  readonly toolsOf: (
+    agent: string | undefined,
+  ) => Readonly<Record<string, ToolDefinition>> | Promise<Readonly<Record<string, ToolDefinition>>>;
   /** The idempotency records of tool calls (`RedisIdempotencyRecordStore` in a deployment). */
   readonly idempotencyRecords: IdempotencyRecordStore;
   /** Where results longer than a tool's `maxResultBytes` are kept in full (`RedisToolResultStore`). */
   readonly results: ToolResultStore;
   /** Reports retries, outcome-unknown calls and hand-overs. */
   readonly logger?: Logger;
+  /**
+   * Publishes a call's progress reports as `tool.progress` events (throttled
+   * here to one per {@link TOOL_PROGRESS_INTERVAL_MS}); default: dropped. A
+   * throw is logged at debug level and ignored (issue #15).
+   */
+  readonly publishProgress?: (progress: {
+    readonly sessionId: string;
+    readonly actor: string;
+    readonly payload: ToolProgress;
+  }) => void;
   /** Wait before the first retry, in ms (doubles per retry); default 100 ms. */
   readonly retryBackoffMs?: number;
   /**
@@ -105,7 +125,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
   return async (rawInput: unknown, context: EffectContext): Promise<ToolExecuteOutput> => {
     const input = readInput(rawInput);
     const { signal } = context;
-    const tools = options.toolsOf(input.agent);
+    const tools = await options.toolsOf(input.agent);
     const tool = Object.hasOwn(tools, input.toolName) ? tools[input.toolName] : undefined;
     if (tool === undefined) return unknownToolOutput(input.toolName, Object.keys(tools));
     const args = parseToolArguments(tool, input.input);
@@ -157,17 +177,21 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       retryingAttempt = executionAttempt;
       const alive = keepAlive(key, executionAttempt);
       let outcome: Awaited<ReturnType<typeof runExecutionAttempt>>;
+      const progress = progressReporter(input, tool.name, context.address);
       try {
         outcome = await runExecutionAttempt(tool, args.input, {
           call: { sessionId: input.sessionId, runId: input.runId, toolCallId: input.toolCallId },
           idempotencyKey: key,
           executionAttempt,
           signal,
+          reportProgress: progress.report,
         });
       } catch (error) {
         alive.stop();
+        progress.stop();
         throw error;
       }
+      progress.stop();
       if (outcome.kind === "aborted" && !EffectCancelledError.isInstance(outcome.reason)) {
         alive.stop();
         // Given up: the mark ends now, so the next owner decides at once.
@@ -220,9 +244,22 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       if (outcome.kind === "aborted") {
         return record(input, tool, cancelledOutput(tool.name, effectClass), signal);
       }
+      // The tool answered with an error: a definite answer, never retried.
+      if (outcome.kind === "threw" && ToolReportedError.isInstance(outcome.error)) {
+        return record(input, tool, threwOutput(tool.name, outcome.error, executionAttempt), signal);
+      }
       const canRetry =
         isRetryableEffectClass(effectClass) && executionAttempt < records.maxExecutionAttempts;
       if (canRetry) return undefined;
+      // The request left and its answer was lost: a write may have taken effect.
+      if (
+        outcome.kind === "threw" &&
+        ToolOutcomeUnknownError.isInstance(outcome.error) &&
+        !isRetryableEffectClass(effectClass)
+      ) {
+        log?.warn({ executionAttempt }, "tool call lost its answer; outcome unknown");
+        return record(input, tool, lostAnswerOutput(tool.name, effectClass, outcome.error), signal);
+      }
       return record(
         input,
         tool,
@@ -233,6 +270,55 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       );
     }
   };
+
+  /**
+   * The `reportProgress` of one execution attempt: reports become `tool.progress`
+   * events, at most one per {@link TOOL_PROGRESS_INTERVAL_MS} (the latest of a
+   * burst is kept), none after `stop`.
+   */
+  function progressReporter(
+    input: ReadInput,
+    toolName: string,
+    address: { readonly kind: string; readonly id: string },
+  ): { report: (report: ToolProgressReport) => void; stop: () => void } {
+    const publish = options.publishProgress;
+    if (publish === undefined) return { report: () => undefined, stop: () => undefined };
+    let index = 0;
+    let stopped = false;
+    const send = throttle(
+      (report: ToolProgressReport) => {
+        if (stopped) return;
+        try {
+          publish({
+            sessionId: input.sessionId,
+            actor: `${address.kind}/${address.id}`,
+            payload: {
+              toolCallId: input.toolCallId,
+              runId: input.runId,
+              tool: toolName,
+              progress: report.progress,
+              ...(report.total === undefined ? {} : { total: report.total }),
+              ...(report.message === undefined ? {} : { message: report.message }),
+              index: index++,
+            },
+          });
+        } catch (error) {
+          logger?.debug({ err: error }, "a tool.progress could not be published");
+        }
+      },
+      TOOL_PROGRESS_INTERVAL_MS,
+      { edges: ["leading", "trailing"] },
+    );
+    return {
+      report: (report) => {
+        if (!stopped && Number.isFinite(report.progress)) send(report);
+      },
+      stop: () => {
+        stopped = true;
+        send.cancel();
+      },
+    };
+  }
 
   /**
    * Renews the attempt's liveness mark every `renewMs` until stopped; a failed

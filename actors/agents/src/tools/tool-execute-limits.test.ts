@@ -104,10 +104,10 @@ describe("tool.execute: arguments", () => {
 });
 
 describe("tool.execute: timeout", () => {
-  it("fails a non_idempotent_write that times out once, saying it may have taken effect", async () => {
+  it("reports a non_idempotent_write that times out once as outcome unknown, never run again (issue #15)", async () => {
     const { executions, run } = setup("non_idempotent_write");
     expect(await run("wait", "")).toEqual({
-      status: "failed",
+      status: "outcome_unknown",
       content:
         'Tool "wait" timed out after 20 ms. It was aborted and may or may not have taken effect.',
     });
@@ -127,7 +127,7 @@ describe("tool.execute: timeout", () => {
   it("stops waiting for a tool that ignores its signal", async () => {
     const { run } = setup();
     expect(await run("stubborn", "")).toEqual({
-      status: "failed",
+      status: "outcome_unknown",
       content:
         'Tool "stubborn" timed out after 20 ms. It was aborted and may or may not have taken effect.',
     });

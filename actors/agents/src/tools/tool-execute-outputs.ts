@@ -42,7 +42,9 @@ export function threwOutput(
 }
 
 /**
- * `failed` after the tool's timeout aborted it.
+ * The tool's timeout aborted it: `failed` for `read` and `idempotent_write`
+ * (after their attempts), `outcome_unknown` for the classes that run at most
+ * once (issue #15).
  *
  * @param toolName - the tool.
  * @param effectClass - its class (a write may have taken effect).
@@ -59,8 +61,32 @@ export function timedOutOutput(
   const effect =
     effectClass === "read" ? "" : " It was aborted and may or may not have taken effect.";
   return {
-    status: "failed",
+    // A write that runs at most once and timed out may have taken effect: it is
+    // outcome unknown, never run again (issue #15).
+    status: isRetryableEffectClass(effectClass) ? "failed" : "outcome_unknown",
     content: `Tool "${toolName}" timed out after ${timeoutMs} ms${tries}.${effect}`,
+  };
+}
+
+/**
+ * `outcome_unknown` for a write that runs at most once whose request left but
+ * whose answer was lost (`ToolOutcomeUnknownError`: e.g. the MCP server's
+ * connection closed during the call; issue #15).
+ *
+ * @param toolName - the tool.
+ * @param effectClass - its class (`non_idempotent_write` or `unclassified`).
+ * @param error - what the tool threw.
+ */
+export function lostAnswerOutput(
+  toolName: string,
+  effectClass: ToolEffectClass,
+  error: Error,
+): ToolExecuteOutput {
+  return {
+    status: "outcome_unknown",
+    content:
+      `Tool "${toolName}" lost its answer: ${error.message}. It may or may not have taken effect; ` +
+      `it was not run again, because it is a ${effectClass} tool. Check before calling it again.`,
   };
 }
 

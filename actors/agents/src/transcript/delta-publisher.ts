@@ -6,6 +6,7 @@ import {
   eventSubject,
   EXPECTED_STREAM_HEADER,
   type ModelCallDelta,
+  type ToolProgress,
 } from "@troupe/protocol";
 
 /**
@@ -68,15 +69,69 @@ export function createDeltaPublisher(
       },
       meta: { actor, seq: 0, transient: true, timestampMs: Date.now() },
     });
-    const sessionId = delta.parentSessionId ?? delta.sessionId;
-    const liveHeaders = headers();
-    liveHeaders.set(CONTENT_TYPE_HEADER, encoded.contentType);
-    liveHeaders.set(EXPECTED_STREAM_HEADER, deltaStream);
-    nats.publish(eventSubject({ kind: "session", id: sessionId }, "run.delta"), encoded.bytes, {
-      headers: liveHeaders,
-    });
-    const storedHeaders = headers();
-    storedHeaders.set(CONTENT_TYPE_HEADER, encoded.contentType);
-    nats.publish(deltaSubject(sessionId), encoded.bytes, { headers: storedHeaders });
+    publishTransientEvent(
+      nats,
+      deltaStream,
+      delta.parentSessionId ?? delta.sessionId,
+      "run.delta",
+      encoded,
+    );
   };
+}
+
+/** What a `tool.progress` event needs: the call, the session whose subjects carry it and the report. */
+export interface PublishableToolProgress {
+  /** The session whose subjects carry the event (the tool call's session). */
+  readonly sessionId: string;
+  /** The tool call actor, `tool/<id>` (the event's `meta.actor`). */
+  readonly actor: string;
+  readonly payload: ToolProgress;
+}
+
+/**
+ * Publishes `tool.progress` events (issue #15) the way {@link createDeltaPublisher}
+ * publishes deltas: transient, fire-and-forget, on the public
+ * `troupe.session.<id>.events.tool.progress` (not stored by the events stream)
+ * and on `_troupe.delta.<sessionId>` (stored by the deltas stream), so
+ * `TroupeClient.events` merges them in. Event id
+ * `<actor>:progress:<index>`.
+ *
+ * @param nats - connection to publish on.
+ * @param deltaStream - name of the deployment's deltas stream.
+ * @returns a function publishing one report.
+ * @throws from the returned function: nats.js errors of a closed connection.
+ */
+export function createToolProgressPublisher(
+  nats: NatsConnection,
+  deltaStream: string,
+): (progress: PublishableToolProgress) => void {
+  return ({ sessionId, actor, payload }) => {
+    const encoded = encodeEvent({
+      v: 1,
+      id: `${actor}:progress:${payload.toolCallId}:${payload.index}`,
+      type: "tool.progress",
+      payload,
+      meta: { actor, seq: 0, transient: true, timestampMs: Date.now() },
+    });
+    publishTransientEvent(nats, deltaStream, sessionId, "tool.progress", encoded);
+  };
+}
+
+/** Publishes an encoded transient event on the session's public subject (not stored by the events stream) and on its deltas subject. */
+function publishTransientEvent(
+  nats: NatsConnection,
+  deltaStream: string,
+  sessionId: string,
+  type: string,
+  encoded: { readonly bytes: Uint8Array; readonly contentType: string },
+): void {
+  const liveHeaders = headers();
+  liveHeaders.set(CONTENT_TYPE_HEADER, encoded.contentType);
+  liveHeaders.set(EXPECTED_STREAM_HEADER, deltaStream);
+  nats.publish(eventSubject({ kind: "session", id: sessionId }, type), encoded.bytes, {
+    headers: liveHeaders,
+  });
+  const storedHeaders = headers();
+  storedHeaders.set(CONTENT_TYPE_HEADER, encoded.contentType);
+  nats.publish(deltaSubject(sessionId), encoded.bytes, { headers: storedHeaders });
 }

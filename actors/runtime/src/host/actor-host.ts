@@ -327,6 +327,11 @@ export class ActorHost {
     ]);
     this.#renewing.abort();
     await this.#renewLoop;
+    for (const kind of this.runtime.kinds.values()) {
+      await kind.dispose?.().catch((error: unknown) => {
+        logger.warn({ err: error, kind: kind.kind }, "an actor kind's dispose failed");
+      });
+    }
     if (this.#ownsConnections.nats) await this.nats.drain().catch(() => undefined);
     if (this.#ownsConnections.redis) await this.runtime.redis.quit().catch(() => undefined);
     logger.info("actor host stopped");

@@ -126,6 +126,13 @@ export interface ActorKindDefinition {
    * agents' transcript read cache (issue #12).
    */
   readonly onPassivated?: (address: ActorAddress) => void;
+  /**
+   * Called once when the host stops, after its effects finished (or were
+   * given up) and its leases were released, before it closes its connections:
+   * release what the kind's effects hold, e.g. the agents' MCP server
+   * connections and child processes (issue #15). A throw is logged and ignored.
+   */
+  readonly dispose?: () => Promise<void>;
 }
 
 /**

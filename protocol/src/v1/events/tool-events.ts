@@ -27,6 +27,28 @@ export const toolStartedSchema = z.object({
 export type ToolStarted = z.infer<typeof toolStartedSchema>;
 
 /**
+ * `tool.progress` — a running tool call reported progress (an MCP server's
+ * `notifications/progress`, or a local tool's `reportProgress`; issue #15).
+ * Transient like `run.delta`: published while the call runs, not journaled,
+ * kept in the deltas stream for its retention; at most one per call every
+ * 250 ms (the last report of a burst is kept). `progress` grows with each
+ * report; `total` is the expected end when the tool knows it (same unit);
+ * `index` counts the call's published reports from 0.
+ *
+ * Shape: `{ toolCallId: string, runId: string, tool: string, progress: number, total?: number, message?: string, index: number (0+) }`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress
+ */
+export const toolProgressSchema = z.object({
+  ...toolCallFields,
+  progress: z.number(),
+  total: z.number().optional(),
+  message: z.string().optional(),
+  index: z.number().int().min(0),
+});
+/** Payload of `tool.progress`. */
+export type ToolProgress = z.infer<typeof toolProgressSchema>;
+
+/**
  * `tool.completed` — a tool call returned; `output` is its result as plain data,
  * `content` the result as the model reads it (text), `truncated` true when that
  * text was shortened to the configured limit.
