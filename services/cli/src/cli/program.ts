@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { a2aCommand } from "./commands/a2a-command.js";
 import { devCommand } from "./commands/dev-command.js";
 import { stopCommand } from "./commands/stop-command.js";
 import { adminCommands } from "./commands/admin-commands.js";
@@ -32,6 +33,7 @@ export function createProgram(): Command {
   for (const command of sessionCommands()) program.addCommand(command);
   for (const command of adminCommands()) program.addCommand(command);
   program.addCommand(hostCommand());
+  program.addCommand(a2aCommand());
   rejectJsonWhereNotTaken(program);
   return program;
 }
