@@ -10,7 +10,6 @@ import {
 import { TroupeClient } from "@troupe/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTroupe, startTroupeDev, type TroupeDev } from "../support/troupe-cli.js";
-import { waitFor } from "../support/wait-for.js";
 import { startTroupeA2a, type TroupeA2a } from "./troupe-a2a-process.js";
 
 const TOKEN = "a2a-test-token";
@@ -77,6 +76,18 @@ function asTask(result: Message | Task): Task {
 function answerOf(task: Task): string | undefined {
   const part = task.artifacts.find((artifact) => artifact.artifactId === "answer")?.parts[0];
   return part?.content?.$case === "text" ? part.content.value : undefined;
+}
+
+/** The answer a stream's artifact chunks add up to (a chunk with `append: false` replaces it). */
+function streamedText(events: readonly StreamResponse[]): string {
+  let text = "";
+  for (const event of events) {
+    if (event.payload?.$case !== "artifactUpdate") continue;
+    const content = event.payload.value.artifact?.parts[0]?.content;
+    const chunk = content?.$case === "text" ? content.value : "";
+    text = event.payload.value.append ? text + chunk : chunk;
+  }
+  return text;
 }
 
 /** The text of a task's status message. */
@@ -164,12 +175,7 @@ describe("troupe a2a: the deployment's agents over the Agent2Agent protocol", ()
     );
     expect(chunks.length).toBeGreaterThan(2);
     expect(chunks[0]!.append).toBe(false);
-    let streamed = "";
-    for (const chunk of chunks) {
-      const part = chunk.artifact!.parts[0]!.content;
-      const text = part?.$case === "text" ? part.value : "";
-      streamed = chunk.append ? streamed + text : text;
-    }
+    const streamed = streamedText(events);
     // The last chunk appends nothing: the deltas alone gave the whole answer.
     expect(chunks.at(-1)).toMatchObject({ append: true, lastChunk: true });
     const last = events.at(-1)?.payload;
@@ -183,12 +189,13 @@ describe("troupe a2a: the deployment's agents over the Agent2Agent protocol", ()
     expect(streamed).toBe(SLOW_ANSWER);
   }, 60_000);
 
-  it("a task outlives the serving process: after SIGKILL and a restart, GetTask gives the answer and an approval still settles", async () => {
+  it("a task outlives the serving process: after SIGKILL and a restart, GetTask, SubscribeToTask, an approval and CancelTask all work", async () => {
     const port = new URL(a2a.ready.url).port;
     const before = await a2aClient(a2a.ready.url);
+    // 30 words 400 ms apart: still streaming when the restarted process takes over.
     const slow = asTask(
       await before.sendMessage(
-        request(userMessage("/slow 100", { contextId: "a2a-restart-1" }), true),
+        request(userMessage("/slow 400", { contextId: "a2a-restart-1" }), true),
       ),
     );
     expect(slow.status?.state).toBe(TaskState.TASK_STATE_SUBMITTED);
@@ -203,21 +210,32 @@ describe("troupe a2a: the deployment's agents over the Agent2Agent protocol", ()
     );
     expect(email.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(statusText(email)).toContain("Approve the tool call send_email");
+    const doomed = asTask(
+      await before.sendMessage(
+        request(userMessage("email eve@example.com never", { contextId: "a2a-restart-3" })),
+      ),
+    );
+    expect(doomed.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
 
     await a2a.kill();
     a2a = await startTroupeA2a(dev.home, ["--port", port, "--token", TOKEN]);
     const after = await a2aClient(a2a.ready.url);
 
-    let done: Task | undefined;
-    await waitFor(
-      async () => {
-        done = await after.getTask({ tenant: "", id: slow.id, historyLength: undefined });
-        return done.status?.state === TaskState.TASK_STATE_COMPLETED;
-      },
-      { timeoutMs: 30_000, description: "the slow task completed" },
+    // SubscribeToTask: the task as it is, then the answer's chunks (from the
+    // first word: deltas are replayed) and the final state.
+    const resumed: StreamResponse[] = [];
+    for await (const event of after.resubscribeTask({ tenant: "", id: slow.id }))
+      resumed.push(event);
+    expect(resumed[0]?.payload?.$case).toBe("task");
+    expect(streamedText(resumed)).toBe(SLOW_ANSWER);
+    const end = resumed.at(-1)?.payload;
+    expect(end?.$case === "statusUpdate" && end.value.status?.state).toBe(
+      TaskState.TASK_STATE_COMPLETED,
     );
-    expect(answerOf(done!)).toBe(SLOW_ANSWER);
-    expect(done!.metadata?.troupe).toMatchObject({ sessionId: "a2a-restart-1" });
+    const done = await after.getTask({ tenant: "", id: slow.id, historyLength: undefined });
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(answerOf(done)).toBe(SLOW_ANSWER);
+    expect(done.metadata?.troupe).toMatchObject({ sessionId: "a2a-restart-1" });
 
     const waiting = await after.getTask({ tenant: "", id: email.id, historyLength: undefined });
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -228,6 +246,17 @@ describe("troupe a2a: the deployment's agents over the Agent2Agent protocol", ()
     );
     expect(approved.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answerOf(approved)).toContain("Sent the email to ada@example.com.");
+
+    const cancelled = await after.cancelTask({ tenant: "", id: doomed.id, metadata: {} });
+    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const runId = (doomed.metadata?.troupe as { runId?: string } | undefined)?.runId;
+    expect(runId).toBeDefined();
+    const outcome = await troupe.waitForRun(
+      "a2a-restart-3",
+      { runId: runId! },
+      { timeoutMs: 10_000 },
+    );
+    expect(outcome.status).toBe("cancelled");
   }, 120_000);
 
   it("a question (ask_user) streams as input-required and the answer text completes the run", async () => {
@@ -256,24 +285,72 @@ describe("troupe a2a: the deployment's agents over the Agent2Agent protocol", ()
     expect(answerOf(task)).toContain("Paris");
   }, 60_000);
 
-  it("CancelTask cancels the run (run.cancelled) and the task ends canceled", async () => {
+  it("CancelTask cancels a streaming run (run.cancelled); the task ends canceled with the partial answer", async () => {
     const client = await a2aClient(a2a.ready.url);
-    const message = userMessage("email bob@example.com cancel me", { contextId: "a2a-cancel-1" });
-    const waiting = asTask(await client.sendMessage(request(message)));
-    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    const cancelled = await client.cancelTask({ tenant: "", id: waiting.id, metadata: {} });
-    expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const message = userMessage("/slow 300", { contextId: "a2a-cancel-1" });
+    const taskId = `a2a-cancel-1.${message.messageId}`;
+    const events: StreamResponse[] = [];
+    let cancelled: Task | undefined;
+    for await (const event of client.sendMessageStream(request(message))) {
+      events.push(event);
+      if (event.payload?.$case === "artifactUpdate" && cancelled === undefined) {
+        cancelled = await client.cancelTask({ tenant: "", id: taskId, metadata: {} });
+      }
+    }
+    expect(cancelled?.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const end = events.at(-1)?.payload;
+    expect(end?.$case === "statusUpdate" && end.value.status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
     const outcome = await troupe.waitForRun(
       "a2a-cancel-1",
       { clientMessageId: message.messageId },
       { timeoutMs: 10_000 },
     );
     expect(outcome.status).toBe("cancelled");
+    // The partial answer is a prefix of the slow answer, shorter than all of it.
+    const partial = answerOf(
+      await client.getTask({ tenant: "", id: taskId, historyLength: undefined }),
+    );
+    expect(partial?.length).toBeGreaterThan(0);
+    expect(SLOW_ANSWER.startsWith(partial ?? "")).toBe(true);
+    expect((partial ?? "").length).toBeLessThan(SLOW_ANSWER.length);
     // A canceled task takes no more messages.
-    await expect(
-      client.sendMessage(request(userMessage("approve", { taskId: waiting.id }))),
-    ).rejects.toThrow(/canceled|cancelled|terminal/i);
+    await expect(client.sendMessage(request(userMessage("approve", { taskId })))).rejects.toThrow(
+      /cancelled.*takes no more messages/,
+    );
   }, 60_000);
+
+  it("speaks protocol 0.3 too: a plain JSON-RPC message/send gets the completed task", async () => {
+    const response = await fetch(`${a2a.ready.url}/agents/demo`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "message/send",
+        params: {
+          message: {
+            kind: "message",
+            messageId: "legacy-1",
+            contextId: "a2a-legacy-1",
+            role: "user",
+            parts: [{ kind: "text", text: "what time is it in Paris?" }],
+          },
+        },
+      }),
+    });
+    const body = (await response.json()) as { result: Record<string, unknown> };
+    expect(body.result).toMatchObject({
+      kind: "task",
+      id: "a2a-legacy-1.legacy-1",
+      contextId: "a2a-legacy-1",
+      status: { state: "completed" },
+    });
+    expect(JSON.stringify(body.result["artifacts"])).toMatch(
+      /It is \d{2}:\d{2} in Europe\/Paris\./,
+    );
+  }, 30_000);
 
   it("refuses a request without the token, and an unknown task id as not found", async () => {
     const response = await fetch(`${a2a.ready.url}/agents/demo`, {

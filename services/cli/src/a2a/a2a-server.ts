@@ -42,6 +42,8 @@ export interface A2aServer {
   readonly url: string;
   /** The served agents, the default first. */
   readonly agents: readonly ServedA2aAgent[];
+  /** Whether requests need a bearer token (else the server listens on loopback only). */
+  readonly tokenRequired: boolean;
   /** Stops accepting requests and closes open connections. */
   close(): Promise<void>;
 }
@@ -113,6 +115,7 @@ export async function startA2aServer(options: A2aServerOptions): Promise<A2aServ
   return {
     url,
     agents: served,
+    tokenRequired: token !== undefined,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,5 +1,6 @@
 import { TroupeClient } from "@troupe/client";
 import { TroupeError } from "@troupe/protocol";
+import { a2aReadyLine } from "../../a2a/a2a-ready-line.js";
 import { startA2aServer } from "../../a2a/a2a-server.js";
 import { withAdmin } from "../with-admin.js";
 import type { A2aCommandOptions } from "./a2a-command.js";
@@ -41,19 +42,7 @@ export async function runA2aCommand(options: A2aCommandOptions): Promise<void> {
         ...(token === undefined ? {} : { token }),
         ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
       });
-      const auth =
-        token === undefined ? "no token: bound to loopback only" : "bearer token required";
-      if (options.json === true) {
-        process.stdout.write(
-          `${JSON.stringify({ ready: true, url: server.url, auth: token === undefined ? "none" : "bearer", agents: server.agents })}\n`,
-        );
-      } else {
-        const cards = server.agents.map((agent) => `${agent.name}: ${agent.cardUrl}`).join(", ");
-        process.stdout.write(
-          `troupe a2a serving ${server.agents.length} agent(s) at ${server.url} (${auth}); ` +
-            `agent card: ${server.url}/.well-known/agent-card.json; ${cards}\n`,
-        );
-      }
+      process.stdout.write(`${a2aReadyLine(server, options.json === true)}\n`);
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);
