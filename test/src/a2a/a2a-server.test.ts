@@ -387,7 +387,7 @@ describe("troupe a2a: the deployment's agents over the Agent2Agent protocol", ()
       );
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     } finally {
-      await local.stop();
+      expect(await local.stop()).toBe(0);
     }
   }, 60_000);
 });
