@@ -285,6 +285,28 @@ describe("troupe a2a: the deployment's agents over the Agent2Agent protocol", ()
     expect(answerOf(task)).toContain("Paris");
   }, 60_000);
 
+  it("a data part {approve: false, reason} denies the call: the run goes on and says so", async () => {
+    const client = await a2aClient(a2a.ready.url);
+    const waiting = asTask(
+      await client.sendMessage(
+        request(userMessage("email bob@example.com lunch?", { contextId: "a2a-deny-1" })),
+      ),
+    );
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const reply = userMessage("", { taskId: waiting.id });
+    reply.parts = [
+      {
+        content: { $case: "data", value: { approve: false, reason: "not today" } },
+        metadata: {},
+        filename: "",
+        mediaType: "application/json",
+      },
+    ];
+    const denied = asTask(await client.sendMessage(request(reply)));
+    expect(denied.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(answerOf(denied)).toBe("I did not send the email: you denied it (not today).");
+  }, 60_000);
+
   it("CancelTask cancels a streaming run (run.cancelled); the task ends canceled with the partial answer", async () => {
     const client = await a2aClient(a2a.ready.url);
     const message = userMessage("/slow 300", { contextId: "a2a-cancel-1" });
