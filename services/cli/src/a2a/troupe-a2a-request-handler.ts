@@ -103,23 +103,35 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
     this.cancelWaitMs = options.cancelWaitMs ?? 10_000;
   }
 
+  /** The agent's card, as built at start. */
   getAgentCard(): Promise<AgentCard> {
     return Promise.resolve(this.card);
   }
 
+  /** @throws UnsupportedOperationError: there is no extended card. */
   getAuthenticatedExtendedAgentCard(_params: GetExtendedAgentCardRequest): Promise<AgentCard> {
     return Promise.reject(new UnsupportedOperationError("This agent has no extended agent card."));
   }
 
+  /**
+   * `SendMessage`: starts a task (or settles what its task asks) and waits until
+   * it is final or asks again; with `returnImmediately`, returns it at once.
+   *
+   * @throws RequestMalformedError, ContentTypeNotSupportedError, TaskNotFoundError,
+   *   UnsupportedOperationError (a final task) — see the folder README.
+   */
   async sendMessage(params: SendMessageRequest): Promise<Message | Task> {
     return await a2aErrors(async () => {
       const { ref, settled, status } = await this.begin(params.message);
-      if (params.configuration?.returnImmediately === true) return this.task(ref, status);
+      if (params.configuration?.returnImmediately === true) {
+        return this.task(ref, hideSettled(status, settled));
+      }
       const final = await this.tasks.follow(ref.taskId, { until: stopAt(settled) });
       return this.task(ref, final);
     });
   }
 
+  /** `SendStreamingMessage`: as {@link sendMessage}, streamed (the task, state changes, answer chunks, final state). */
   async *sendMessageStream(
     params: SendMessageRequest,
   ): AsyncGenerator<StreamResponse, void, undefined> {
@@ -128,6 +140,7 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
     yield* this.stream(ref, settled, a2aTaskState(hideSettled(status, settled)));
   }
 
+  /** `GetTask`: the task as the session's events give it now. @throws TaskNotFoundError for a malformed id. */
   async getTask(params: GetTaskRequest): Promise<Task> {
     return await a2aErrors(async () => {
       const ref = taskRef(params.id);
@@ -135,6 +148,13 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
     });
   }
 
+  /**
+   * `CancelTask`: `run.cancel` for the task's run; waits up to `cancelWaitMs`
+   * for `run.cancelled` and returns the task (still `working` if the end was
+   * not stored by then).
+   *
+   * @throws TaskNotCancelableError for a completed or failed task; TaskNotFoundError.
+   */
   async cancelTask(params: CancelTaskRequest): Promise<Task> {
     return await a2aErrors(async () => {
       const ref = taskRef(params.id);
@@ -160,6 +180,7 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
     });
   }
 
+  /** `SubscribeToTask`: the task now, then streamed as {@link sendMessageStream}. @throws UnsupportedOperationError for a final task. */
   async *resubscribe(
     params: SubscribeToTaskRequest,
   ): AsyncGenerator<StreamResponse, void, undefined> {
@@ -176,6 +197,7 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
     yield* this.stream(ref, undefined, a2aTaskState(status));
   }
 
+  /** @throws UnsupportedOperationError: there is no task index. */
   listTasks(_params: ListTasksRequest): Promise<ListTasksResponse> {
     return Promise.reject(
       new UnsupportedOperationError(
@@ -184,24 +206,28 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
     );
   }
 
+  /** @throws PushNotificationNotSupportedError. */
   createTaskPushNotificationConfig(
     _params: TaskPushNotificationConfig,
   ): Promise<TaskPushNotificationConfig> {
     return Promise.reject(new PushNotificationNotSupportedError());
   }
 
+  /** @throws PushNotificationNotSupportedError. */
   getTaskPushNotificationConfig(
     _params: GetTaskPushNotificationConfigRequest,
   ): Promise<TaskPushNotificationConfig> {
     return Promise.reject(new PushNotificationNotSupportedError());
   }
 
+  /** @throws PushNotificationNotSupportedError. */
   listTaskPushNotificationConfigs(
     _params: ListTaskPushNotificationConfigsRequest,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
     return Promise.reject(new PushNotificationNotSupportedError());
   }
 
+  /** @throws PushNotificationNotSupportedError. */
   deleteTaskPushNotificationConfig(
     _params: DeleteTaskPushNotificationConfigRequest,
   ): Promise<void> {
