@@ -264,7 +264,7 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
     await expect(sdk.experimental.tasks.cancelTask(taskId)).rejects.toThrow(/already cancelled/);
   }, 90_000);
 
-  it("HTTP with a token refuses requests without it or with a wrong one (401)", async () => {
+  it("HTTP with a token refuses requests without it or with a wrong one (401), stops on SIGTERM; no token on a non-loopback host is refused", async () => {
     const server = await mcp(["--port", "0"], { TROUPE_MCP_TOKEN: "s3cret-token" });
     expect(server.output()).toContain("(bearer token required)");
     const initialize = (authorization?: string) =>
@@ -290,6 +290,9 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
     expect((await initialize("Bearer wrong-token")).status).toBe(401);
     const sdk = await client(server.url, { token: "s3cret-token" });
     expect((await sdk.listTools()).tools.map((tool) => tool.name)).toEqual(["demo"]);
+    // Graceful shutdown on SIGTERM: sessions closed, connections closed, exit 0.
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.output()).toContain("troupe mcp: SIGTERM, stopping");
 
     const refused = await runTroupe(["mcp", "--host", "0.0.0.0", "--port", "0"], {
       home: dev.home,
