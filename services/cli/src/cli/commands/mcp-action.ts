@@ -7,9 +7,18 @@ import { DEMO_AGENT_MODULE, loadAgentModule } from "../../host/load-agents.js";
 import { servedAgentOf, type ServedAgent } from "../../mcp/agent-tool.js";
 import { mcpListenAddress } from "../../mcp/mcp-listen-address.js";
 import { serveMcp } from "../../mcp/serve-mcp.js";
-import { resolveConnection } from "../connection-settings.js";
+import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
 import { cliVersion } from "../init/project-template.js";
-import type { McpCommandOptions } from "./mcp-command.js";
+
+/** Flags of `troupe mcp`. */
+export interface McpCommandOptions extends ConnectionFlags {
+  readonly agent?: string[];
+  readonly agentModule?: string;
+  readonly port?: number;
+  readonly host?: string;
+  readonly stdio?: boolean;
+  readonly token?: string;
+}
 
 /**
  * Runs `troupe mcp` until SIGINT/SIGTERM (or, with `--stdio`, until the

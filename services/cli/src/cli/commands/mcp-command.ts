@@ -1,17 +1,7 @@
 import { Command, Option } from "commander";
 import { connectionOptions } from "../connection-options.js";
-import type { ConnectionFlags } from "../connection-settings.js";
 import { nonNegativeInteger } from "../parse-number.js";
-
-/** Flags of `troupe mcp`. */
-export interface McpCommandOptions extends ConnectionFlags {
-  readonly agent?: string[];
-  readonly agentModule?: string;
-  readonly port?: number;
-  readonly host?: string;
-  readonly stdio?: boolean;
-  readonly token?: string;
-}
+import type { McpCommandOptions } from "./mcp-action.js";
 
 /**
  * `troupe mcp [--agent <name>]… [--port N | --stdio] [--host <addr>] [--token <secret>]`:
