@@ -17,7 +17,7 @@ function event(type: string, payload: Record<string, unknown>, actor: string): T
     id: `${actor}:ev:${sequence}`,
     type,
     payload,
-    meta: { actor, seq: sequence, timestampMs: 0 },
+    meta: { actor, seq: sequence, timestampMs: 1_000 * sequence },
   } as EventEnvelope;
   return { sequence, event: envelope };
 }
@@ -64,18 +64,33 @@ describe("RunTaskTracker", () => {
   });
 
   it("finds the run from message.accepted and completes with its text", () => {
-    const status = run([accepted("c1", "r1"), started("r1", "c1"), completed("r1", "the answer")]);
-    expect(status).toEqual({ state: "completed", runId: "r1", answer: "the answer", sequence });
+    const first = accepted("c1", "r1");
+    const status = run([first, started("r1", "c1"), completed("r1", "the answer")]);
+    expect(status).toEqual({
+      state: "completed",
+      runId: "r1",
+      answer: "the answer",
+      sequence,
+      createdAtMs: first.sequence * 1_000,
+      updatedAtMs: sequence * 1_000,
+    });
   });
 
   it("finds a queued message's run from run.started, ignoring the run before it", () => {
+    const queued = accepted("c1", undefined, true);
     const status = run([
       accepted("c0", "r0"),
-      accepted("c1", undefined, true),
+      queued,
       completed("r0", "earlier answer"),
       started("r1", "c1"),
     ]);
-    expect(status).toEqual({ state: "working", runId: "r1", sequence });
+    expect(status).toEqual({
+      state: "working",
+      runId: "r1",
+      sequence,
+      createdAtMs: queued.sequence * 1_000,
+      updatedAtMs: sequence * 1_000,
+    });
     expect(
       run([
         accepted("c1", undefined, true),
@@ -96,6 +111,8 @@ describe("RunTaskTracker", () => {
       state: "failed",
       error: { code: "session_closed", message: "the session is closed" },
       sequence,
+      createdAtMs: sequence * 1_000,
+      updatedAtMs: sequence * 1_000,
     });
   });
 
@@ -143,7 +160,8 @@ describe("RunTaskTracker", () => {
       { toolCallId: "call-1", decision: "approved" },
       toolActor,
     );
-    expect(run([...asked, settled])).toEqual({ state: "working", runId: "r1", sequence });
+    expect(run([...asked, settled])).toMatchObject({ state: "working", runId: "r1", sequence });
+    expect(run([...asked, settled]).pending).toBeUndefined();
   });
 
   it("names a subagent's session as the owner of its approval", () => {

@@ -33,7 +33,7 @@ export type RunTaskState = "working" | "input_required" | "completed" | "failed"
 /**
  * A run task's state as the session's stored events give it (issue #15).
  *
- * Shape: `{ state, runId?, answer?, error?, pending?, sequence }`:
+ * Shape: `{ state, runId?, answer?, error?, pending?, sequence, createdAtMs?, updatedAtMs? }`:
  * - `state`: `working` until the run ends (also while the message waits to be
  *   admitted or queued behind another run), `input_required` while an approval
  *   or a question of the run (or of its subagents) is open, then `completed`,
@@ -44,7 +44,11 @@ export type RunTaskState = "working" | "input_required" | "completed" | "failed"
  *   rejecting the message: `code` then is the rejection's, e.g. `run_active`),
  *   and the reason of `cancelled`, when one was given;
  * - `pending`: the oldest open approval or question (`input_required` only);
- * - `sequence`: events-stream sequence of the last durable event read (0: none).
+ * - `sequence`: events-stream sequence of the last durable event read (0: none);
+ * - `createdAtMs`: when the session admitted the message (its `message.accepted`,
+ *   `run.started` or `message.rejected`), Unix ms; absent before;
+ * - `updatedAtMs`: the time of the last event of the task's run read, Unix ms
+ *   (equal to `createdAtMs` at first; absent before admission).
  */
 export interface RunTaskStatus {
   readonly state: RunTaskState;
@@ -53,6 +57,8 @@ export interface RunTaskStatus {
   readonly error?: { readonly code: string; readonly message: string };
   readonly pending?: PendingInput;
   readonly sequence: number;
+  readonly createdAtMs?: number;
+  readonly updatedAtMs?: number;
 }
 
 /** What {@link RunTaskTracker.observe} reads of an event; the client's `SessionEvent` fits. */
@@ -93,6 +99,8 @@ export class RunTaskTracker {
   private runId: string | undefined;
   private ended: RunTaskStatus | undefined;
   private sequence = 0;
+  private createdAtMs: number | undefined;
+  private updatedAtMs: number | undefined;
   private readonly waits = new Map<string, PendingInput>();
 
   /** @param ref - the task's session and client message id. */
@@ -114,9 +122,12 @@ export class RunTaskTracker {
     const { event } = tracked;
     const payload = (event.payload ?? {}) as Record<string, unknown>;
     if (this.runId === undefined) {
-      if (event.meta.actor === this.sessionActor) this.observeAdmission(event.type, payload);
+      if (event.meta.actor === this.sessionActor && this.observeAdmission(event.type, payload)) {
+        this.touch(event);
+      }
       return this.status();
     }
+    this.touch(event);
     if (event.meta.actor === this.runActor && payload["runId"] === this.runId) {
       this.observeEnd(event.type, payload);
     }
@@ -127,19 +138,33 @@ export class RunTaskTracker {
   /** The status after the events read so far (`working`, sequence 0, before any). */
   status(): RunTaskStatus {
     const sequence = this.sequence;
-    if (this.ended !== undefined) return { ...this.ended, sequence };
+    const times =
+      this.createdAtMs === undefined
+        ? {}
+        : { createdAtMs: this.createdAtMs, updatedAtMs: this.updatedAtMs ?? this.createdAtMs };
+    if (this.ended !== undefined) return { ...this.ended, sequence, ...times };
     const runId = this.runId === undefined ? {} : { runId: this.runId };
     const pending = this.waits.values().next().value;
-    if (pending !== undefined) return { state: "input_required", ...runId, pending, sequence };
-    return { state: "working", ...runId, sequence };
+    if (pending !== undefined) {
+      return { state: "input_required", ...runId, pending, sequence, ...times };
+    }
+    return { state: "working", ...runId, sequence, ...times };
   }
 
-  private observeAdmission(type: string, payload: Record<string, unknown>): void {
+  private touch(event: EventEnvelope): void {
+    const timeMs = event.meta.timestampMs;
+    if (typeof timeMs !== "number") return;
+    this.createdAtMs ??= timeMs;
+    this.updatedAtMs = Math.max(this.updatedAtMs ?? timeMs, timeMs);
+  }
+
+  /** Reads an event of the session actor before the run is known; whether it named the message. */
+  private observeAdmission(type: string, payload: Record<string, unknown>): boolean {
     const ours =
       payload["messageId"] === this.envelopeId ||
       (payload["clientMessageId"] !== undefined &&
         payload["clientMessageId"] === this.ref.clientMessageId);
-    if (!ours) return;
+    if (!ours) return false;
     if (
       (type === "message.accepted" || type === "run.started") &&
       typeof payload["runId"] === "string"
@@ -152,6 +177,7 @@ export class RunTaskTracker {
         sequence: 0,
       };
     }
+    return true;
   }
 
   private observeEnd(type: string, payload: Record<string, unknown>): void {

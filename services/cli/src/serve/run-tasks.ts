@@ -36,7 +36,11 @@ export interface FollowRunTaskOptions {
   readonly signal?: AbortSignal;
   /** Every event read (durable and deltas, the session's whole history first), with the status after it. */
   readonly onEvent?: (event: SessionEvent, status: RunTaskStatus) => void;
-  /** Stop once this holds for the status after a durable event; default: the state is final. */
+  /**
+   * Stop once this holds for the status after a durable event read after the
+   * stored history (earlier states do not count); a final state always stops.
+   * Default: only a final state.
+   */
   readonly until?: (status: RunTaskStatus) => boolean;
 }
 
@@ -131,7 +135,8 @@ export class RunTasks {
   }
 
   /**
-   * Follows the task until its state is final (or `until` holds), reporting
+   * Follows the task until its state is final (or `until` holds for a state
+   * it is in after the stored history was read), reporting
    * every event of the session (from its first) with the status after it:
    * text deltas of the run (`run.delta` with `payload.runId === status.runId`)
    * for progress and streaming.
@@ -150,13 +155,18 @@ export class RunTasks {
     const onAbort = () => abort.abort(options.signal?.reason);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
+      // `until` is asked only once the stored history is read (a durable event
+      // with nothing pending): a state the history passed through does not count.
+      let caughtUp = false;
       for await (const event of this.client.events(ref.sessionId, {
         fromSequence: 1,
         signal: abort.signal,
       })) {
         const status = tracker.observe(event);
         options.onEvent?.(event, status);
-        if (event.deltaSequence === undefined && until(status)) return status;
+        if (event.deltaSequence !== undefined) continue;
+        caughtUp ||= event.pending === 0;
+        if (isFinalRunTaskState(status.state) || (caughtUp && until(status))) return status;
       }
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
