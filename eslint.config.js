@@ -78,7 +78,7 @@ const folderLayers = {
     ["replay", "host"],
   ],
   "actors/agents": ["models", "tools", ["mcp", "transcript"], "agents"],
-  "services/cli": ["local-servers", "demo", "host", "dev", "admin", "cli"],
+  "services/cli": ["local-servers", "demo", "host", "dev", "admin", "serve", ["mcp", "a2a"], "cli"],
   "services/testkit": ["servers", "clock", "script", "events", "deployment"],
   test: ["harness", "support", "fixtures", "bench"],
 };

@@ -1,10 +1,12 @@
 import { Command, Option } from "commander";
+import { a2aCommand } from "./commands/a2a-command.js";
 import { devCommand } from "./commands/dev-command.js";
 import { stopCommand } from "./commands/stop-command.js";
 import { adminCommands } from "./commands/admin-commands.js";
 import { chatCommand } from "./commands/chat-command.js";
 import { hostCommand } from "./commands/host-command.js";
 import { initCommand } from "./commands/init-command.js";
+import { mcpCommand } from "./commands/mcp-command.js";
 import { sendCommand } from "./commands/send-command.js";
 import { sessionCommands } from "./commands/session-commands.js";
 import { tailCommand } from "./commands/tail-command.js";
@@ -32,6 +34,8 @@ export function createProgram(): Command {
   for (const command of sessionCommands()) program.addCommand(command);
   for (const command of adminCommands()) program.addCommand(command);
   program.addCommand(hostCommand());
+  program.addCommand(mcpCommand());
+  program.addCommand(a2aCommand());
   rejectJsonWhereNotTaken(program);
   return program;
 }

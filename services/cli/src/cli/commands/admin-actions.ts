@@ -119,7 +119,7 @@ function adminDeps(admin: AdminConnection): AdminDeps {
 }
 
 /** The agents the hosts serve: `--agent`, else the running `troupe dev`'s module, else the demo agent. */
-async function servedAgents(
+export async function servedAgents(
   admin: AdminConnection,
   agentModule: string | undefined,
 ): Promise<AgentDefinition[]> {

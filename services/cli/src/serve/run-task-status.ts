@@ -1,0 +1,253 @@
+import type { EventEnvelope } from "@troupe/protocol";
+import type { RunTaskRef } from "./run-task-id.js";
+
+/**
+ * What a run waits for from a human: a tool call's approval
+ * (`tool.approval_requested`) or an answer to a question (`ask_user`,
+ * `question.asked`). `sessionId` is the session that owns it: the task's own,
+ * or a subagent's (`sub-…`), which is then settled through the parent with
+ * `subagentSessionId` (issue #15).
+ *
+ * Shape: `{ kind: "approval", toolCallId, tool, arguments, sessionId }` or
+ * `{ kind: "question", questionId, text, choices?, sessionId }`.
+ */
+export type PendingInput =
+  | {
+      readonly kind: "approval";
+      readonly toolCallId: string;
+      readonly tool: string;
+      readonly arguments: unknown;
+      readonly sessionId: string;
+    }
+  | {
+      readonly kind: "question";
+      readonly questionId: string;
+      readonly text: string;
+      readonly choices?: readonly string[];
+      readonly sessionId: string;
+    };
+
+/** The states of a run task, named as MCP names task states (A2A maps them). */
+export type RunTaskState = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/**
+ * A run task's state as the session's stored events give it (issue #15).
+ *
+ * Shape: `{ state, runId?, answer?, error?, pending?, sequence, createdAtMs?, updatedAtMs? }`:
+ * - `state`: `working` until the run ends (also while the message waits to be
+ *   admitted or queued behind another run), `input_required` while an approval
+ *   or a question of the run (or of its subagents) is open, then `completed`,
+ *   `failed` or `cancelled`;
+ * - `runId`: once the session started (or accepted) the run;
+ * - `answer`: the run's text (`completed`), or the partial text (`cancelled`);
+ * - `error`: `{ code, message }` for `failed` (a run failure, or the session
+ *   rejecting the message: `code` then is the rejection's, e.g. `run_active`),
+ *   and the reason of `cancelled`, when one was given;
+ * - `pending`: the oldest open approval or question (`input_required` only);
+ * - `sequence`: events-stream sequence of the last durable event read (0: none);
+ * - `createdAtMs`: when the session admitted the message (its `message.accepted`,
+ *   `run.started` or `message.rejected`), Unix ms; absent before;
+ * - `updatedAtMs`: the time of the last event of the task's run read, Unix ms
+ *   (equal to `createdAtMs` at first; absent before admission).
+ */
+export interface RunTaskStatus {
+  readonly state: RunTaskState;
+  readonly runId?: string;
+  readonly answer?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly pending?: PendingInput;
+  readonly sequence: number;
+  readonly createdAtMs?: number;
+  readonly updatedAtMs?: number;
+}
+
+/** What {@link RunTaskTracker.observe} reads of an event; the client's `SessionEvent` fits. */
+export interface TrackedEvent {
+  readonly sequence: number;
+  /** Set on a transient `run.delta`. */
+  readonly deltaSequence?: number;
+  readonly event: EventEnvelope;
+}
+
+/** Events that end a tool call: any approval or question of the call is moot after one. */
+const callEnds = new Set([
+  "tool.completed",
+  "tool.failed",
+  "tool.outcome_unknown",
+  "tool.finished",
+]);
+
+/**
+ * Derives a run task's status from the session's events, fed in stream order.
+ * Pure: no IO, no clock, so the same events always give the same status, in
+ * any process (issue #15: task state lives in the actors).
+ *
+ * The run is found as `TroupeClient.waitForRun` finds it: the session's
+ * `message.accepted` naming the message (`cm:<clientMessageId>` or its client
+ * message id) with a `runId`, or for a queued message the `run.started` naming
+ * it; a `message.rejected` naming it fails the task. Its end is the run actor's
+ * `run.completed` / `run.failed` / `run.cancelled` with that run id. Between
+ * start and end, every approval or question asked (by the run or its
+ * subagents: a session runs one run at a time) is open until its
+ * `tool.approval_settled`, `tool.started` (approvals), `question.answered` or
+ * the end of its tool call.
+ */
+export class RunTaskTracker {
+  private readonly sessionActor: string;
+  private readonly runActor: string;
+  private readonly envelopeId: string;
+  private runId: string | undefined;
+  private ended: RunTaskStatus | undefined;
+  private sequence = 0;
+  private createdAtMs: number | undefined;
+  private updatedAtMs: number | undefined;
+  private readonly waits = new Map<string, PendingInput>();
+
+  /** @param ref - the task's session and client message id. */
+  constructor(private readonly ref: RunTaskRef) {
+    this.sessionActor = `session/${ref.sessionId}`;
+    this.runActor = `run/${ref.sessionId}`;
+    this.envelopeId = `cm:${ref.clientMessageId}`;
+  }
+
+  /**
+   * Reads the next event of the session (durable or delta, in stream order).
+   *
+   * @param tracked - the event and its sequence.
+   * @returns the status after it.
+   */
+  observe(tracked: TrackedEvent): RunTaskStatus {
+    if (tracked.deltaSequence === undefined) this.sequence = tracked.sequence;
+    if (this.ended !== undefined) return this.status();
+    const { event } = tracked;
+    const payload = (event.payload ?? {}) as Record<string, unknown>;
+    if (this.runId === undefined) {
+      if (event.meta.actor === this.sessionActor && this.observeAdmission(event.type, payload)) {
+        this.touch(event);
+      }
+      return this.status();
+    }
+    this.touch(event);
+    if (event.meta.actor === this.runActor && payload["runId"] === this.runId) {
+      this.observeEnd(event.type, payload);
+    }
+    this.trackWaits(event, payload);
+    return this.status();
+  }
+
+  /** The status after the events read so far (`working`, sequence 0, before any). */
+  status(): RunTaskStatus {
+    const sequence = this.sequence;
+    const times =
+      this.createdAtMs === undefined
+        ? {}
+        : { createdAtMs: this.createdAtMs, updatedAtMs: this.updatedAtMs ?? this.createdAtMs };
+    if (this.ended !== undefined) return { ...this.ended, sequence, ...times };
+    const runId = this.runId === undefined ? {} : { runId: this.runId };
+    const pending = this.waits.values().next().value;
+    if (pending !== undefined) {
+      return { state: "input_required", ...runId, pending, sequence, ...times };
+    }
+    return { state: "working", ...runId, sequence, ...times };
+  }
+
+  private touch(event: EventEnvelope): void {
+    const timeMs = event.meta.timestampMs;
+    if (typeof timeMs !== "number") return;
+    this.createdAtMs ??= timeMs;
+    this.updatedAtMs = Math.max(this.updatedAtMs ?? timeMs, timeMs);
+  }
+
+  /** Reads an event of the session actor before the run is known; whether it named the message. */
+  private observeAdmission(type: string, payload: Record<string, unknown>): boolean {
+    const ours =
+      payload["messageId"] === this.envelopeId ||
+      (payload["clientMessageId"] !== undefined &&
+        payload["clientMessageId"] === this.ref.clientMessageId);
+    if (!ours) return false;
+    if (
+      (type === "message.accepted" || type === "run.started") &&
+      typeof payload["runId"] === "string"
+    ) {
+      this.runId = payload["runId"];
+    } else if (type === "message.rejected") {
+      this.ended = {
+        state: "failed",
+        error: { code: String(payload["code"]), message: String(payload["reason"]) },
+        sequence: 0,
+      };
+    }
+    return true;
+  }
+
+  private observeEnd(type: string, payload: Record<string, unknown>): void {
+    const runId = this.runId!;
+    if (type === "run.completed") {
+      this.ended = { state: "completed", runId, answer: String(payload["text"]), sequence: 0 };
+    } else if (type === "run.failed") {
+      const error = { code: String(payload["code"]), message: String(payload["message"]) };
+      this.ended = { state: "failed", runId, error, sequence: 0 };
+    } else if (type === "run.cancelled") {
+      const partial = payload["partialText"];
+      const reason = payload["reason"];
+      this.ended = {
+        state: "cancelled",
+        runId,
+        ...(typeof partial === "string" && partial !== "" ? { answer: partial } : {}),
+        ...(typeof reason === "string" ? { error: { code: "cancelled", message: reason } } : {}),
+        sequence: 0,
+      };
+    }
+    if (this.ended !== undefined) this.waits.clear();
+  }
+
+  private trackWaits(event: EventEnvelope, payload: Record<string, unknown>): void {
+    const key = (id: unknown) => `${event.meta.actor} ${String(id)}`;
+    const owner =
+      typeof payload["sessionId"] === "string" ? payload["sessionId"] : this.ref.sessionId;
+    switch (event.type) {
+      case "tool.approval_requested":
+        this.waits.set(key(payload["toolCallId"]), {
+          kind: "approval",
+          toolCallId: String(payload["toolCallId"]),
+          tool: String(payload["tool"]),
+          arguments: payload["arguments"],
+          sessionId: owner,
+        });
+        return;
+      case "question.asked": {
+        const choices = payload["choices"];
+        this.waits.set(`${key(payload["questionId"])} question`, {
+          kind: "question",
+          questionId: String(payload["questionId"]),
+          text: String(payload["text"]),
+          ...(Array.isArray(choices) ? { choices: choices.map(String) } : {}),
+          sessionId: owner,
+        });
+        return;
+      }
+      case "tool.approval_settled":
+      case "tool.started":
+        // `ask_user` starts before it asks: tool.started closes approvals only.
+        this.waits.delete(key(payload["toolCallId"]));
+        return;
+      case "question.answered":
+        this.waits.delete(`${key(payload["questionId"])} question`);
+        return;
+      default:
+        if (callEnds.has(event.type)) {
+          this.waits.delete(key(payload["toolCallId"]));
+          this.waits.delete(`${key(payload["toolCallId"])} question`);
+        }
+    }
+  }
+}
+
+/**
+ * Whether a state is final: `completed`, `failed` or `cancelled`.
+ *
+ * @param state - a run task state.
+ */
+export function isFinalRunTaskState(state: RunTaskState): boolean {
+  return state === "completed" || state === "failed" || state === "cancelled";
+}
