@@ -104,6 +104,17 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
     { ...toolCall, attempt: fc.integer({ min: 1, max: 10 }), effectClass: effectClassArbitrary },
     { requiredKeys: toolCallKeys },
   ),
+  "tool.progress": fc.record(
+    {
+      ...toolCall,
+      // Whole or fractional, never -0 (JSON has no -0).
+      progress: fc.oneof(fc.nat(), fc.double({ min: 0.001, max: 1e9, noNaN: true })),
+      total: fc.oneof(fc.nat(), fc.double({ min: 0.001, max: 1e9, noNaN: true })),
+      message: text,
+      index: fc.nat(),
+    },
+    { requiredKeys: [...toolCallKeys, "progress", "index"] },
+  ),
   "tool.completed": fc.record(
     { ...toolCall, output: jsonDataArbitrary(), content: text, truncated: fc.boolean() },
     { requiredKeys: toolCallKeys },
