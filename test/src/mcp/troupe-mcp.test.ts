@@ -158,7 +158,7 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
     await expect(sdk.experimental.tasks.getTask("not-a-task")).rejects.toThrow(/Task not found/);
   }, 90_000);
 
-  it("an approval arrives as an elicitation; accepting it completes the run", async () => {
+  it("an approval arrives as an elicitation; accepting it completes the run, denying it tells the model", async () => {
     const server = await mcp(["--port", "0"]);
     const asked: ElicitRequest[] = [];
     const sdk = await client(server.url, {
@@ -176,6 +176,34 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
     expect(asked[0]!.params.message).toMatch(
       /send_email .*"to":"ada@example.com".*Approve this call\?/,
     );
+
+    // approve: false denies, and the model is told the reason.
+    const denying = await client(server.url, {
+      elicit: () => ({ action: "accept", content: { approve: false, reason: "not now" } }),
+    });
+    const denied = await denying.callTool({
+      name: "demo",
+      arguments: { message: "email ada@example.com about the launch on Friday" },
+    });
+    expect(textOf(denied)).toBe("I did not send the email: you denied it (not now).");
+  }, 90_000);
+
+  it("an ask_user question arrives as an elicitation; the accepted answer reaches the run", async () => {
+    const server = await mcp(["--port", "0"]);
+    const asked: ElicitRequest[] = [];
+    const sdk = await client(server.url, {
+      elicit: (request) => {
+        asked.push(request);
+        return { action: "accept", content: { answer: "Oslo" } };
+      },
+    });
+    const result = await sdk.callTool({
+      name: "demo",
+      arguments: { message: '/tool ask_user {"question":"Which city do you live in?"}' },
+    });
+    expect(asked.map((request) => request.params.message)).toEqual(["Which city do you live in?"]);
+    expect(textOf(result)).toContain("Oslo");
+    expect((result.structuredContent as { state: string }).state).toBe("completed");
   }, 90_000);
 
   it("a task-augmented call survives a restart of troupe mcp between tools/call and tasks/result", async () => {
@@ -300,6 +328,12 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("troupe mcp refuses to listen on 0.0.0.0 without a token");
+    const unknown = await runTroupe(["mcp", "--agent", "nobody", "--port", "0"], {
+      home: dev.home,
+      timeoutMs: 30_000,
+    });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("The agent module defines no agent nobody; it defines demo.");
   }, 90_000);
 
   it("serves over stdio for a client that starts it", async () => {

@@ -182,8 +182,9 @@ export class RunTasks {
    *
    * @param taskId - the task.
    * @param options - `reason`, kept on `run.cancelled`; `signal`.
-   * @returns the status after the session's verdict (`cancelled` once the run
-   *   ended; possibly still `working` if the end is not stored yet).
+   * @returns the status once the run ended (`cancelled`, or how it ended first);
+   *   when the session refused the cancel (nothing to act on) or the end is not
+   *   stored within the verdict timeout, the status as it is then.
    * @throws `InvalidTaskIdError`; the client's errors (`VerdictTimeoutError` when no host answered).
    */
   async cancel(
@@ -201,14 +202,22 @@ export class RunTasks {
     const runId = status.runId;
     if (isFinalRunTaskState(status.state) || runId === undefined) return status;
     const reason = options.reason === undefined ? {} : { reason: options.reason };
-    await this.client.awaitVerdict(
+    const verdict = await this.client.awaitVerdict(
       sessionId,
       () => this.client.cancel(sessionId, { runId, ...reason }),
-      {
-        timeoutMs: this.verdictTimeoutMs,
-      },
+      { timeoutMs: this.verdictTimeoutMs },
     );
-    return await this.status(taskId);
+    if (verdict.verdict !== "applied") return await this.status(taskId);
+    // The verdict comes before the run's end event: wait for that (bounded).
+    const deadline = AbortSignal.timeout(this.verdictTimeoutMs);
+    const signal =
+      options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
+    try {
+      return await this.follow(taskId, { signal });
+    } catch (error) {
+      if (!deadline.aborted) throw error;
+      return await this.status(taskId);
+    }
   }
 
   /**
