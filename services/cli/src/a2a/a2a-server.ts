@@ -5,6 +5,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/serve
 import type { AgentDefinition } from "@troupe/agents";
 import type { TroupeClient } from "@troupe/client";
 import { TroupeError } from "@troupe/protocol";
+import { assertListenAllowed } from "../serve/listen-address.js";
 import { RunTasks } from "../serve/run-tasks.js";
 import { a2aAgentCard } from "./a2a-agent-card.js";
 import { bearerAuth } from "./bearer-auth.js";
@@ -48,8 +49,6 @@ export interface A2aServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
-
 /**
  * Serves Troupe agents over A2A (issue #15) with the official SDK's Express
  * handlers: per agent `GET /agents/<name>/.well-known/agent-card.json` (its
@@ -70,12 +69,7 @@ export async function startA2aServer(options: A2aServerOptions): Promise<A2aServ
   const token = options.token === "" ? undefined : options.token;
   if (options.agents.length === 0)
     throw new TroupeError("invalid_options", "There is no agent to serve.");
-  if (token === undefined && !LOOPBACK.has(host)) {
-    throw new TroupeError(
-      "invalid_options",
-      `Refusing to serve A2A on ${host} without a token: set --token (or TROUPE_A2A_TOKEN), or bind 127.0.0.1.`,
-    );
-  }
+  assertListenAllowed({ host, token, command: "troupe a2a", tokenEnv: "TROUPE_A2A_TOKEN" });
   const app = express();
   app.disable("x-powered-by");
   const server = await listen(app, host, options.port ?? 0);

@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { RequestHandler } from "express";
+import { bearerTokenMatches } from "../serve/bearer-token.js";
 
 /**
  * Express middleware that lets a request through only with
@@ -7,21 +7,19 @@ import type { RequestHandler } from "express";
  * `WWW-Authenticate: Bearer realm="troupe"` and a JSON-RPC error body
  * (`-32001`-style codes are A2A's; a missing credential is a transport
  * matter, so the body uses the JSON-RPC server error `-32000`). The
- * comparison is constant-time over SHA-256 digests, so neither the token nor
- * its length leaks through timing (issue #15).
+ * comparison is `bearerTokenMatches` (constant time; issue #15).
  *
  * @param token - the expected token (non-empty).
  * @returns the middleware.
  */
 export function bearerAuth(token: string): RequestHandler {
-  const expected = digest(token);
   return (request, response, next) => {
-    const header = request.header("authorization") ?? "";
-    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-    if (match !== null && timingSafeEqual(digest(match[1] ?? ""), expected)) {
+    const header = request.header("authorization");
+    if (bearerTokenMatches(header, token)) {
       next();
       return;
     }
+    const match = /^Bearer\s/i.exec(header ?? "");
     response
       .status(401)
       .set("WWW-Authenticate", 'Bearer realm="troupe"')
@@ -37,8 +35,4 @@ export function bearerAuth(token: string): RequestHandler {
         },
       });
   };
-}
-
-function digest(text: string): Buffer {
-  return createHash("sha256").update(text, "utf8").digest();
 }

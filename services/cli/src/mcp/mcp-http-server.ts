@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { bearerTokenMatches } from "./bearer-token.js";
-import { isLoopbackHost, type McpListenAddress } from "./mcp-listen-address.js";
+import { bearerTokenMatches } from "../serve/bearer-token.js";
+import { isLoopbackHost } from "../serve/listen-address.js";
+import type { McpListenAddress } from "./mcp-listen-address.js";
 
 /** The path of the MCP endpoint. */
 export const MCP_PATH = "/mcp";

@@ -1,7 +1,8 @@
 import { TroupeError } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
-import { bearerTokenMatches } from "./bearer-token.js";
-import { isLoopbackHost, mcpListenAddress } from "./mcp-listen-address.js";
+import { bearerTokenMatches } from "../serve/bearer-token.js";
+import { isLoopbackHost } from "../serve/listen-address.js";
+import { mcpListenAddress } from "./mcp-listen-address.js";
 
 describe("where troupe mcp listens", () => {
   it("defaults to 127.0.0.1:7410 without a token", () => {

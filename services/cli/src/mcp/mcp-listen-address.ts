@@ -1,5 +1,4 @@
-import { isIP } from "node:net";
-import { TroupeError } from "@troupe/protocol";
+import { assertListenAllowed } from "../serve/listen-address.js";
 
 /** Where `troupe mcp` listens by default: loopback, port 7410. */
 export const DEFAULT_MCP_HOST = "127.0.0.1";
@@ -12,18 +11,6 @@ export interface McpListenAddress {
   readonly port: number;
   /** The bearer token every request must carry; absent: none (loopback only). */
   readonly token?: string;
-}
-
-/**
- * Whether `host` names this machine only: `localhost`, `127.0.0.0/8` or `::1`.
- *
- * @param host - a host name or address.
- */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "");
-  if (bare === "localhost") return true;
-  if (isIP(bare) === 4) return bare.startsWith("127.");
-  return bare === "::1";
 }
 
 /**
@@ -43,18 +30,6 @@ export function mcpListenAddress(options: {
   const host = options.host ?? DEFAULT_MCP_HOST;
   const port = options.port ?? DEFAULT_MCP_PORT;
   const token = options.token;
-  if (token !== undefined && token.trim() === "") {
-    throw new TroupeError(
-      "invalid_options",
-      "The MCP bearer token is empty: give a token or none.",
-    );
-  }
-  if (token === undefined && !isLoopbackHost(host)) {
-    throw new TroupeError(
-      "invalid_options",
-      `troupe mcp refuses to listen on ${host} without a token: anyone who reaches it could run ` +
-        "your agents. Give --token <secret> (or TROUPE_MCP_TOKEN), or listen on 127.0.0.1.",
-    );
-  }
+  assertListenAllowed({ host, token, command: "troupe mcp", tokenEnv: "TROUPE_MCP_TOKEN" });
   return { host, port, ...(token === undefined ? {} : { token }) };
 }
