@@ -109,7 +109,8 @@ describe("MCP client: @modelcontextprotocol/server-everything over stdio", () =>
       `/tool everything__trigger-long-running-operation ${JSON.stringify({ duration: 2.5, steps: 5 })}`,
       {
         onEvent: ({ event }) => {
-          if (event.type === "tool.progress") progress.push(event as EventEnvelope<"tool.progress">);
+          if (event.type === "tool.progress")
+            progress.push(event as EventEnvelope<"tool.progress">);
         },
       },
     );
