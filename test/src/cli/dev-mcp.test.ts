@@ -37,6 +37,14 @@ describe("troupe dev --mcp", () => {
         "option '--mcp <name=command line>' argument 'fs' is invalid. expected <name>=<command line>",
       );
       expect(result.stdout).not.toContain("nats-server");
+      const withModule = await runTroupe(
+        ["dev", "--agent", "./my-agents.mjs", "--mcp", "fs=npx server"],
+        { home, timeoutMs: 30_000 },
+      );
+      expect(withModule.code).toBe(1);
+      expect(withModule.stderr).toContain(
+        "--mcp gives the demo agent MCP servers; an agent module lists its own in defineAgent({ mcpServers })",
+      );
     } finally {
       await rm(home, { recursive: true, force: true });
     }
