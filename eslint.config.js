@@ -77,7 +77,7 @@ const folderLayers = {
     "streams",
     ["replay", "host"],
   ],
-  "actors/agents": ["models", "tools", "transcript", "agents"],
+  "actors/agents": ["models", "tools", ["mcp", "transcript"], "agents"],
   "services/cli": ["local-servers", "demo", "host", "dev", "admin", "cli"],
   "services/testkit": ["servers", "clock", "script", "events", "deployment"],
   test: ["harness", "support", "fixtures", "bench"],
@@ -192,7 +192,17 @@ function layeringConfigs() {
 }
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "infra/**", "*.config.*"] },
+  {
+    ignores: [
+      "**/dist/**",
+      "**/node_modules/**",
+      "**/.turbo/**",
+      "infra/**",
+      "*.config.*",
+      // Child-process fixtures (MCP servers) run as plain JavaScript.
+      "**/fixtures/**/*.mjs",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -33,6 +33,7 @@ describe("defineAgent", () => {
       instructions: "Help.",
       model: undefined,
       tools: {},
+      mcpServers: {},
       subagents: {},
       limits: { maxModelCalls: 50, modelIdleTimeoutMs: 60_000, modelCallTimeoutMs: 600_000 },
       settings: { policy: "enqueue" },
@@ -102,6 +103,53 @@ describe("defineAgent", () => {
     ]);
     expect(error.message).toContain('Invalid agent "bad name!"');
     expect(error.message).toContain("Accepted forms: scripted");
+  });
+
+  it("takes MCP servers with their defaults and refuses bad entries, naming each (issue #15)", () => {
+    const agent = defineAgent({
+      name: "files",
+      instructions: "x",
+      mcpServers: {
+        fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] },
+        remote: { url: "http://127.0.0.1:3001/mcp", headers: { Authorization: "Bearer t" } },
+      },
+    });
+    expect(agent.mcpServers).toEqual({
+      fs: {
+        command: "npx",
+        args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],
+        tools: {},
+        connectTimeoutMs: 10_000,
+      },
+      remote: {
+        url: "http://127.0.0.1:3001/mcp",
+        headers: { Authorization: "Bearer t" },
+        transport: "auto",
+        tools: {},
+        connectTimeoutMs: 10_000,
+      },
+    });
+    const error = invalid(() =>
+      defineAgent({
+        name: "files",
+        instructions: "x",
+        mcpServers: {
+          "bad name": { command: "x" },
+          nothing: {} as { command: string },
+          ftp: { url: "ftp://example.org/mcp" },
+          fs: { command: "x", tools: { write_file: { effectClass: "sometimes" as "read" } } },
+        },
+      }),
+    );
+    expect(error.issues.map((issue) => issue.path.join("."))).toEqual([
+      "mcpServers.bad name",
+      "mcpServers.nothing",
+      "mcpServers.ftp.url",
+      "mcpServers.fs.tools.write_file.effectClass",
+    ]);
+    expect(error.issues[1]?.message).toBe(
+      "must be { command, args?, env?, cwd? } (stdio) or { url, headers? } (Streamable HTTP)",
+    );
   });
 
   it("refuses a name longer than 64 characters and a model that is not a model", () => {

@@ -5,7 +5,7 @@ import {
 } from "@troupe/machines";
 import { sessionPolicySchema } from "@troupe/protocol";
 import { z } from "zod";
-import { MCP_SERVER_NAME_PATTERN, mcpServerOptionsSchema } from "../mcp/mcp-server-options.js";
+import { parseMcpServers } from "../mcp/mcp-server-options.js";
 import { parseModelSpec } from "../models/model-spec.js";
 import { toToolRecord } from "../tools/tool-record.js";
 import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
@@ -33,7 +33,7 @@ const nameSchema = z
  * The plain (serialisable) parts of an agent definition; `model`, `tools` and
  * `subagents` are checked beside it.
  *
- * Shape: `{ name, instructions, limits: { maxModelCalls, modelIdleTimeoutMs, modelCallTimeoutMs }, settings: { policy }, toolPolicy: { allow, ask, deny }, approvalTimeoutMs, version?, mcpServers }`.
+ * Shape: `{ name, instructions, limits: { maxModelCalls, modelIdleTimeoutMs, modelCallTimeoutMs }, settings: { policy }, toolPolicy: { allow, ask, deny }, approvalTimeoutMs, version? }` (`mcpServers` is checked by `parseMcpServers`).
  */
 export const agentPlainPartsSchema = z.object({
   name: nameSchema,
@@ -55,17 +55,6 @@ export const agentPlainPartsSchema = z.object({
     .prefault({}),
   approvalTimeoutMs: z.number().int().min(1).default(DEFAULT_APPROVAL_TIMEOUT_MS),
   version: z.string().min(1).max(64).optional(),
-  mcpServers: z
-    .record(
-      z
-        .string()
-        .regex(
-          MCP_SERVER_NAME_PATTERN,
-          'MCP server names must be 1 to 32 characters from A-Z, a-z, 0-9, "_" and "-"',
-        ),
-      mcpServerOptionsSchema,
-    )
-    .default({}),
 });
 
 /**
@@ -101,7 +90,6 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     toolPolicy: options.toolPolicy,
     approvalTimeoutMs: options.approvalTimeoutMs,
     version: options.version,
-    mcpServers: options.mcpServers,
   });
   if (!plain.success) {
     for (const issue of plain.error.issues) {
@@ -112,6 +100,8 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     }
   }
   issues.push(...modelIssues(options.model));
+  const mcpServers = parseMcpServers(options.mcpServers);
+  issues.push(...mcpServers.issues);
   const tools = toToolRecord(options.tools);
   const subagents = toSubagentRecord(options.subagents, Object.keys(tools.tools));
   issues.push(...tools.issues, ...subagents.issues);
@@ -132,7 +122,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
   return Object.freeze({
     ...plain.data,
     version: plain.data.version,
-    mcpServers: Object.freeze(plain.data.mcpServers),
+    mcpServers: Object.freeze(mcpServers.servers),
     model: options.model,
     tools: tools.tools,
     subagents: Object.freeze(subagents.subagents),

@@ -96,3 +96,57 @@ export function isStdioServer(
 ): server is z.output<typeof mcpStdioServerSchema> {
   return "command" in server;
 }
+
+/**
+ * Checks the `mcpServers` option of `defineAgent`: each entry by the schema
+ * its form picks (`command` → stdio, `url` → HTTP), so every problem is named
+ * by its path (`mcpServers.fs.tools.write_file.effectClass`).
+ *
+ * @param value - the option as given (undefined = none).
+ * @returns the validated entries and the problems found (paths start with `mcpServers`).
+ */
+export function parseMcpServers(value: unknown): {
+  servers: Record<string, McpServerDefinition>;
+  issues: { path: (string | number)[]; message: string }[];
+} {
+  const servers: Record<string, McpServerDefinition> = {};
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  if (value === undefined) return { servers, issues };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    issues.push({ path: ["mcpServers"], message: "must be an object keyed by server name" });
+    return { servers, issues };
+  }
+  for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
+    const path = ["mcpServers", name];
+    if (!MCP_SERVER_NAME_PATTERN.test(name)) {
+      issues.push({
+        path,
+        message: 'MCP server names must be 1 to 32 characters from A-Z, a-z, 0-9, "_" and "-"',
+      });
+      continue;
+    }
+    const form = typeof entry === "object" && entry !== null ? entry : {};
+    const schema =
+      "command" in form ? mcpStdioServerSchema : "url" in form ? mcpHttpServerSchema : undefined;
+    if (schema === undefined) {
+      issues.push({
+        path,
+        message:
+          "must be { command, args?, env?, cwd? } (stdio) or { url, headers? } (Streamable HTTP)",
+      });
+      continue;
+    }
+    const parsed = schema.safeParse(entry);
+    if (parsed.success) {
+      servers[name] = parsed.data;
+      continue;
+    }
+    for (const issue of parsed.error.issues) {
+      issues.push({
+        path: [...path, ...issue.path.map((key) => (typeof key === "symbol" ? String(key) : key))],
+        message: issue.message,
+      });
+    }
+  }
+  return { servers, issues };
+}

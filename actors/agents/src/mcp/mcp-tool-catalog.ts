@@ -211,7 +211,7 @@ function mcpToolDefinition(
           [MCP_EXECUTION_ATTEMPT_META]: context.attempt,
         },
         onProgress: ({ progress, total, message }) =>
-          context.reportProgress({
+          context.reportProgress?.({
             progress,
             ...(total === undefined ? {} : { total }),
             ...(message === undefined ? {} : { message }),

@@ -45,7 +45,6 @@ describe("defineTool", () => {
       idempotencyKey: "s/r/c",
       signal,
       attempt: 1,
-      reportProgress: () => undefined,
     };
     expect(await weather.execute(input, context)).toBe("OSLO 21 °C");
   });

@@ -66,9 +66,11 @@ export interface ToolExecutionContext {
    * `tool.progress` event on the session's subjects, at most one every 250 ms
    * per call (the latest report of a burst is published). `progress` should
    * grow with each report; `total` is the expected end in the same unit, when
-   * known. Never throws; reports after the call ended are dropped.
+   * known. Never throws; reports after the call ended are dropped. Always set
+   * by the `tool.execute` handler; optional so that a test can call `execute`
+   * with a context of its own.
    */
-  readonly reportProgress: (report: ToolProgressReport) => void;
+  readonly reportProgress?: (report: ToolProgressReport) => void;
 }
 
 /** One progress report of a running tool call: `{ progress, total?, message? }` (numbers in the tool's own unit). */

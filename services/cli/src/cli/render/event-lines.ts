@@ -91,6 +91,11 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
         `${c.cyan("⚙")} ${c.bold(tool)}${input === undefined ? "" : ` ${formatValue(input)}`}${again}`,
       ];
     }
+    case "tool.progress": {
+      const { tool, progress, total, message } = event.payload;
+      const amount = total === undefined ? `${progress}` : `${progress}/${total}`;
+      return [c.dim(`… ${tool} ${amount}${suffix(" ", message, "")}`)];
+    }
     case "tool.completed": {
       const { tool, output, content, truncated } = event.payload;
       const shown = formatValue(output === undefined ? (content ?? "") : output);

@@ -194,6 +194,19 @@ describe("EventRenderer", () => {
     ).toBe("\u001b[33m? t outcome unknown\u001b[39m\n");
   });
 
+  it("prints a tool's progress as a dim line, with its total and message when given (issue #15)", () => {
+    const renderer = new EventRenderer({ color: false, sessionId: SESSION });
+    const progress = { toolCallId: "c1", runId: "run-1", tool: "everything__trigger" };
+    expect(renderer.render(event("tool.progress", { ...progress, progress: 2, index: 0 }))).toBe(
+      "… everything__trigger 2\n",
+    );
+    expect(
+      renderer.render(
+        event("tool.progress", { ...progress, progress: 3, total: 5, message: "step 3", index: 1 }),
+      ),
+    ).toBe("… everything__trigger 3/5 step 3\n");
+  });
+
   it("says a denied approval once, and a denial by policy in yellow", () => {
     const renderer = new EventRenderer({ color: false, sessionId: SESSION });
     const denied = {
