@@ -109,8 +109,7 @@ describe("MCP client: @modelcontextprotocol/server-everything over stdio", () =>
       `/tool everything__trigger-long-running-operation ${JSON.stringify({ duration: 2.5, steps: 5 })}`,
       {
         onEvent: ({ event }) => {
-          if (event.type === "tool.progress")
-            progress.push(event as EventEnvelope<"tool.progress">);
+          if (event.type === "tool.progress") progress.push(event);
         },
       },
     );
@@ -151,7 +150,7 @@ describe("MCP client: @modelcontextprotocol/server-everything over stdio", () =>
         timeoutMs: 40_000,
         onEvent: ({ event }) => {
           if (event.type === "tool.progress") {
-            progress.push((event as EventEnvelope<"tool.progress">).payload.progress);
+            progress.push(event.payload.progress);
           }
         },
       },

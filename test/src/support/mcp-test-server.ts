@@ -131,22 +131,25 @@ const http = createServer((request, response) => {
       return;
     }
     const sessionHeader = request.headers["mcp-session-id"];
-    let transport = typeof sessionHeader === "string" ? transports.get(sessionHeader) : undefined;
+    const transport = typeof sessionHeader === "string" ? transports.get(sessionHeader) : undefined;
     if (transport === undefined) {
       if (typeof sessionHeader === "string") {
         response.writeHead(404).end();
         return;
       }
-      const created = new StreamableHTTPServerTransport({
+      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => transports.set(id, created),
+        onsessioninitialized: (id: string): void => {
+          transports.set(id, created);
+        },
       });
       created.onclose = () => {
         if (created.sessionId !== undefined) transports.delete(created.sessionId);
       };
       await mcpServer().connect(created);
       recordMessages(created);
-      transport = created;
+      await created.handleRequest(request, response);
+      return;
     }
     await transport.handleRequest(request, response);
   })().catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "@troupe/protocol";
+import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT, TroupeError } from "@troupe/protocol";
 import { Command, Option } from "commander";
 import { join, resolve } from "node:path";
 import pc from "picocolors";
@@ -11,7 +11,6 @@ import { formatHostLogLine } from "../../dev/format-host-log-line.js";
 import { checkAgentModuleInProcess } from "../../dev/check-agent-module-process.js";
 import { DEMO_MCP_SERVERS_VARIABLE } from "../../demo/demo-mcp-servers.js";
 import { parseMcpFlag, type StdioMcpServer } from "../parse-mcp-flag.js";
-import { TroupeError } from "@troupe/protocol";
 
 interface DevCommandOptions {
   readonly hosts: number;
