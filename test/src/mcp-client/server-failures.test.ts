@@ -12,6 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MCP_EXECUTION_ATTEMPT_META, MCP_IDEMPOTENCY_KEY_META } from "@troupe/agents";
 import { createTestDeployment, type TestDeployment } from "@troupe/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRunMarker } from "../harness/test-run-marker.js";
@@ -26,6 +27,7 @@ interface ServerLogLine {
   readonly phase: "up" | "start" | "end";
   readonly tool?: string;
   readonly key?: string;
+  readonly meta?: Record<string, unknown>;
 }
 
 describe("MCP client: a stdio server that fails", () => {
@@ -87,6 +89,13 @@ describe("MCP client: a stdio server that fails", () => {
       description: "the read retried",
     });
     expect(starts("slow_read", "r1").map((line) => line.pid)).toEqual([firstPid, secondPid]);
+    // Both attempts carry the same idempotency key in _meta, and their attempt number.
+    const readKey = starts("slow_read", "r1")[0]!.meta?.[MCP_IDEMPOTENCY_KEY_META];
+    expect(readKey).toMatch(/^crash-read\/r1\/[^/]+$/);
+    expect(starts("slow_read", "r1").map((line) => line.meta)).toMatchObject([
+      { [MCP_IDEMPOTENCY_KEY_META]: readKey, [MCP_EXECUTION_ATTEMPT_META]: 1 },
+      { [MCP_IDEMPOTENCY_KEY_META]: readKey, [MCP_EXECUTION_ATTEMPT_META]: 2 },
+    ]);
     // The retried read would wait 60 s again on the new process: let it answer now.
     writeFileSync(`${logFile}.release`, "");
     const readOutcome = await read;
