@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AgentDefinition, defineAgent, type McpServerOptions } from "@troupe/agents";
 import { McpToolCatalog } from "@troupe/agents/internal";
+import { readToolResult } from "@troupe/agents";
+import { RedisKeys } from "@troupe/protocol/internal";
 import type { EventEnvelope } from "@troupe/protocol";
 import { createTestDeployment, type TestDeployment } from "@troupe/testkit";
 import { pino } from "pino";
@@ -32,7 +34,9 @@ describe("MCP client: @modelcontextprotocol/server-everything over stdio", () =>
     home = await mkdtemp(join(tmpdir(), "troupe-mcp-everything-"));
     deployment = await createTestDeployment({
       agents: mcpTestAgent({
-        mcpServers: { everything: everything() },
+        mcpServers: {
+          everything: { ...everything(), tools: { "get-tiny-image": { maxResultBytes: 300 } } },
+        },
         toolPolicy: { allow: ["everything__toggle-simulated-logging"] },
       }),
       prefix: "mcpevery",
@@ -100,6 +104,42 @@ describe("MCP client: @modelcontextprotocol/server-everything over stdio", () =>
       ["everything__echo", "read"],
       ["everything__toggle-simulated-logging", "non_idempotent_write"],
     ]);
+  });
+
+  it("image and resource-link content reach the model whole; a result over maxResultBytes is kept in full by reference", async () => {
+    const links = await deployment.sendAndWait(
+      "every-links",
+      `/tool everything__get-resource-links ${JSON.stringify({ count: 2 })}`,
+    );
+    expect(links.status).toBe("completed");
+    const linksText = links.status === "completed" ? links.text : "";
+    expect(linksText).toMatch(/^Tool results:\neverything__get-resource-links: \{"content":\[/);
+    const content = (
+      JSON.parse(linksText.slice(linksText.indexOf("{"))) as {
+        content: { type: string; uri?: string }[];
+      }
+    ).content;
+    expect(content.filter((part) => part.type === "resource_link")).toHaveLength(2);
+    expect(content.every((part) => part.type !== "resource_link" || part.uri !== undefined)).toBe(
+      true,
+    );
+
+    const image = await deployment.sendAndWait(
+      "every-image",
+      "/tool everything__get-tiny-image {}",
+    );
+    expect(image.status).toBe("completed");
+    const completed = image.events.find((event) => event.type === "tool.completed");
+    const payload = completed?.payload as { content?: string; truncated?: boolean };
+    expect(payload.truncated).toBe(true);
+    const ref = /stored by reference "([^"]+)"/.exec(payload.content ?? "")?.[1];
+    expect(ref).toBeDefined();
+    const full = await readToolResult(deployment.redis, new RedisKeys(deployment.prefix), ref!);
+    const parts = (
+      JSON.parse(full!) as { content: { type: string; mimeType?: string; data?: string }[] }
+    ).content;
+    expect(parts.find((part) => part.type === "image")).toMatchObject({ mimeType: "image/png" });
+    expect(parts.find((part) => part.type === "image")?.data?.length).toBeGreaterThan(300);
   });
 
   it("notifications/progress of trigger-long-running-operation arrive as tool.progress events with growing progress", async () => {
