@@ -1,6 +1,7 @@
 import { defineAgent, ScriptedModel, type AgentDefinition, type ModelSpec } from "@troupe/agents";
 import type { Redis } from "ioredis";
 import { clockTool } from "./clock-tool.js";
+import { demoMcpServers } from "./demo-mcp-servers.js";
 import { RESEARCHER_SUBAGENT, demoAgentScript } from "./demo-agent-script.js";
 import { saveNoteTool } from "./save-note-tool.js";
 import { sendEmailTool } from "./send-email-tool.js";
@@ -16,7 +17,7 @@ export interface DemoAgentsContext {
   readonly log?: ((line: string) => void) | undefined;
   /** The current time, Unix ms, for `clock` and the outbox; default `Date.now`. */
   readonly nowMs?: (() => number) | undefined;
-  /** Where `TROUPE_MODEL` is read; default `process.env`. */
+  /** Where `TROUPE_MODEL` and `TROUPE_DEMO_MCP_SERVERS` are read; default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
@@ -45,16 +46,22 @@ const RESEARCHER_INSTRUCTIONS = [
  * for `scripted` / `scripted:demo` — a `ScriptedModel` playing
  * {@link demoAgentScript}, which turns plain English into these tool calls.
  *
+ * MCP servers (issue #15): those of `TROUPE_DEMO_MCP_SERVERS` (JSON of
+ * `mcpServers`; what `troupe dev --mcp <name>=<command line>` sets), their
+ * tools offered as `<name>__<tool>` beside the demo's own.
+ *
  * @param context - see {@link DemoAgentsContext}.
  * @returns `[demo]`.
- * @throws InvalidAgentError when `TROUPE_MODEL` is malformed.
+ * @throws InvalidAgentError when `TROUPE_MODEL` or an MCP server entry is malformed.
+ * @throws TroupeError (code `invalid_options`) when `TROUPE_DEMO_MCP_SERVERS` is not a JSON object.
  * @example
  * ```ts
  * const agents = new AgentRegistry(demoAgents({ redis }), { defaultAgent: "demo" });
  * ```
  */
 export function demoAgents(context: DemoAgentsContext): AgentDefinition[] {
-  const model = demoModel(context.env ?? process.env);
+  const env = context.env ?? process.env;
+  const model = demoModel(env);
   const researcher = defineAgent({
     name: RESEARCHER_SUBAGENT,
     instructions: RESEARCHER_INSTRUCTIONS,
@@ -78,6 +85,7 @@ export function demoAgents(context: DemoAgentsContext): AgentDefinition[] {
         saveNoteTool(context.redis),
         sendEmailTool({ redis: context.redis, log: context.log, nowMs: context.nowMs }),
       ],
+      mcpServers: demoMcpServers(env),
     }),
   ];
 }

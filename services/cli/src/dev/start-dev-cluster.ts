@@ -38,6 +38,8 @@ export interface DevClusterOptions {
   readonly fresh?: boolean;
   /** Log level of the hosts (pino); default `"warn"`. */
   readonly hostLogLevel?: string;
+  /** Further environment of every host process (e.g. `TROUPE_DEMO_MCP_SERVERS`, issue #15). */
+  readonly hostEnv?: Readonly<Record<string, string>>;
   /** One line per step while starting. */
   readonly onProgress?: (line: string) => void;
   /** A line a host wrote (its log), with the host's number from 1. */
@@ -149,7 +151,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const startHost = (number: number) =>
       startDevHostProcess({
         args: hostArgs,
-        env: { TROUPE_LOG_LEVEL: options.hostLogLevel ?? "warn" },
+        env: { ...options.hostEnv, TROUPE_LOG_LEVEL: options.hostLogLevel ?? "warn" },
         onOutput: (line) => options.onHostOutput?.(number, line),
       });
     // A host that keeps dying (a crash in the agent module, say) is restarted at

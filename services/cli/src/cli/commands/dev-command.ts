@@ -1,4 +1,4 @@
-import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "@troupe/protocol";
+import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT, TroupeError } from "@troupe/protocol";
 import { Command, Option } from "commander";
 import { join, resolve } from "node:path";
 import pc from "picocolors";
@@ -9,6 +9,8 @@ import { startDevCluster, type DevCluster } from "../../dev/start-dev-cluster.js
 import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
 import { formatHostLogLine } from "../../dev/format-host-log-line.js";
 import { checkAgentModuleInProcess } from "../../dev/check-agent-module-process.js";
+import { DEMO_MCP_SERVERS_VARIABLE } from "../../demo/demo-mcp-servers.js";
+import { parseMcpFlag, type StdioMcpServer } from "../parse-mcp-flag.js";
 
 interface DevCommandOptions {
   readonly hosts: number;
@@ -19,6 +21,7 @@ interface DevCommandOptions {
   readonly natsPort?: number;
   readonly redisPort?: number;
   readonly verbose?: boolean;
+  readonly mcp?: Record<string, StdioMcpServer>;
 }
 
 /**
@@ -54,6 +57,14 @@ export function devCommand(): Command {
         "port of the started redis-server (default 6379 if free; 0: any)",
       ).argParser(nonNegativeInteger),
     )
+    .addOption(
+      new Option(
+        "--mcp <name=command line>",
+        'give the demo agent a stdio MCP server, its tools named <name>__<tool> (repeatable), e.g. --mcp "fs=npx -y @modelcontextprotocol/server-filesystem /tmp"',
+      ).argParser((value: string, previous: Record<string, StdioMcpServer> | undefined) =>
+        parseMcpFlag(value, previous),
+      ),
+    )
     .option("--fresh", "delete the data of earlier runs first")
     .option(
       "--verbose",
@@ -71,6 +82,17 @@ export function devCommand(): Command {
     .action(async (options: DevCommandOptions) => {
       const say = (line: string) => process.stdout.write(`${line}\n`);
       const step = (line: string) => say(`${pc.green("✔")} ${line}`);
+      const mcpServers = options.mcp ?? {};
+      if (
+        Object.keys(mcpServers).length > 0 &&
+        options.agent !== undefined &&
+        options.agent !== DEMO_AGENT_MODULE
+      ) {
+        throw new TroupeError(
+          "invalid_options",
+          "--mcp gives the demo agent MCP servers; an agent module lists its own in defineAgent({ mcpServers })",
+        );
+      }
       const running = await readDevState();
       if (running !== undefined) throw new DevAlreadyRunningError(running.pid, running);
       // Before any server starts: a bad module or a missing provider key is one
@@ -122,6 +144,9 @@ export function devCommand(): Command {
         natsPort: options.natsPort,
         redisPort: options.redisPort,
         hostLogLevel: process.env.TROUPE_LOG_LEVEL ?? (options.verbose === true ? "info" : "warn"),
+        ...(Object.keys(mcpServers).length === 0
+          ? {}
+          : { hostEnv: { [DEMO_MCP_SERVERS_VARIABLE]: JSON.stringify(mcpServers) } }),
         onProgress: step,
         // Host logs (pino JSON) as readable lines; a stack only at debug level (issue #13).
         onHostOutput: (number, line) => {
@@ -145,13 +170,17 @@ export function devCommand(): Command {
       if (stopRequested) {
         stop();
       } else {
-        printBanner(cluster, say);
+        printBanner(cluster, mcpServers, say);
       }
       await done;
     });
 }
 
-function printBanner(cluster: DevCluster, say: (line: string) => void): void {
+function printBanner(
+  cluster: DevCluster,
+  mcpServers: Readonly<Record<string, StdioMcpServer>>,
+  say: (line: string) => void,
+): void {
   const { state } = cluster;
   const agentList = state.agents.length === 0 ? "(none reported)" : state.agents.join(", ");
   say("");
@@ -166,6 +195,9 @@ function printBanner(cluster: DevCluster, say: (line: string) => void): void {
   say(`  Redis  ${state.redisUrl}`);
   for (const agent of state.agents) {
     say(`  agent  ${agent} → model ${state.models?.[agent] ?? "(not reported)"}`);
+  }
+  for (const [name, server] of Object.entries(mcpServers)) {
+    say(`  mcp    ${name}: ${[server.command, ...server.args].join(" ")}  (tools ${name}__*)`);
   }
   state.hosts.forEach((host, index) => say(`  host ${index + 1} ${host.hostId}  pid ${host.pid}`));
   if (state.dataDir !== undefined) say(`  data   ${state.dataDir}`);
