@@ -398,7 +398,7 @@ describe("troupe a2a: the deployment's agents over the Agent2Agent protocol", ()
       timeoutMs: 30_000,
     });
     expect(open.code).toBe(1);
-    expect(open.stderr).toContain("Refusing to serve A2A on 0.0.0.0 without a token");
+    expect(open.stderr).toContain("troupe a2a refuses to listen on 0.0.0.0 without a token");
     const local = await startTroupeA2a(dev.home, ["--port", "0"]);
     try {
       expect(local.ready.auth).toBe("none");
