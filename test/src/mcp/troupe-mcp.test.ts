@@ -148,6 +148,24 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
       position = next;
     }
 
+    // A caller's idempotency key in _meta (what a Troupe host sends): a retry
+    // answers with the first call's run, no second run.
+    const keyed = {
+      name: "demo",
+      arguments: { message: "what time is it in Tokyo?" },
+      _meta: { "dev.troupe/idempotency-key": `caller/${structured.runId}/call-1` },
+    };
+    const once = (await sdk.callTool(keyed)).structuredContent as {
+      sessionId: string;
+      runId: string;
+    };
+    const again = (await sdk.callTool(keyed)).structuredContent as {
+      sessionId: string;
+      runId: string;
+    };
+    expect(again).toMatchObject({ sessionId: once.sessionId, runId: once.runId });
+    expect(once.sessionId).toMatch(/^mcp-[0-9a-f]{40}$/);
+
     // Bad input is a JSON-RPC error naming the field, not a crash.
     await expect(sdk.callTool({ name: "demo", arguments: { message: "" } })).rejects.toThrow(
       /message must be a non-empty string/,

@@ -1,6 +1,11 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { agentTool, parseAgentToolArguments, servedAgentOf } from "./agent-tool.js";
+import {
+  agentTool,
+  idempotentTarget,
+  parseAgentToolArguments,
+  servedAgentOf,
+} from "./agent-tool.js";
 
 describe("agent tools", () => {
   it("describe an agent by the first line of its instructions", () => {
@@ -52,5 +57,15 @@ describe("agent tools", () => {
     expect(caught).toBeInstanceOf(McpError);
     expect((caught as McpError).code).toBe(-32602);
     expect((caught as McpError).message).toMatch(message);
+  });
+
+  it("derive a session and a client message id from a caller's idempotency key, the same for every retry (issue #15)", () => {
+    const first = idempotentTarget({ "dev.troupe/idempotency-key": "s1/r1/c1", progressToken: 1 });
+    expect(first?.clientMessageId).toMatch(/^mcp-[0-9a-f]{40}$/);
+    expect(first?.sessionId).toBe(first?.clientMessageId);
+    expect(idempotentTarget({ "dev.troupe/idempotency-key": "s1/r1/c1" })).toEqual(first);
+    expect(idempotentTarget({ "dev.troupe/idempotency-key": "s1/r1/c2" })).not.toEqual(first);
+    expect(idempotentTarget({ progressToken: 1 })).toBeUndefined();
+    expect(idempotentTarget(undefined)).toBeUndefined();
   });
 });

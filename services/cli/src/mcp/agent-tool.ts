@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { MCP_IDEMPOTENCY_KEY_META } from "@troupe/agents";
 import { isValidActorId } from "@troupe/protocol";
 import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 
@@ -119,4 +121,23 @@ export function parseAgentToolArguments(value: unknown): AgentToolArguments {
     );
   }
   return { message, ...(sessionId === undefined ? {} : { sessionId }) };
+}
+
+/**
+ * Where a `tools/call` that carries an idempotency key in its `_meta`
+ * (`dev.troupe/idempotency-key`, what a Troupe host sends to every MCP tool;
+ * issue #15) goes: a client message id derived from the key, and — when the
+ * call names no session — a session id derived from it too, so a retried call
+ * (the same key) starts no second run and answers with the first run's task.
+ *
+ * @param meta - the request's `params._meta`.
+ * @returns `{ sessionId, clientMessageId }` (`mcp-<40 hex of SHA-256>`), or undefined without a key.
+ */
+export function idempotentTarget(
+  meta: Record<string, unknown> | undefined,
+): { sessionId: string; clientMessageId: string } | undefined {
+  const key = meta?.[MCP_IDEMPOTENCY_KEY_META];
+  if (typeof key !== "string" || key === "") return undefined;
+  const id = `mcp-${createHash("sha256").update(key, "utf8").digest("hex").slice(0, 40)}`;
+  return { sessionId: id, clientMessageId: id };
 }

@@ -23,7 +23,12 @@ import {
   type RunTaskStatus,
 } from "../serve/run-task-status.js";
 import type { RunTasks } from "../serve/run-tasks.js";
-import { agentTool, parseAgentToolArguments, type ServedAgent } from "./agent-tool.js";
+import {
+  agentTool,
+  idempotentTarget,
+  parseAgentToolArguments,
+  type ServedAgent,
+} from "./agent-tool.js";
 import { decisionFrom, elicitationFor } from "./elicitation.js";
 import { callToolResultOf, mcpTaskOf } from "./mcp-task.js";
 import { formatTranscript } from "./session-transcript.js";
@@ -163,11 +168,16 @@ export function createTroupeMcpServer(options: TroupeMcpServerOptions): Server {
       );
     }
     const input = parseAgentToolArguments(request.params.arguments);
+    // A caller that sends an idempotency key (a Troupe host does) retries
+    // without starting a second run.
+    const idempotent = idempotentTarget(request.params._meta);
+    const sessionId = input.sessionId ?? idempotent?.sessionId;
     const started = await guard(() =>
       tasks.start({
         agent: agent.name,
         text: input.message,
-        ...(input.sessionId === undefined ? {} : { sessionId: input.sessionId }),
+        ...(sessionId === undefined ? {} : { sessionId }),
+        ...(idempotent === undefined ? {} : { clientMessageId: idempotent.clientMessageId }),
       }),
     );
     if (request.params.task !== undefined) {
