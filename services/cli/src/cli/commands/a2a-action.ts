@@ -2,9 +2,20 @@ import { TroupeClient } from "@troupe/client";
 import { TroupeError } from "@troupe/protocol";
 import { a2aReadyLine } from "../../a2a/a2a-ready-line.js";
 import { startA2aServer } from "../../a2a/a2a-server.js";
+import type { ConnectionFlags } from "../connection-settings.js";
 import { withAdmin } from "../with-admin.js";
-import type { A2aCommandOptions } from "./a2a-command.js";
 import { servedAgents } from "./admin-actions.js";
+
+/** Flags of `troupe a2a`. */
+export interface A2aCommandOptions extends ConnectionFlags {
+  readonly agent?: string;
+  readonly agentModule?: string;
+  readonly host?: string;
+  readonly port: number;
+  readonly token?: string;
+  readonly publicUrl?: string;
+  readonly json?: boolean;
+}
 
 /**
  * Runs `troupe a2a`: loads the agent module (as the admin commands do), picks

@@ -1,18 +1,7 @@
 import { Command, Option } from "commander";
 import { connectionOptions } from "../connection-options.js";
-import type { ConnectionFlags } from "../connection-settings.js";
 import { nonNegativeInteger } from "../parse-number.js";
-
-/** Flags of `troupe a2a`. */
-export interface A2aCommandOptions extends ConnectionFlags {
-  readonly agent?: string;
-  readonly agentModule?: string;
-  readonly host?: string;
-  readonly port: number;
-  readonly token?: string;
-  readonly publicUrl?: string;
-  readonly json?: boolean;
-}
+import type { A2aCommandOptions } from "./a2a-action.js";
 
 /** Default TCP port of `troupe a2a`. */
 export const DEFAULT_A2A_PORT = 41241;
