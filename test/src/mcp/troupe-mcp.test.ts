@@ -174,6 +174,15 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
       /Unknown tool "nobody"/,
     );
     await expect(sdk.experimental.tasks.getTask("not-a-task")).rejects.toThrow(/Task not found/);
+    // A well-formed id whose message never reached its session: result and
+    // cancel say so after the admission timeout (10 s) instead of waiting forever.
+    const stale = `${structured.sessionId}.no-such-message`;
+    await Promise.all([
+      expect(sdk.experimental.tasks.getTaskResult(stale, CallToolResultSchema)).rejects.toThrow(
+        /Task not found: Unknown task ".+": no message of it reached session/,
+      ),
+      expect(sdk.experimental.tasks.cancelTask(stale)).rejects.toThrow(/Unknown task/),
+    ]);
   }, 90_000);
 
   it("an approval arrives as an elicitation; accepting it completes the run, denying it tells the model", async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CommandOutcome, SessionEvent, TroupeClient } from "@troupe/client";
 import { TroupeError } from "@troupe/protocol";
-import { parseRunTaskId, runTaskId, type RunTaskRef } from "./run-task-id.js";
+import { InvalidTaskIdError, parseRunTaskId, runTaskId, type RunTaskRef } from "./run-task-id.js";
 import {
   isFinalRunTaskState,
   RunTaskTracker,
@@ -50,6 +50,12 @@ export interface RunTasksOptions {
   readonly sessionPrefix?: string;
   /** How long {@link RunTasks.cancel} and {@link RunTasks.settle} wait for the session's verdict, in ms; default 10 000. */
   readonly verdictTimeoutMs?: number;
+  /**
+   * How long {@link RunTasks.follow} (and so `cancel`) waits for the task's
+   * message to reach its session before it answers "unknown task", in ms;
+   * default 10 000.
+   */
+  readonly admissionTimeoutMs?: number;
 }
 
 /**
@@ -71,6 +77,7 @@ export interface RunTasksOptions {
 export class RunTasks {
   private readonly sessionPrefix: string;
   private readonly verdictTimeoutMs: number;
+  private readonly admissionTimeoutMs: number;
 
   /**
    * @param client - a connected client of the deployment (not closed by this class).
@@ -82,6 +89,7 @@ export class RunTasks {
   ) {
     this.sessionPrefix = options.sessionPrefix ?? "task";
     this.verdictTimeoutMs = options.verdictTimeoutMs ?? 10_000;
+    this.admissionTimeoutMs = options.admissionTimeoutMs ?? 10_000;
   }
 
   /**
@@ -144,7 +152,9 @@ export class RunTasks {
    * @param taskId - the task.
    * @param options - see {@link FollowRunTaskOptions}.
    * @returns the status that ended the wait.
-   * @throws `InvalidTaskIdError`; `signal.reason` when aborted; `ClientClosedError` when the client closes.
+   * @throws `InvalidTaskIdError` for a malformed id, or when no message of the
+   *   task reached its session within `admissionTimeoutMs` (an unknown task);
+   *   `signal.reason` when aborted; `ClientClosedError` when the client closes.
    */
   async follow(taskId: string, options: FollowRunTaskOptions = {}): Promise<RunTaskStatus> {
     const ref = parseRunTaskId(taskId);
@@ -154,6 +164,16 @@ export class RunTasks {
     const abort = new AbortController();
     const onAbort = () => abort.abort(options.signal?.reason);
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    // A task whose message never reaches its session (a wrong or stale id)
+    // would be followed forever: give up after the admission timeout.
+    const unknown = new InvalidTaskIdError(
+      `Unknown task "${taskId}": no message of it reached session "${ref.sessionId}" within ` +
+        `${this.admissionTimeoutMs} ms (a wrong id, or no host is processing the session).`,
+      taskId,
+    );
+    const admission = setTimeout(() => {
+      if (tracker.status().createdAtMs === undefined) abort.abort(unknown);
+    }, this.admissionTimeoutMs);
     try {
       // `until` is asked only once the stored history is read (a durable event
       // with nothing pending): a state the history passed through does not count.
@@ -163,15 +183,18 @@ export class RunTasks {
         signal: abort.signal,
       })) {
         const status = tracker.observe(event);
+        if (status.createdAtMs !== undefined) clearTimeout(admission);
         options.onEvent?.(event, status);
         if (event.deltaSequence !== undefined) continue;
         caughtUp ||= event.pending === 0;
         if (isFinalRunTaskState(status.state) || (caughtUp && until(status))) return status;
       }
     } finally {
+      clearTimeout(admission);
       options.signal?.removeEventListener("abort", onAbort);
     }
     options.signal?.throwIfAborted();
+    if (abort.signal.reason === unknown) throw unknown;
     return tracker.status();
   }
 
