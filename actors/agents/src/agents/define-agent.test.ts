@@ -135,6 +135,7 @@ describe("defineAgent", () => {
         instructions: "x",
         mcpServers: {
           "bad name": { command: "x" },
+          a__b: { command: "x" },
           nothing: {} as { command: string },
           ftp: { url: "ftp://example.org/mcp" },
           fs: { command: "x", tools: { write_file: { effectClass: "sometimes" as "read" } } },
@@ -143,13 +144,15 @@ describe("defineAgent", () => {
     );
     expect(error.issues.map((issue) => issue.path.join("."))).toEqual([
       "mcpServers.bad name",
+      "mcpServers.a__b",
       "mcpServers.nothing",
       "mcpServers.ftp.url",
       "mcpServers.fs.tools.write_file.effectClass",
     ]);
-    expect(error.issues[1]?.message).toBe(
+    expect(error.issues[2]?.message).toBe(
       "must be { command, args?, env?, cwd? } (stdio) or { url, headers? } (Streamable HTTP)",
     );
+    expect(error.issues[3]?.message).toBe("must be an http: or https: URL");
   });
 
   it("refuses a name longer than 64 characters and a model that is not a model", () => {

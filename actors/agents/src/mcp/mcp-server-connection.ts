@@ -210,8 +210,12 @@ export class McpServerConnection {
         this.#failures += 1;
         this.#lastError = this.#describe(error);
         const delayMs = this.#backoffMs();
-        this.options.logger.error(
-          { mcpServer: this.name, err: error, retryInMs: delayMs },
+        // One line per attempt, no stack: an unreachable server is an expected
+        // condition, not a bug. The first of a streak is an error, the rest warnings.
+        const log = this.#failures === 1 ? this.options.logger.error : this.options.logger.warn;
+        log.call(
+          this.options.logger,
+          { mcpServer: this.name, retryInMs: delayMs, failures: this.#failures },
           `MCP server "${this.name}" is unreachable: ${this.#lastError}; its tools are unavailable until it connects (retrying in ${delayMs} ms)`,
         );
         this.#settleFirst();
@@ -225,7 +229,7 @@ export class McpServerConnection {
       const delayMs = this.#backoffMs();
       this.#state = "connecting";
       this.options.logger.warn(
-        { mcpServer: this.name, retryInMs: delayMs, stderr: this.#stderrTail.join("\n") },
+        { mcpServer: this.name, retryInMs: delayMs, stderr: this.#stderrTail.join(" | ") },
         `MCP server "${this.name}" closed its connection${isStdioServer(this.server) ? " (the process exited)" : ""}; reconnecting in ${delayMs} ms`,
       );
       await sleep(delayMs, undefined, { signal }).catch(() => undefined);
@@ -245,8 +249,9 @@ export class McpServerConnection {
     const timeout = AbortSignal.timeout(this.server.connectTimeoutMs);
     const signal = AbortSignal.any([timeout, this.#stopping.signal]);
     const transports = this.#transports();
+    const errors: string[] = [];
     let lastError: unknown;
-    for (const transport of transports) {
+    for (const [label, transport] of transports) {
       const client = new Client(
         { name: "troupe", version: this.options.clientVersion ?? "0.1.0" },
         {
@@ -288,40 +293,45 @@ export class McpServerConnection {
         return { closed };
       } catch (error) {
         lastError = error;
+        errors.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
         await client.close().catch(() => undefined);
         if (this.#stopping.signal.aborted) throw error;
       }
     }
-    throw lastError;
+    // With several transports tried, say what each answered.
+    throw transports.length > 1 ? new Error(errors.join("; "), { cause: lastError }) : lastError;
   }
 
-  /** The transports to try in order (HTTP `auto`: Streamable HTTP, then SSE). */
-  #transports(): (() => Transport)[] {
+  /** The transports to try in order, each with its name (HTTP `auto`: Streamable HTTP, then SSE). */
+  #transports(): [string, () => Transport][] {
     const server = this.server;
     if (isStdioServer(server)) {
       return [
-        () => {
-          this.#stderrTail = [];
-          const transport = new StdioClientTransport({
-            command: server.command,
-            args: server.args,
-            env: { ...getDefaultEnvironment(), ...server.env },
-            ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
-            stderr: "pipe",
-          });
-          const stderr = transport.stderr as Readable | null;
-          if (stderr !== null) {
-            createInterface({ input: stderr }).on("line", (line) => {
-              this.#stderrTail.push(line);
-              if (this.#stderrTail.length > STDERR_TAIL_LINES) this.#stderrTail.shift();
-              this.options.logger.debug(
-                { mcpServer: this.name, stderr: line },
-                "MCP server stderr",
-              );
+        [
+          "stdio",
+          () => {
+            this.#stderrTail = [];
+            const transport = new StdioClientTransport({
+              command: server.command,
+              args: server.args,
+              env: { ...getDefaultEnvironment(), ...server.env },
+              ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+              stderr: "pipe",
             });
-          }
-          return transport;
-        },
+            const stderr = transport.stderr as Readable | null;
+            if (stderr !== null) {
+              createInterface({ input: stderr }).on("line", (line) => {
+                this.#stderrTail.push(line);
+                if (this.#stderrTail.length > STDERR_TAIL_LINES) this.#stderrTail.shift();
+                this.options.logger.debug(
+                  { mcpServer: this.name, stderr: line },
+                  "MCP server stderr",
+                );
+              });
+            }
+            return transport;
+          },
+        ],
       ];
     }
     const url = new URL(server.url);
@@ -329,9 +339,12 @@ export class McpServerConnection {
     const http = () =>
       new StreamableHTTPClientTransport(url, requestInit === undefined ? {} : { requestInit });
     const sse = () => new SSEClientTransport(url, requestInit === undefined ? {} : { requestInit });
-    if (server.transport === "streamable-http") return [http];
-    if (server.transport === "sse") return [sse];
-    return [http, sse];
+    if (server.transport === "streamable-http") return [["Streamable HTTP", http]];
+    if (server.transport === "sse") return [["SSE", sse]];
+    return [
+      ["Streamable HTTP", http],
+      ["SSE", sse],
+    ];
   }
 
   async #connected(signal: AbortSignal): Promise<Client> {

@@ -14,8 +14,11 @@ export const MCP_IDEMPOTENCY_KEY_META = "dev.troupe/idempotency-key";
 /** Key of the execution attempt (1-based, as `ToolExecutionContext.attempt`) in the same `_meta`. */
 export const MCP_EXECUTION_ATTEMPT_META = "dev.troupe/execution-attempt";
 
-/** MCP server names in `mcpServers`: 1 to 32 characters from `A-Z a-z 0-9 _ -`. */
-export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+/**
+ * MCP server names in `mcpServers`: 1 to 32 characters from `A-Z a-z 0-9 _ -`,
+ * without `__` (it separates the server from the tool in `<server>__<tool>`).
+ */
+export const MCP_SERVER_NAME_PATTERN = /^(?!.*__)[A-Za-z0-9_-]{1,32}$/;
 /** Separator between the server's prefix and the tool's name by default: `<server>__<tool>`. */
 export const MCP_TOOL_NAME_SEPARATOR = "__";
 /** Longest wait for a server to connect and list its tools, in ms, by default (per attempt). */
@@ -65,7 +68,7 @@ export const mcpStdioServerSchema = z.strictObject({
 /** A server reached by URL: Streamable HTTP, falling back to the older HTTP+SSE transport. */
 export const mcpHttpServerSchema = z.strictObject({
   ...commonFields,
-  url: z.url({ protocol: /^https?$/ }),
+  url: z.url({ protocol: /^https?$/, error: "must be an http: or https: URL" }),
   /** Sent with every request, e.g. `{ Authorization: "Bearer …" }`. */
   headers: z.record(z.string(), z.string()).optional(),
   /** `auto` (default): Streamable HTTP, then SSE when the server refuses it. */
@@ -121,7 +124,8 @@ export function parseMcpServers(value: unknown): {
     if (!MCP_SERVER_NAME_PATTERN.test(name)) {
       issues.push({
         path,
-        message: 'MCP server names must be 1 to 32 characters from A-Z, a-z, 0-9, "_" and "-"',
+        message:
+          'MCP server names must be 1 to 32 characters from A-Z, a-z, 0-9, "_" and "-", without "__"',
       });
       continue;
     }

@@ -71,7 +71,7 @@ export function splitCommandLine(line: string): string[] {
  * @param previous - the servers of the earlier `--mcp` flags.
  * @returns them plus this one, e.g. `{ fs: { command: "npx", args: ["-y", "…", "/tmp"] } }`.
  * @throws InvalidArgumentError (commander prints it with the usage) for a
- *   missing `=`, a bad name (1 to 32 of `A-Z a-z 0-9 _ -`), a name given twice,
+ *   missing `=`, a bad name (1 to 32 of `A-Z a-z 0-9 _ -`, without `__`), a name given twice,
  *   an empty command or bad quoting.
  */
 export function parseMcpFlag(
@@ -87,7 +87,7 @@ export function parseMcpFlag(
   const name = value.slice(0, separator).trim();
   if (!MCP_SERVER_NAME.test(name)) {
     throw new InvalidArgumentError(
-      `MCP server name "${name}" must be 1 to 32 characters from A-Z, a-z, 0-9, "_" and "-"`,
+      `MCP server name "${name}" must be 1 to 32 characters from A-Z, a-z, 0-9, "_" and "-", without "__"`,
     );
   }
   if (Object.hasOwn(previous, name)) {
