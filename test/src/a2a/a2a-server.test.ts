@@ -390,6 +390,26 @@ describe("troupe a2a: the deployment's agents over the Agent2Agent protocol", ()
     await expect(
       client.getTask({ tenant: "", id: "no-dot-here", historyLength: undefined }),
     ).rejects.toThrow(/Unknown task id/);
+    // A body over 4 MiB is a JSON-RPC error with HTTP 413, not an HTML page.
+    const huge = await fetch(`${a2a.ready.url}/agents/demo`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "A2A-Version": "1.0",
+        authorization: `Bearer ${TOKEN}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "GetTask",
+        params: { id: "x".repeat(5 * 1024 * 1024) },
+      }),
+    });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "The request body is larger than 4194304 bytes." },
+    });
   }, 30_000);
 
   it("without a token it binds loopback only and says so; a public address needs a token", async () => {

@@ -92,6 +92,9 @@ export async function startA2aServer(options: A2aServerOptions): Promise<A2aServ
     app.use(`${base}${AGENT_CARD_PATH}`, cards);
     if (served.length === 0) app.use(AGENT_CARD_PATH, cards);
     if (token !== undefined) app.post(base, bearerAuth(token));
+    // Parsed here with a limit that fits the largest message (the SDK's own
+    // parser, 100 KB by default, then finds the body parsed).
+    app.post(base, express.json({ limit: MAX_A2A_BODY_BYTES }));
     app.use(
       base,
       jsonRpcHandler({
@@ -106,6 +109,7 @@ export async function startA2aServer(options: A2aServerOptions): Promise<A2aServ
       endpoint: `${url}${base}`,
     });
   }
+  app.use(jsonErrors);
   return {
     url,
     agents: served,
@@ -117,6 +121,36 @@ export async function startA2aServer(options: A2aServerOptions): Promise<A2aServ
       }),
   };
 }
+
+/**
+ * Largest JSON-RPC request body, in bytes: 4 MiB, room for a user message of
+ * 262 144 characters (4 bytes each at most) and the envelope.
+ */
+export const MAX_A2A_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Answers a request the body parser refused (too large, unreadable) with a
+ * JSON-RPC error and its HTTP status instead of Express's HTML page and a
+ * stack on the console.
+ */
+const jsonErrors: express.ErrorRequestHandler = (error, _request, response, next) => {
+  if (response.headersSent) {
+    next(error);
+    return;
+  }
+  const status = (error as { status?: unknown }).status;
+  const tooLarge = (error as { type?: unknown }).type === "entity.too.large";
+  response.status(typeof status === "number" && status >= 400 && status < 600 ? status : 500).json({
+    jsonrpc: "2.0",
+    id: null,
+    error: {
+      code: tooLarge ? -32600 : -32603,
+      message: tooLarge
+        ? `The request body is larger than ${MAX_A2A_BODY_BYTES} bytes.`
+        : `The request could not be read: ${(error as Error).message}`,
+    },
+  });
+};
 
 function listen(app: express.Express, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
