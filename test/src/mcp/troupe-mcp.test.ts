@@ -218,6 +218,18 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
   it("an ask_user question arrives as an elicitation; the accepted answer reaches the run", async () => {
     const server = await mcp(["--port", "0"]);
     const asked: ElicitRequest[] = [];
+    // An answer that does not fit the form is an error at once, not a wait.
+    const confused = await client(server.url, {
+      elicit: () => ({ action: "accept", content: { approve: true } }),
+    });
+    await expect(
+      confused.callTool({
+        name: "demo",
+        arguments: { message: '/tool ask_user {"question":"Which city?"}' },
+      }),
+    ).rejects.toThrow(
+      /does not fit the requested form \{ answer: string \}; the question stays open/,
+    );
     const sdk = await client(server.url, {
       elicit: (request) => {
         asked.push(request);

@@ -57,8 +57,10 @@ export function elicitationFor(pending: PendingInput, taskId: string): ElicitReq
  * How the user's response settles the approval or question (issue #15):
  * `accept` with `approve: true` approves, with `approve: false` denies (with
  * the `reason`); `decline` denies an approval; an accepted answer answers a
- * question. `cancel` (dismissed), a declined question, or content that does not
- * fit settle nothing: the wait stays open for another client or `troupe approve`.
+ * question. `cancel` (dismissed) or a declined question settle nothing: the
+ * wait stays open for another client or `troupe approve`. Accepted content
+ * that does not fit settles nothing either; `troupe mcp` then answers the call
+ * with an error saying so, rather than leave the caller waiting.
  *
  * @param pending - the approval or question that was asked.
  * @param result - the client's `elicitation/create` result.

@@ -106,6 +106,16 @@ export function createTroupeMcpServer(options: TroupeMcpServerOptions): Server {
       { relatedRequestId: extra.requestId, signal: extra.signal, timeout: ELICITATION_TIMEOUT_MS },
     );
     const decision = decisionFrom(pending, result);
+    if (decision === undefined && result.action === "accept") {
+      // An accepted answer that does not fit the form would otherwise leave the
+      // caller waiting on a wait nobody settles: say so at once.
+      const form =
+        pending.kind === "approval" ? "{ approve: boolean, reason? }" : "{ answer: string }";
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `The elicitation answer does not fit the requested form ${form}; the ${pending.kind} stays open in session ${pending.sessionId} (task ${taskId}).`,
+      );
+    }
     if (decision === undefined) return false;
     await tasks.settle(taskId, pending, decision);
     return true;
