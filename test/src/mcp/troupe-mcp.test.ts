@@ -357,6 +357,37 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
     expect((await initialize("Bearer wrong-token")).status).toBe(401);
     const sdk = await client(server.url, { token: "s3cret-token" });
     expect((await sdk.listTools()).tools.map((tool) => tool.name)).toEqual(["demo"]);
+    // A plain call in flight when its MCP session ends (the client terminates
+    // it; a stopping troupe mcp closes it the same way): the run is not
+    // cancelled (a disconnect never cancels a run) and completes.
+    const sessionId = `mcp-gone-${Date.now()}`;
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { Authorization: "Bearer s3cret-token" } },
+    });
+    const leaving = new Client({ name: "leaving", version: "1.0.0" });
+    await leaving.connect(transport);
+    let streamed!: () => void;
+    const streaming = new Promise<void>((resolve) => (streamed = resolve));
+    const inFlight = leaving
+      .callTool({ name: "demo", arguments: { message: "/slow 100", sessionId } }, undefined, {
+        onprogress: () => streamed(),
+      })
+      .catch((error: unknown) => error);
+    await streaming;
+    await transport.terminateSession();
+    await leaving.close();
+    expect(await inFlight).toBeInstanceOf(Error);
+    let end: string | undefined;
+    for await (const { event } of troupe.events(sessionId, {
+      fromSequence: 1,
+      signal: AbortSignal.timeout(30_000),
+    })) {
+      if (event.type === "run.completed" || event.type === "run.cancelled") {
+        end = event.type;
+        break;
+      }
+    }
+    expect(end).toBe("run.completed");
     // Graceful shutdown on SIGTERM: sessions closed, connections closed, exit 0.
     expect(await server.stop("SIGTERM")).toBe(0);
     expect(server.output()).toContain("troupe mcp: SIGTERM, stopping");

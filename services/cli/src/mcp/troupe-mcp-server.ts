@@ -197,8 +197,11 @@ export function createTroupeMcpServer(options: TroupeMcpServerOptions): Server {
     try {
       status = await runToEnd(started.taskId, extra);
     } catch (error) {
-      // The client cancelled the request (notifications/cancelled): cancel the run too.
-      if (extra.signal.aborted) {
+      // The client cancelled the request (notifications/cancelled): cancel the
+      // run too. A closed connection (troupe mcp stopping, the session ended)
+      // aborts the request as well, but the SDK has dropped the transport by
+      // then: the run goes on, as a disconnect never cancels a run.
+      if (extra.signal.aborted && server.transport !== undefined) {
         await tasks
           .cancel(started.taskId, { reason: "the MCP request was cancelled" })
           .catch(() => undefined);
