@@ -1,4 +1,5 @@
 import type { EventEnvelope } from "@troupe/protocol";
+import { OpenWaits } from "../serve/open-waits.js";
 
 /**
  * A tool call waiting for a human's approval, or a question (`ask_user`)
@@ -54,16 +55,6 @@ export interface ObservedEvent {
   readonly event: EventEnvelope;
 }
 
-/** Events that end a run: every approval or question of the run is moot after one. */
-const runEnds = new Set(["run.completed", "run.failed", "run.cancelled"]);
-/** Events that end a tool call (of the same tool-call actor). */
-const callEnds = new Set([
-  "tool.completed",
-  "tool.failed",
-  "tool.outcome_unknown",
-  "tool.finished",
-]);
-
 /**
  * Follows a session's events in stream order and says when `troupe tail
  * --until-idle` may stop (issue #13): when it has caught up (`pending` 0) and
@@ -73,21 +64,19 @@ const callEnds = new Set([
  * progress and an approval (`tool.approval_requested`) or a question
  * (`question.asked`), its own or a subagent's, is still open.
  *
- * An approval is closed by its `tool.approval_settled`, its call's
- * `tool.started` or end (`tool.completed`, `tool.failed`, …); a question by its
- * `question.answered` or its call's end; both by the end of their run and by the
- * session's `session.idle` / `session.closed`. Waits are matched by the emitting
- * actor (`meta.actor`, the tool call) and the call id, so a subagent's call with
- * the same id as a parent's is told apart. Replaying history (`--from 1`) an
+ * Waits open and close by the rules of `OpenWaits` (`serve/open-waits.ts`),
+ * and all close with the session's `session.idle` / `session.closed`. Replaying history (`--from 1`) an
  * approval asked and settled long ago never stops it: only the state at the end
  * of what is stored counts. Pure: no IO, no clock.
  */
 export class SessionProgress {
   private running = false;
-  private readonly waits = new Map<string, HumanWait>();
+  private readonly waits: OpenWaits;
 
   /** @param sessionId - the followed session (its own events say when a run starts and the session is idle). */
-  constructor(private readonly sessionId: string) {}
+  constructor(private readonly sessionId: string) {
+    this.waits = new OpenWaits(sessionId);
+  }
 
   /**
    * Reads one event.
@@ -105,7 +94,7 @@ export class SessionProgress {
       this.running = false;
       this.waits.clear();
     }
-    this.track(event, payload);
+    this.waits.observe(event);
     if (observed.pending !== 0) return undefined;
     // Events after which nothing more is coming unless someone sends again
     // (a command's verdict among them): a user.message that was accepted is
@@ -121,47 +110,14 @@ export class SessionProgress {
     // A delta's `pending` counts the deltas stream, not the events: only a
     // durable event says the stored history is read to its end.
     if (observed.deltaSequence === undefined && this.waits.size > 0) {
-      return { stop: "waiting_on_human", waits: [...this.waits.values()] };
+      return { stop: "waiting_on_human", waits: this.openWaits() };
     }
     return undefined;
   }
 
   /** The approvals and questions open now, in the order they were asked. */
   openWaits(): readonly HumanWait[] {
-    return [...this.waits.values()];
-  }
-
-  private track(event: EventEnvelope, payload: Record<string, unknown>): void {
-    const type = event.type;
-    const callKey = (id: unknown) => `${event.meta.actor} ${String(id)}`;
-    switch (type) {
-      case "tool.approval_requested":
-        this.waits.set(callKey(payload["toolCallId"]), humanWaitOf(event, this.sessionId)!);
-        return;
-      case "question.asked":
-        this.waits.set(
-          `${callKey(payload["questionId"])} question`,
-          humanWaitOf(event, this.sessionId)!,
-        );
-        return;
-      case "tool.approval_settled":
-      case "tool.started":
-        // `ask_user` starts before it asks: tool.started closes approvals only.
-        this.waits.delete(callKey(payload["toolCallId"]));
-        return;
-      case "question.answered":
-        this.waits.delete(`${callKey(payload["questionId"])} question`);
-        return;
-      default:
-        if (callEnds.has(type)) {
-          this.waits.delete(callKey(payload["toolCallId"]));
-          this.waits.delete(`${callKey(payload["toolCallId"])} question`);
-        } else if (runEnds.has(type)) {
-          for (const [key, wait] of this.waits) {
-            if (wait.runId === payload["runId"]) this.waits.delete(key);
-          }
-        }
-    }
+    return this.waits.opening().map((event) => humanWaitOf(event, this.sessionId)!);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from "@troupe/protocol";
+import { OpenWaits } from "./open-waits.js";
 import type { RunTaskRef } from "./run-task-id.js";
 
 /**
@@ -69,14 +70,6 @@ export interface TrackedEvent {
   readonly event: EventEnvelope;
 }
 
-/** Events that end a tool call: any approval or question of the call is moot after one. */
-const callEnds = new Set([
-  "tool.completed",
-  "tool.failed",
-  "tool.outcome_unknown",
-  "tool.finished",
-]);
-
 /**
  * Derives a run task's status from the session's events, fed in stream order.
  * Pure: no IO, no clock, so the same events always give the same status, in
@@ -88,9 +81,8 @@ const callEnds = new Set([
  * it; a `message.rejected` naming it fails the task. Its end is the run actor's
  * `run.completed` / `run.failed` / `run.cancelled` with that run id. Between
  * start and end, every approval or question asked (by the run or its
- * subagents: a session runs one run at a time) is open until its
- * `tool.approval_settled`, `tool.started` (approvals), `question.answered` or
- * the end of its tool call.
+ * subagents: a session runs one run at a time) is open by the rules of
+ * {@link OpenWaits}.
  */
 export class RunTaskTracker {
   private readonly sessionActor: string;
@@ -101,10 +93,11 @@ export class RunTaskTracker {
   private sequence = 0;
   private createdAtMs: number | undefined;
   private updatedAtMs: number | undefined;
-  private readonly waits = new Map<string, PendingInput>();
+  private readonly waits: OpenWaits;
 
   /** @param ref - the task's session and client message id. */
   constructor(private readonly ref: RunTaskRef) {
+    this.waits = new OpenWaits(ref.sessionId);
     this.sessionActor = `session/${ref.sessionId}`;
     this.runActor = `run/${ref.sessionId}`;
     this.envelopeId = `cm:${ref.clientMessageId}`;
@@ -131,7 +124,7 @@ export class RunTaskTracker {
     if (event.meta.actor === this.runActor && payload["runId"] === this.runId) {
       this.observeEnd(event.type, payload);
     }
-    this.trackWaits(event, payload);
+    this.waits.observe(event);
     return this.status();
   }
 
@@ -144,7 +137,8 @@ export class RunTaskTracker {
         : { createdAtMs: this.createdAtMs, updatedAtMs: this.updatedAtMs ?? this.createdAtMs };
     if (this.ended !== undefined) return { ...this.ended, sequence, ...times };
     const runId = this.runId === undefined ? {} : { runId: this.runId };
-    const pending = this.waits.values().next().value;
+    const opened = this.waits.opening()[0];
+    const pending = opened === undefined ? undefined : this.pendingOf(opened);
     if (pending !== undefined) {
       return { state: "input_required", ...runId, pending, sequence, ...times };
     }
@@ -201,45 +195,28 @@ export class RunTaskTracker {
     if (this.ended !== undefined) this.waits.clear();
   }
 
-  private trackWaits(event: EventEnvelope, payload: Record<string, unknown>): void {
-    const key = (id: unknown) => `${event.meta.actor} ${String(id)}`;
+  /** The pending input an approval request or a question opens. */
+  private pendingOf(event: EventEnvelope): PendingInput {
+    const payload = (event.payload ?? {}) as Record<string, unknown>;
     const owner =
       typeof payload["sessionId"] === "string" ? payload["sessionId"] : this.ref.sessionId;
-    switch (event.type) {
-      case "tool.approval_requested":
-        this.waits.set(key(payload["toolCallId"]), {
-          kind: "approval",
-          toolCallId: String(payload["toolCallId"]),
-          tool: String(payload["tool"]),
-          arguments: payload["arguments"],
-          sessionId: owner,
-        });
-        return;
-      case "question.asked": {
-        const choices = payload["choices"];
-        this.waits.set(`${key(payload["questionId"])} question`, {
-          kind: "question",
-          questionId: String(payload["questionId"]),
-          text: String(payload["text"]),
-          ...(Array.isArray(choices) ? { choices: choices.map(String) } : {}),
-          sessionId: owner,
-        });
-        return;
-      }
-      case "tool.approval_settled":
-      case "tool.started":
-        // `ask_user` starts before it asks: tool.started closes approvals only.
-        this.waits.delete(key(payload["toolCallId"]));
-        return;
-      case "question.answered":
-        this.waits.delete(`${key(payload["questionId"])} question`);
-        return;
-      default:
-        if (callEnds.has(event.type)) {
-          this.waits.delete(key(payload["toolCallId"]));
-          this.waits.delete(`${key(payload["toolCallId"])} question`);
-        }
+    if (event.type === "tool.approval_requested") {
+      return {
+        kind: "approval",
+        toolCallId: String(payload["toolCallId"]),
+        tool: String(payload["tool"]),
+        arguments: payload["arguments"],
+        sessionId: owner,
+      };
     }
+    const choices = payload["choices"];
+    return {
+      kind: "question",
+      questionId: String(payload["questionId"]),
+      text: String(payload["text"]),
+      ...(Array.isArray(choices) ? { choices: choices.map(String) } : {}),
+      sessionId: owner,
+    };
   }
 }
 
