@@ -11,3 +11,4 @@ export * from "./count-stored-messages.js";
 export * from "./is-stream-not-found.js";
 export * from "./dev-state.js";
 export { splitNatsUrls } from "./resolve-deployment.js";
+export { RunTracker, outcomeOf, type RunTrackerStep } from "./run-tracker.js";

@@ -63,6 +63,7 @@ export class RunTracker {
   private readonly clientMessageId: string | undefined;
   private readonly messageIds = new Set<string>();
   private currentRunId: string | undefined;
+  private messageAdmitted = false;
 
   /**
    * @param sessionId - the session.
@@ -94,12 +95,21 @@ export class RunTracker {
   }
 
   /**
+   * Whether the session answered the message: a `message.accepted` (queued
+   * or not), the `run.started` or a `message.rejected` named it. Always true
+   * for a `{ runId }` target.
+   */
+  get admitted(): boolean {
+    return this.messageAdmitted || this.clientMessageId === undefined;
+  }
+
+  /**
    * Takes the next event of the session.
    *
    * @param sessionEvent - an event, in stream order.
    * @returns what is known now.
    */
-  observe(sessionEvent: SessionEvent): RunTrackerStep {
+  observe(sessionEvent: Pick<SessionEvent, "event" | "sequence">): RunTrackerStep {
     const { event, sequence } = sessionEvent;
     if (event.meta.actor === this.sessionActor && this.currentRunId === undefined) {
       return this.observeAdmission(event, sequence);
@@ -120,15 +130,20 @@ export class RunTracker {
         this.messageIds.has(messageId) ||
         (clientMessageId !== undefined && clientMessageId === this.clientMessageId);
       if (ours) {
+        this.messageAdmitted = true;
         this.messageIds.add(messageId);
         if (runId !== undefined) this.currentRunId = runId;
       }
     } else if (event.type === "run.started") {
       const { messageId, runId } = event.payload;
-      if (messageId !== undefined && this.messageIds.has(messageId)) this.currentRunId = runId;
+      if (messageId !== undefined && this.messageIds.has(messageId)) {
+        this.messageAdmitted = true;
+        this.currentRunId = runId;
+      }
     } else if (event.type === "message.rejected") {
       const { messageId, code, reason } = event.payload;
       if (messageId !== undefined && this.messageIds.has(messageId)) {
+        this.messageAdmitted = true;
         return { kind: "rejected", rejection: { messageId, code, reason, sequence } };
       }
     } else if (event.type === "message.duplicate") {

@@ -1,3 +1,5 @@
+import type { RunOutcome, SessionEvent } from "@troupe/client";
+import { RunTracker } from "@troupe/client/internal";
 import type { EventEnvelope } from "@troupe/protocol";
 import { OpenWaits } from "./open-waits.js";
 import type { RunTaskRef } from "./run-task-id.js";
@@ -85,10 +87,8 @@ export interface TrackedEvent {
  * {@link OpenWaits}.
  */
 export class RunTaskTracker {
-  private readonly sessionActor: string;
-  private readonly runActor: string;
-  private readonly envelopeId: string;
-  private runId: string | undefined;
+  /** Finds the run and its outcome exactly as `TroupeClient.waitForRun` does. */
+  private readonly run: RunTracker;
   private ended: RunTaskStatus | undefined;
   private sequence = 0;
   private createdAtMs: number | undefined;
@@ -97,10 +97,12 @@ export class RunTaskTracker {
 
   /** @param ref - the task's session and client message id. */
   constructor(private readonly ref: RunTaskRef) {
+    this.run = new RunTracker(
+      ref.sessionId,
+      { clientMessageId: ref.clientMessageId },
+      { ignoreDuplicates: true },
+    );
     this.waits = new OpenWaits(ref.sessionId);
-    this.sessionActor = `session/${ref.sessionId}`;
-    this.runActor = `run/${ref.sessionId}`;
-    this.envelopeId = `cm:${ref.clientMessageId}`;
   }
 
   /**
@@ -113,17 +115,24 @@ export class RunTaskTracker {
     if (tracked.deltaSequence === undefined) this.sequence = tracked.sequence;
     if (this.ended !== undefined) return this.status();
     const { event } = tracked;
-    const payload = (event.payload ?? {}) as Record<string, unknown>;
-    if (this.runId === undefined) {
-      if (event.meta.actor === this.sessionActor && this.observeAdmission(event.type, payload)) {
-        this.touch(event);
+    const known = this.run.runId !== undefined;
+    const wasAdmitted = this.run.admitted;
+    const step = this.run.observe(tracked as Pick<SessionEvent, "event" | "sequence">);
+    if (!known) {
+      // An event that named the message: its admission, or the run.started of a queued one.
+      const named =
+        (this.run.admitted && !wasAdmitted) ||
+        this.run.runId !== undefined ||
+        step.kind !== "pending";
+      if (named) this.touch(event);
+      if (step.kind === "rejected") {
+        const { code, reason } = step.rejection;
+        this.ended = { state: "failed", error: { code, message: reason }, sequence: 0 };
       }
       return this.status();
     }
     this.touch(event);
-    if (event.meta.actor === this.runActor && payload["runId"] === this.runId) {
-      this.observeEnd(event.type, payload);
-    }
+    if (step.kind === "outcome") this.ended = endedStatus(step.outcome);
     this.waits.observe(event);
     return this.status();
   }
@@ -136,7 +145,7 @@ export class RunTaskTracker {
         ? {}
         : { createdAtMs: this.createdAtMs, updatedAtMs: this.updatedAtMs ?? this.createdAtMs };
     if (this.ended !== undefined) return { ...this.ended, sequence, ...times };
-    const runId = this.runId === undefined ? {} : { runId: this.runId };
+    const runId = this.run.runId === undefined ? {} : { runId: this.run.runId };
     const opened = this.waits.opening()[0];
     const pending = opened === undefined ? undefined : this.pendingOf(opened);
     if (pending !== undefined) {
@@ -150,49 +159,6 @@ export class RunTaskTracker {
     if (typeof timeMs !== "number") return;
     this.createdAtMs ??= timeMs;
     this.updatedAtMs = Math.max(this.updatedAtMs ?? timeMs, timeMs);
-  }
-
-  /** Reads an event of the session actor before the run is known; whether it named the message. */
-  private observeAdmission(type: string, payload: Record<string, unknown>): boolean {
-    const ours =
-      payload["messageId"] === this.envelopeId ||
-      (payload["clientMessageId"] !== undefined &&
-        payload["clientMessageId"] === this.ref.clientMessageId);
-    if (!ours) return false;
-    if (
-      (type === "message.accepted" || type === "run.started") &&
-      typeof payload["runId"] === "string"
-    ) {
-      this.runId = payload["runId"];
-    } else if (type === "message.rejected") {
-      this.ended = {
-        state: "failed",
-        error: { code: String(payload["code"]), message: String(payload["reason"]) },
-        sequence: 0,
-      };
-    }
-    return true;
-  }
-
-  private observeEnd(type: string, payload: Record<string, unknown>): void {
-    const runId = this.runId!;
-    if (type === "run.completed") {
-      this.ended = { state: "completed", runId, answer: String(payload["text"]), sequence: 0 };
-    } else if (type === "run.failed") {
-      const error = { code: String(payload["code"]), message: String(payload["message"]) };
-      this.ended = { state: "failed", runId, error, sequence: 0 };
-    } else if (type === "run.cancelled") {
-      const partial = payload["partialText"];
-      const reason = payload["reason"];
-      this.ended = {
-        state: "cancelled",
-        runId,
-        ...(typeof partial === "string" && partial !== "" ? { answer: partial } : {}),
-        ...(typeof reason === "string" ? { error: { code: "cancelled", message: reason } } : {}),
-        sequence: 0,
-      };
-    }
-    if (this.ended !== undefined) this.waits.clear();
   }
 
   /** The pending input an approval request or a question opens. */
@@ -218,6 +184,32 @@ export class RunTaskTracker {
       sessionId: owner,
     };
   }
+}
+
+/** A run task's final status from the run's outcome (`sequence` is set by the caller). */
+function endedStatus(outcome: RunOutcome): RunTaskStatus {
+  const { runId } = outcome;
+  if (outcome.status === "completed") {
+    return { state: "completed", runId, answer: outcome.text, sequence: 0 };
+  }
+  if (outcome.status === "failed") {
+    return {
+      state: "failed",
+      runId,
+      error: { code: outcome.code, message: outcome.message },
+      sequence: 0,
+    };
+  }
+  const partial = outcome.partialText;
+  return {
+    state: "cancelled",
+    runId,
+    ...(partial !== undefined && partial !== "" ? { answer: partial } : {}),
+    ...(outcome.reason === undefined
+      ? {}
+      : { error: { code: "cancelled", message: outcome.reason } }),
+    sequence: 0,
+  };
 }
 
 /**
