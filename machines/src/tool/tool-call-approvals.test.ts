@@ -75,7 +75,11 @@ describe("tool call: policy decisions", () => {
       const { snapshot, actions } = toolStep(newToolCallActor(), start);
       expect(snapshot.value).toBe("executing");
       expect(actions).toEqual([
-        emitEvent("tool.started", { ...about, effectClass: "non_idempotent_write" }),
+        emitEvent("tool.started", {
+          ...about,
+          effectClass: "non_idempotent_write",
+          arguments: { amount: 5 },
+        }),
         executeEffect,
       ]);
     }
@@ -132,7 +136,11 @@ describe("tool call: approvals", () => {
         decision: "approved",
       }),
       emitEvent("tool.approval_settled", { toolCallId: "call_1", decision: "approved" }),
-      emitEvent("tool.started", { ...about, effectClass: "non_idempotent_write" }),
+      emitEvent("tool.started", {
+        ...about,
+        effectClass: "non_idempotent_write",
+        arguments: { amount: 5 },
+      }),
       executeEffect,
     ]);
     const done = toolStep(approved.snapshot, toolExecuted({ status: "succeeded", content: "ok" }));
@@ -303,7 +311,11 @@ describe("tool call: ask_user", () => {
     const { snapshot, actions } = toolStep(newToolCallActor(), ask());
     expect(snapshot.value).toBe("awaitingAnswer");
     expect(actions).toEqual([
-      emitEvent("tool.started", { ...aboutAsk, effectClass: "read" }),
+      emitEvent("tool.started", {
+        ...aboutAsk,
+        effectClass: "read",
+        arguments: { question: "Which city?" },
+      }),
       emitEvent("question.asked", {
         questionId: "call_1",
         runId: "r1",

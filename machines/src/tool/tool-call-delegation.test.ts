@@ -47,7 +47,11 @@ describe("tool call: a subagent call", () => {
     expect(snapshot.value).toBe("delegating");
     expect(snapshot.context.childSessionId).toBe(childId);
     expect(actions).toEqual([
-      emitEvent("tool.started", { ...about, effectClass: "read" }),
+      emitEvent("tool.started", {
+        ...about,
+        effectClass: "read",
+        arguments: { task: "find the capital" },
+      }),
       emitEvent("subagent.started", {
         subagent: child,
         runId: "r1",

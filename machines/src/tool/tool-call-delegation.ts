@@ -68,7 +68,13 @@ function delegateActions(actorId: string, sessionId: string, call: ToolCallReque
   const childId = subagentSessionId(sessionId, runId, toolCallId);
   const child = formatAddress({ kind: "session", id: childId });
   return [
-    emitEvent("tool.started", { toolCallId, runId, tool: toolName, effectClass }),
+    emitEvent("tool.started", {
+      toolCallId,
+      runId,
+      tool: toolName,
+      effectClass,
+      arguments: argumentsOf(call.input),
+    }),
     emitEvent("subagent.started", {
       subagent: child,
       runId,

@@ -29,7 +29,11 @@ describe("tool call: a call that runs", () => {
     );
     expect(snapshot.value).toBe("executing");
     expect(actions).toEqual([
-      emitEvent("tool.started", { ...about, effectClass: "non_idempotent_write" }),
+      emitEvent("tool.started", {
+        ...about,
+        effectClass: "non_idempotent_write",
+        arguments: { city: "Lisbon" },
+      }),
       requestEffect({
         effect: "tool.execute",
         effectId: "execute",

@@ -81,7 +81,13 @@ function executeActions(sessionId: string, call: ToolCallRequest) {
     idempotencyKey: idempotencyKeyOf(sessionId, runId, toolCallId),
   };
   return [
-    emitEvent("tool.started", { toolCallId, runId, tool: toolName, effectClass }),
+    emitEvent("tool.started", {
+      toolCallId,
+      runId,
+      tool: toolName,
+      effectClass,
+      arguments: argumentsOf(input),
+    }),
     requestEffect({
       effect: TOOL_EXECUTE_EFFECT,
       effectId: TOOL_EXECUTE_EFFECT_ID,
@@ -268,7 +274,13 @@ export const askQuestion: ToolCallStep = (_, event) => {
   return {
     context: { sessionId: event.sessionId, call },
     actions: [
-      emitEvent("tool.started", { toolCallId, runId, tool: toolName, effectClass }),
+      emitEvent("tool.started", {
+        toolCallId,
+        runId,
+        tool: toolName,
+        effectClass,
+        arguments: argumentsOf(call.input),
+      }),
       emitEvent("question.asked", {
         questionId: toolCallId,
         runId,

@@ -101,7 +101,12 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
     { requiredKeys: ["runId", "usage"] },
   ),
   "tool.started": fc.record(
-    { ...toolCall, attempt: fc.integer({ min: 1, max: 10 }), effectClass: effectClassArbitrary },
+    {
+      ...toolCall,
+      attempt: fc.integer({ min: 1, max: 10 }),
+      effectClass: effectClassArbitrary,
+      arguments: jsonDataArbitrary(),
+    },
     { requiredKeys: toolCallKeys },
   ),
   "tool.progress": fc.record(

@@ -14,14 +14,18 @@ const toolCallFields = {
  * approval). `tool` is the tool's name; `effectClass` the class its definition
  * declares (`unclassified` for a tool the agent does not know). `attempt`, when
  * present, is the call's *execution attempt*: the n-th execution of the tool
- * under the call's idempotency record (1+).
+ * under the call's idempotency record (1+). `arguments` (a field added after
+ * the first release; issue #16) is the call's input as the model gave it,
+ * parsed from JSON (the raw text when it is not JSON), as in
+ * `tool.approval_requested`; the HTTP gateway shows it as the tool part's input.
  *
- * Shape: `{ toolCallId: string, runId: string, tool: string, attempt?: number (1+), effectClass?: ToolEffectClass }`.
+ * Shape: `{ toolCallId: string, runId: string, tool: string, attempt?: number (1+), effectClass?: ToolEffectClass, arguments?: unknown }`.
  */
 export const toolStartedSchema = z.object({
   ...toolCallFields,
   attempt: z.number().int().min(1).optional(),
   effectClass: toolEffectClassSchema.optional(),
+  arguments: z.unknown().optional(),
 });
 /** Payload of `tool.started`. */
 export type ToolStarted = z.infer<typeof toolStartedSchema>;
