@@ -19,6 +19,11 @@ const packages = [
   { name: "@troupe/runtime", dir: "actors/runtime", may: ["@troupe/protocol"] },
   { name: "@troupe/client", dir: "services/client", may: ["@troupe/protocol"] },
   {
+    name: "@troupe/gateway",
+    dir: "services/gateway",
+    may: ["@troupe/protocol", "@troupe/machines", "@troupe/client"],
+  },
+  {
     name: "@troupe/agents",
     dir: "actors/agents",
     may: ["@troupe/protocol", "@troupe/machines", "@troupe/runtime"],
@@ -32,6 +37,7 @@ const packages = [
       "@troupe/runtime",
       "@troupe/agents",
       "@troupe/client",
+      "@troupe/gateway",
     ],
   },
   {
@@ -78,6 +84,7 @@ const folderLayers = {
     ["replay", "host"],
   ],
   "actors/agents": ["models", "tools", ["mcp", "transcript"], "agents"],
+  "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],
   "services/cli": ["local-servers", "demo", "host", "dev", "admin", "serve", ["mcp", "a2a"], "cli"],
   "services/testkit": ["servers", "clock", "script", "events", "deployment"],
   test: ["harness", "support", "fixtures", "bench"],

@@ -1,0 +1,5 @@
+import type { GatewayApp } from "../create-gateway.js";
+import type { GatewayContext } from "../http/gateway-context.js";
+
+/** `/v1/...` REST + SSE routes (issue #16). */
+export function registerRestRoutes(_app: GatewayApp, _context: GatewayContext): void {}
