@@ -9,6 +9,8 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import {
   actorAddress,
   assertActorId,
+  decodeEvent,
+  eventSubject,
   eventWildcard,
   streamNames,
   type StreamNames,
@@ -441,6 +443,46 @@ export class TroupeClient implements AsyncDisposable {
         throw new StreamsMissingError(this.streams.events, this.prefix, error);
       }
       throw error;
+    }
+  }
+
+  /**
+   * The latest stored event of one type of a session (its own or of its runs,
+   * tool calls and subagents, which publish on its subjects), read in one
+   * request by subject (`last_by_subj`) — e.g. the session's latest
+   * `run.started` to find the run in progress without reading its history
+   * (issue #16). Durable events only: `run.delta` and `tool.progress` are not
+   * in the events stream.
+   *
+   * @param sessionId - the session.
+   * @param eventType - e.g. `"run.started"`.
+   * @returns the event with its stream sequence (`pending` 0), or `undefined`
+   *   when the session has none of that type (or it aged out, or is not decodable).
+   * @throws `InvalidAddressError` for an invalid session id; RangeError for an
+   *   invalid event type.
+   * @throws {@link StreamsMissingError} when the events stream does not exist.
+   */
+  async lastEvent(sessionId: string, eventType: string): Promise<SessionEvent | undefined> {
+    this.assertOpen("lastEvent");
+    const subject = eventSubject({ kind: "session", id: sessionId }, eventType);
+    let stored;
+    try {
+      stored = await this.jsm.streams.getMessage(this.streams.events, { last_by_subj: subject });
+    } catch (error) {
+      if (isStreamNotFound(error)) {
+        throw new StreamsMissingError(this.streams.events, this.prefix, error);
+      }
+      throw error;
+    }
+    if (stored === null) return undefined;
+    try {
+      const event = decodeEvent(stored.data, {
+        subject: stored.subject,
+        contentType: stored.header?.get("Content-Type") || undefined,
+      });
+      return { sequence: stored.seq, subject: stored.subject, pending: 0, event };
+    } catch {
+      return undefined;
     }
   }
 
