@@ -46,6 +46,7 @@ export type {
   FleetIndex,
   GatewayContext,
   GatewayLimits,
+  OpenQuestion,
   PendingApproval,
   SessionSummary,
 } from "./http/gateway-context.js";
