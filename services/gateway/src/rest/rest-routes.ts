@@ -1,9 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { CommandReceipt } from "@troupe/client";
-import type { GatewayApp } from "../create-gateway.js";
 import { awaitFleetReady } from "../fleet/await-fleet-ready.js";
 import { assertSessionAccess } from "../http/access.js";
-import type { GatewayContext } from "../http/gateway-context.js";
+import type { GatewayApp, GatewayContext } from "../http/gateway-context.js";
 import { errorBodySchema, GatewayError } from "../http/gateway-error.js";
 import { BEARER_SECURITY, errorResponses, json } from "./openapi-parts.js";
 import { gatewayErrorOf } from "./client-error.js";

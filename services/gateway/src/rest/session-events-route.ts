@@ -1,8 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { GatewayApp } from "../create-gateway.js";
 import { assertSessionAccess } from "../http/access.js";
 import { boundedReadable } from "../http/bounded-readable.js";
-import type { GatewayContext } from "../http/gateway-context.js";
+import type { GatewayApp, GatewayContext } from "../http/gateway-context.js";
 import { errorBodySchema } from "../http/gateway-error.js";
 import { BEARER_SECURITY, errorResponses } from "./openapi-parts.js";
 import {
