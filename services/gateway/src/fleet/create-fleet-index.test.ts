@@ -36,6 +36,7 @@ function fakeClient(stored: SessionEvent[]): TroupeClient {
       await waitForAbort(options.signal);
     },
     async *events(sessionId: string) {
+      await Promise.resolve();
       yield* stored.filter((item) => item.subject.includes(`.${sessionId}.`));
     },
     storedEventCount: (sessionId: string) =>
