@@ -52,6 +52,9 @@ export interface FollowSessionEventsOptions {
   readonly onCaughtUp?: (() => void) | undefined;
 }
 
+/** Attempts at reading where an iteration starts before its error is thrown. */
+const START_ATTEMPTS = 4;
+
 /** Longest pause between two attempts to recreate a consumer, in ms. */
 const MAX_RETRY_DELAY_MS = 5_000;
 
@@ -124,8 +127,7 @@ export async function* followSessionEvents(
   let start: number;
   let deltaStart: Partial<OrderedConsumerOptions>;
   try {
-    start = options.fromSequence ?? (await options.lastSequence()) + 1;
-    deltaStart = await deltaStartPosition(options.jsm, options.stream, start);
+    ({ start, deltaStart } = await startPosition(options, stopped));
   } catch (error) {
     if (stopped()) return;
     throw error;
@@ -285,6 +287,32 @@ export async function* followSessionEvents(
     signal?.removeEventListener("abort", onAbort);
     inner.abort();
     await Promise.all([events, deltas]);
+  }
+}
+
+/**
+ * Where an iteration starts: the events-stream sequence and the deltas
+ * consumer's position. Two JetStream API requests, retried a few times when
+ * they fail for a passing reason (e.g. a timeout under load); a missing stream
+ * fails at once.
+ */
+async function startPosition(
+  options: FollowSessionEventsOptions,
+  stopped: () => boolean,
+): Promise<{ start: number; deltaStart: Partial<OrderedConsumerOptions> }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const start = options.fromSequence ?? (await options.lastSequence()) + 1;
+      return { start, deltaStart: await deltaStartPosition(options.jsm, options.stream, start) };
+    } catch (error) {
+      const final =
+        stopped() ||
+        attempt >= START_ATTEMPTS - 1 ||
+        isStreamNotFound(error) ||
+        error instanceof StreamsMissingError;
+      if (final) throw error;
+      await pause(attempt, options.signal);
+    }
   }
 }
 

@@ -87,6 +87,7 @@ describe("gateway SSE: resume and backpressure", () => {
       expect(second.url).not.toBe("");
       const resumed = await openEvents(second.url, sessionId, { from: 1, lastEventId });
       const after = [...(await resumed.readUntil(hasType("run.completed"), 30_000))];
+      expect(resumed.done, `the resumed stream ended early:\n${second.output()}`).toBe(false);
       await resumed.cancel();
       const all = [...before, ...after];
 
@@ -157,7 +158,7 @@ describe("gateway SSE: resume and backpressure", () => {
       // per chunk would be cut too.
       const helloCompleted = (seen: readonly SseEvent[]) =>
         seen.at(-1)?.event === "run.completed" && seen.at(-1)!.data.includes('"text":"Hello! I am');
-      const otherRead = other.readUntil(helloCompleted, 120_000);
+      const otherRead = other.readUntil(helloCompleted, 60_000);
       try {
         await waitFor(() => logged.some((line) => line.includes(`events stream of ${sessionId}`)), {
           timeoutMs: 60_000,
@@ -167,6 +168,7 @@ describe("gateway SSE: resume and backpressure", () => {
         const outcome = await client.sendAndWait(sessionId, "hello", { timeoutMs: 60_000 });
         expect(outcome.status).toBe("completed");
         const events = await otherRead;
+        expect(other.done).toBe(false);
         expect(other.done).toBe(false);
         expect(events.filter((event) => event.event === "run.completed")).toHaveLength(RUNS + 1);
         expect(logged.filter((line) => line.includes("cut the events stream"))).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { assertSessionAccess } from "../http/access.js";
-import { boundedReadable } from "../http/bounded-readable.js";
+import { boundedReadable, SlowReaderError } from "../http/bounded-readable.js";
 import type { GatewayApp, GatewayContext } from "../http/gateway-context.js";
 import { errorBodySchema } from "../http/gateway-error.js";
 import { BEARER_SECURITY, errorResponses } from "./openapi-parts.js";
@@ -64,19 +64,15 @@ export function registerSessionEventsRoute(app: GatewayApp, context: GatewayCont
       keepAliveMs: context.limits.keepAliveMs,
       signal: c.req.raw.signal,
     });
-    const encoder = new TextEncoder();
-    const stream = boundedReadable(frames, {
+    const bounded = boundedReadable(frames, {
       bufferChunks: context.limits.streamBufferChunks,
       stallTimeoutMs: context.limits.stallTimeoutMs,
       onStall: () =>
         context.log(
           `gateway: cut the events stream of ${id} for a client ${context.limits.stallTimeoutMs} ms behind`,
         ),
-    }).pipeThrough(
-      new TransformStream<string, Uint8Array>({
-        transform: (chunk, controller) => controller.enqueue(encoder.encode(chunk)),
-      }),
-    );
+    });
+    const stream = cutOnStall(bounded, (c.env as NodeBindings | undefined)?.outgoing);
     return new Response(stream, {
       status: 200,
       headers: {
@@ -87,4 +83,47 @@ export function registerSessionEventsRoute(app: GatewayApp, context: GatewayCont
       },
     });
   });
+}
+
+/** What `@hono/node-server` passes as `c.env`: the Node response among others. */
+interface NodeBindings {
+  readonly outgoing?: { destroy(): void };
+}
+
+/**
+ * The bytes of `frames`; when `frames` fails because the client is too slow
+ * (`SlowReaderError`), the connection is destroyed at once and the body ends
+ * without an error (an erroring body would make `@hono/node-server` log a
+ * stack and write an error text into the stream). Without a Node response to
+ * destroy (another adapter), the body errors instead, which cuts it too.
+ *
+ * @param frames - the bounded SSE text.
+ * @param outgoing - the Node response, when served by `@hono/node-server`.
+ */
+function cutOnStall(
+  frames: ReadableStream<string>,
+  outgoing: { destroy(): void } | undefined,
+): ReadableStream<Uint8Array> {
+  const reader = frames.getReader();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await reader.read();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        } catch (error) {
+          if (!(error instanceof SlowReaderError) || outgoing === undefined) {
+            controller.error(error);
+            return;
+          }
+          outgoing.destroy();
+          controller.close();
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }
