@@ -169,7 +169,6 @@ describe("gateway SSE: resume and backpressure", () => {
         expect(outcome.status).toBe("completed");
         const events = await otherRead;
         expect(other.done).toBe(false);
-        expect(other.done).toBe(false);
         expect(events.filter((event) => event.event === "run.completed")).toHaveLength(RUNS + 1);
         expect(logged.filter((line) => line.includes("cut the events stream"))).toHaveLength(1);
         // The slow client's connection was closed: reading again drains it to its end.
