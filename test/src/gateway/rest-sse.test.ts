@@ -1,6 +1,9 @@
 import { TroupeClient } from "@troupe/client";
 import { serveGateway, type ServingGateway } from "@troupe/gateway";
-import { connect } from "node:net";
+import { jetstream } from "@nats-io/jetstream";
+import { connect, headers } from "@nats-io/transport-node";
+import { encodeEvent, eventSubject } from "@troupe/protocol";
+import { connect as connectSocket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SseReader, type SseEvent } from "../support/sse-reader.js";
 import { startTroupeDev, type TroupeDev } from "../support/troupe-cli.js";
@@ -13,8 +16,8 @@ const SLOW_ANSWER =
   "the run or to stop the host while the model call is still streaming its text.";
 
 const TOKEN = "sse-test-token";
-/** Runs of the slow client's session before it connects. */
-const RUNS = 24;
+/** Stored events of the slow client's session before it connects. */
+const FILLER_EVENTS = 160;
 
 async function openEvents(
   baseUrl: string,
@@ -98,8 +101,12 @@ describe("gateway SSE: resume and backpressure", () => {
       const reference = await openEvents(second.url, sessionId, { from: 1 });
       const whole = await reference.readUntil(hasType("run.completed"), 30_000);
       await reference.cancel();
+      // Up to the run's end: a chunk may carry events after it (session.idle).
       const durableIds = (events: readonly SseEvent[]) =>
-        events.filter((event) => /^\d+$/.test(event.id ?? "")).map((event) => event.id);
+        events
+          .slice(0, events.findIndex((event) => event.event === "run.completed") + 1)
+          .filter((event) => /^\d+$/.test(event.id ?? ""))
+          .map((event) => event.id);
       expect(durableIds(all)).toEqual(durableIds(whole));
       expect(deltaText(all)).toBe(SLOW_ANSWER);
       expect(deltaText(whole)).toBe(SLOW_ANSWER);
@@ -130,16 +137,36 @@ describe("gateway SSE: resume and backpressure", () => {
 
     it("is cut once its buffer stays full, while another client and the session's run go on", async () => {
       const sessionId = "sse-slow";
-      // A history of about 12 MB, more than the kernel's socket buffers hold
-      // (up to 4 MiB to send here): each echo answer repeats a 250 000-character
-      // word, once in its delta and once in its run.completed.
-      const word = "x".repeat(250_000);
-      for (let n = 0; n < RUNS; n++) {
-        const outcome = await client.sendAndWait(sessionId, `${word}${n}`, { timeoutMs: 60_000 });
-        expect(outcome.status).toBe("completed");
+      // A history of about 8 MB, more than the kernel's socket buffers hold
+      // (up to 4 MiB to send here): stored events of 50 kB each, published
+      // straight into the events stream (no host reads it back).
+      const nats = await connect({ servers: (await dev.state()).natsUrl });
+      try {
+        const js = jetstream(nats);
+        const filler = "x".repeat(50_000);
+        for (let n = 1; n <= FILLER_EVENTS; n++) {
+          const { bytes, contentType } = encodeEvent({
+            v: 1,
+            id: `filler-${n}`,
+            type: "session.created",
+            payload: { sessionId, metadata: { filler } },
+            meta: { actor: `session/${sessionId}-filler`, seq: n, timestampMs: Date.now() },
+          });
+          const eventHeaders = headers();
+          eventHeaders.set("Content-Type", contentType);
+          await js.publish(
+            eventSubject({ kind: "session", id: sessionId }, "session.created"),
+            bytes,
+            {
+              headers: eventHeaders,
+            },
+          );
+        }
+      } finally {
+        await nats.close();
       }
       const { port } = new URL(gateway.url);
-      const socket = connect(Number(port), "127.0.0.1");
+      const socket = connectSocket(Number(port), "127.0.0.1");
       let received = 0;
       let closed = false;
       socket.on("close", () => (closed = true));
@@ -169,7 +196,10 @@ describe("gateway SSE: resume and backpressure", () => {
         expect(outcome.status).toBe("completed");
         const events = await otherRead;
         expect(other.done).toBe(false);
-        expect(events.filter((event) => event.event === "run.completed")).toHaveLength(RUNS + 1);
+        expect(events.filter((event) => event.event === "session.created")).toHaveLength(
+          FILLER_EVENTS + 1,
+        );
+        expect(events.filter((event) => event.event === "run.completed")).toHaveLength(1);
         expect(logged.filter((line) => line.includes("cut the events stream"))).toHaveLength(1);
         // The slow client's connection was closed: reading again drains it to its end.
         socket.on("data", (chunk: Buffer) => (received += chunk.length));
