@@ -75,7 +75,7 @@ const goodBody = fc.constantFrom(
 
 const bearer = (token: string) => `Bearer ${token}`;
 
-const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
+const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof<fc.Arbitrary<FuzzRequest>[]>(
   // Missing or wrong token: 401 whatever else.
   fc
     .record({
@@ -131,7 +131,7 @@ const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
       body: fc.oneof(goodBody, badBody),
       get: fc.boolean(),
     })
-    .chain(({ id, body, get }) =>
+    .chain(({ id, body, get }): fc.Arbitrary<FuzzRequest> =>
       get
         ? fc.constantFrom(`/v1/sessions/${id}`, `/v1/sessions/${id}/events`).map((path) => ({
             method: "GET" as const,
