@@ -56,7 +56,7 @@ export async function startTroupeGateway(
     });
   } catch (error) {
     child.kill("SIGKILL");
-    throw new Error(`troupe gateway did not start: ${String(error)}\n${output}`);
+    throw new Error(`troupe gateway did not start: ${String(error)}\n${output}`, { cause: error });
   }
   const url = line();
   if (url === undefined) throw new Error(`troupe gateway exited before serving:\n${output}`);
