@@ -87,6 +87,14 @@ describe("useChat against the gateway", () => {
       `chat-approve-1:${call?.toolCallId}`,
     );
 
+    // A reload while the run waits for the approval shows the request, and the stream ends there.
+    const reloaded = chatFor("chat-approve-1");
+    await reloaded.resumeStream();
+    expect(reloaded.status).toBe("ready");
+    expect(toolParts(reloaded.lastMessage).map((part) => part.state)).toEqual([
+      "approval-requested",
+    ]);
+
     await chat.addToolApprovalResponse({
       id: call?.state === "approval-requested" ? call.approval.id : "",
       approved: true,
@@ -103,6 +111,25 @@ describe("useChat against the gateway", () => {
     ]);
     expect(toolParts(answer)[0]?.output).toMatchObject({ sent: true, to: "ada@example.com" });
     expect(chat.error).toBeUndefined();
+  }, 60_000);
+
+  it("a denial through addToolApprovalResponse reaches the model with its reason", async () => {
+    const chat = chatFor("chat-deny-1", { automatic: true });
+    await chat.sendMessage({ text: "email eve@example.com about the plan" });
+    const [call] = toolParts(chat.lastMessage);
+    expect(call?.state).toBe("approval-requested");
+    await chat.addToolApprovalResponse({
+      id: call?.state === "approval-requested" ? call.approval.id : "",
+      approved: false,
+      reason: "not now",
+    });
+    await waitFor(() => chat.status === "ready" && answerOf(chat) !== "", {
+      timeoutMs: 30_000,
+      description: "the answer after the denial",
+    });
+    expect(answerOf(chat)).toBe("I did not send the email: you denied it (not now).");
+    expect(toolParts(chat.lastMessage).map((part) => part.state)).toEqual(["output-denied"]);
+    expect(chat.messages).toHaveLength(2);
   }, 60_000);
 
   it("a reload mid-stream (a new Chat calling resumeStream) shows the whole answer exactly once", async () => {
