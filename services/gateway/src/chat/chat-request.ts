@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { isValidActorId } from "@troupe/protocol";
-import { z } from "zod";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../http/gateway-error.js";
 import { parseApprovalId, parseRunMessageId } from "../ui-stream/ui-ids.js";
 
@@ -25,13 +25,15 @@ export type ChatUIMessage = z.infer<typeof uiMessageSchema>;
  *
  * Shape: `{ id: string, messages?: UIMessage[] (≤ 10 000), message?: UIMessage, trigger?: "submit-message" | "regenerate-message", messageId?: string }`.
  */
-export const chatRequestSchema = z.looseObject({
-  id: z.string(),
-  messages: z.array(uiMessageSchema).max(MAX_CHAT_MESSAGES).optional(),
-  message: uiMessageSchema.optional(),
-  trigger: z.enum(["submit-message", "regenerate-message"]).optional(),
-  messageId: z.string().optional(),
-});
+export const chatRequestSchema = z
+  .looseObject({
+    id: z.string().openapi({ description: "The session id (1 to 128 of [A-Za-z0-9_-])." }),
+    messages: z.array(uiMessageSchema).max(MAX_CHAT_MESSAGES).optional(),
+    message: uiMessageSchema.optional(),
+    trigger: z.enum(["submit-message", "regenerate-message"]).optional(),
+    messageId: z.string().optional(),
+  })
+  .openapi("ChatRequest");
 /** See {@link chatRequestSchema}. */
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 

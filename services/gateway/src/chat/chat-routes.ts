@@ -1,10 +1,11 @@
+import { z } from "@hono/zod-openapi";
 import { isValidActorId } from "@troupe/protocol";
 import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
 import { assertSessionAccess } from "../http/access.js";
 import { boundedReadable } from "../http/bounded-readable.js";
 import type { GatewayApp, GatewayContext } from "../http/gateway-context.js";
-import { GatewayError } from "../http/gateway-error.js";
-import { readChatRequest } from "./chat-request.js";
+import { errorBodySchema, GatewayError } from "../http/gateway-error.js";
+import { chatRequestSchema, readChatRequest } from "./chat-request.js";
 import { findRunInProgress } from "./run-in-progress.js";
 import { gatewayErrorOf, runChunks, sendAndFollow } from "./run-stream.js";
 
@@ -28,6 +29,7 @@ import { gatewayErrorOf, runChunks, sendAndFollow } from "./run-stream.js";
  * comments every `limits.keepAliveMs`.
  */
 export function registerChatRoutes(app: GatewayApp, context: GatewayContext): void {
+  documentChatRoutes(app);
   app.post("/api/chat", async (c) => {
     let body: unknown;
     try {
@@ -97,6 +99,37 @@ export function registerChatRoutes(app: GatewayApp, context: GatewayContext): vo
     return streamResponse(context, chunks, controller);
   });
 }
+
+/** Lists the chat routes in `/v1/openapi.json` (their handlers are plain Hono routes: the body is the SDK's, the answer a stream). */
+function documentChatRoutes(app: GatewayApp): void {
+  const stream = {
+    description:
+      "The AI SDK UI message stream (SSE, `x-vercel-ai-ui-message-stream: v1`): `data: <UIMessageChunk JSON>` lines, then `data: [DONE]`.",
+    content: { "text/event-stream": { schema: { type: "string" as const } } },
+  };
+  const error = {
+    description: "A JSON error",
+    content: { "application/json": { schema: errorBodySchema } },
+  };
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/api/chat",
+    summary: "useChat: send a user message, or answer approvals, and stream the run (issue #16)",
+    request: { body: { content: { "application/json": { schema: chatRequestSchema } } } },
+    responses: { 200: stream, 400: error, 403: error, 409: error, 413: error, 503: error },
+  });
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/api/chat/{id}/stream",
+    summary: "useChat resume: the run in progress from its start, or 204 (issue #16)",
+    request: { params: chatParamsSchema },
+    responses: { 200: stream, 204: { description: "No run in progress." }, 400: error, 403: error },
+  });
+}
+
+const chatParamsSchema = z.object({
+  id: z.string().openapi({ param: { name: "id", in: "path" }, description: "The session id." }),
+});
 
 /** The SSE response of a chunk source, bounded for slow readers; closing it aborts the reading only. */
 function streamResponse(
