@@ -238,6 +238,50 @@ describe("useChat against the gateway", () => {
     });
   }, 60_000);
 
+  it("a long wait (a question) sends keep-alive comments the SDK ignores", async () => {
+    const quick = await serveGateway({
+      client,
+      port: 0,
+      console: false,
+      log: () => undefined,
+      limits: { keepAliveMs: 100 },
+    });
+    try {
+      const response = await fetch(`${quick.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          id: "chat-keepalive-1",
+          message: {
+            id: "u-keepalive-1",
+            role: "user",
+            parts: [{ type: "text", text: '/tool ask_user {"question":"Still there?"}' }],
+          },
+        }),
+      });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let raw = "";
+      let answered = false;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        raw += decoder.decode(value, { stream: true });
+        const question = /"type":"data-question".*?"questionId":"([^"]+)"/.exec(raw);
+        if (!answered && question !== null && raw.includes(": keep-alive")) {
+          answered = true;
+          await client.answer("chat-keepalive-1", question[1] ?? "", "yes");
+        }
+      }
+      expect(answered).toBe(true);
+      expect(raw.indexOf(": keep-alive")).toBeGreaterThan(raw.indexOf('"type":"data-question"'));
+      expect(raw).toContain('"delta":"ask_user: yes"');
+      expect(raw.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    } finally {
+      await quick.close();
+    }
+  }, 60_000);
+
   it("a retried POST with the same message id starts no second run and streams the first run", async () => {
     const body = JSON.stringify({
       id: "chat-retry-1",
