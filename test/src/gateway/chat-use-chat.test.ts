@@ -157,6 +157,40 @@ describe("useChat against the gateway", () => {
     expect(later.status).toBe("ready");
   }, 60_000);
 
+  it("stop by run id (the cancel command) ends a resumed stream, keeping the text so far", async () => {
+    const first = chatFor("chat-stop-1");
+    const sending = first.sendMessage({ text: "/slow 150" });
+    await waitFor(() => answerOf(first).length > 0, {
+      timeoutMs: 30_000,
+      description: "the first words of the answer",
+    });
+    await first.stop();
+    await sending;
+    let finish: { isAbort: boolean; finishReason?: string } | undefined;
+    const resumed = new HeadlessChat({
+      id: "chat-stop-1",
+      transport: new DefaultChatTransport({ api: `${gateway.url}/api/chat` }),
+      onFinish: (result) => (finish = result),
+    });
+    chats.push(resumed);
+    const resuming = resumed.resumeStream();
+    await waitFor(() => answerOf(resumed).length > 0, {
+      timeoutMs: 30_000,
+      description: "the resumed answer",
+    });
+    const { runId } = resumed.lastMessage?.metadata as { runId: string };
+    await client.cancel("chat-stop-1", { runId, reason: "stopped by the user" });
+    await resuming;
+    expect(resumed.status).toBe("ready");
+    expect(resumed.error).toBeUndefined();
+    expect(finish?.isAbort).toBe(false);
+    const partial = answerOf(resumed);
+    expect(SLOW_ANSWER.startsWith(partial)).toBe(true);
+    expect(partial.length).toBeLessThan(SLOW_ANSWER.length);
+    const outcome = await client.waitForRun("chat-stop-1", { runId }, { timeoutMs: 10_000 });
+    expect(outcome.status).toBe("cancelled");
+  }, 60_000);
+
   it("SIGKILL of the host during the answer: the stream continues with the retried attempt, no duplicated text", async () => {
     const state = await dev.state();
     let raw = "";
