@@ -2,7 +2,7 @@
 // services/gateway/console-dist/source-hash.txt, and that the gateway's unit
 // test recomputes to fail when the committed build is stale (issue #16). It
 // hashes what a build reads (src/ without tests, index.html, vite.config.ts and
-// the declared dependencies), with line endings normalised, so it is the same
+// the declared dependencies and Vite's version), with line endings normalised, so it is the same
 // on every machine whatever the bundler's output bytes are.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -25,7 +25,7 @@ function filesUnder(dir) {
 /**
  * SHA-256 (hex) over the console's build inputs: each file's path relative to
  * the workspace and its text with CRLF as LF, in path order, then the
- * `dependencies` and `devDependencies` of its package.json.
+ * `dependencies` of its package.json and the Vite version it asks for.
  *
  * @param root - the console workspace (default {@link CONSOLE_ROOT}).
  * @returns 64 hex characters.
@@ -45,6 +45,6 @@ export function consoleSourceHash(root = CONSOLE_ROOT) {
     hash.update("\n\0\n");
   }
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-  hash.update(JSON.stringify([pkg.dependencies ?? {}, pkg.devDependencies ?? {}]));
+  hash.update(JSON.stringify([pkg.dependencies ?? {}, pkg.devDependencies?.vite ?? ""]));
   return hash.digest("hex");
 }

@@ -47,8 +47,10 @@ export function registerConsoleAssets(app: GatewayApp, dir = CONSOLE_DIST_DIR): 
       "Cache-Control",
       c.req.path.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
     );
-    return files(c, async () => {
-      const answer = await page(c, next);
+    // serve-static is typed for a plain Context; the gateway's carries its variables.
+    const plain = c as unknown as Parameters<typeof files>[0];
+    return files(plain, async () => {
+      const answer = await page(plain, next);
       if (answer instanceof Response) c.res = answer;
     });
   });

@@ -30,9 +30,18 @@ const charts: readonly MachineChart[] = [
 
 const json = z.record(z.string(), z.unknown());
 const errors = {
-  400: { description: "Invalid id or address", content: { "application/json": { schema: errorBodySchema } } },
-  401: { description: "Missing or unknown token", content: { "application/json": { schema: errorBodySchema } } },
-  403: { description: "Out of the token's reach", content: { "application/json": { schema: errorBodySchema } } },
+  400: {
+    description: "Invalid id or address",
+    content: { "application/json": { schema: errorBodySchema } },
+  },
+  401: {
+    description: "Missing or unknown token",
+    content: { "application/json": { schema: errorBodySchema } },
+  },
+  403: {
+    description: "Out of the token's reach",
+    content: { "application/json": { schema: errorBodySchema } },
+  },
   503: {
     description: "No console inspector (the gateway has no Redis view)",
     content: { "application/json": { schema: errorBodySchema } },
@@ -174,10 +183,7 @@ export function registerConsoleRoutes(
           };
         }),
       );
-      return c.json(
-        { sessionId, actors, truncated: seen.length > entries.length } as never,
-        200,
-      );
+      return c.json({ sessionId, actors, truncated: seen.length > entries.length } as never, 200);
     },
   );
 
@@ -258,7 +264,11 @@ function addressOf({ kind, id }: { kind: string; id: string }): string {
     const parsed = parseAddress(`${kind}/${id}`);
     return `${parsed.kind}/${parsed.id}`;
   } catch (error) {
-    throw new GatewayError(400, "invalid_request", `Not an actor address: ${(error as Error).message}`);
+    throw new GatewayError(
+      400,
+      "invalid_request",
+      `Not an actor address: ${(error as Error).message}`,
+    );
   }
 }
 

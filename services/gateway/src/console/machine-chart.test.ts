@@ -30,7 +30,9 @@ describe("machineChart", () => {
             { eventType: "go", guard: { type: "isLate" }, target: ["#m.b.x"] },
             { eventType: "go", target: undefined },
           ],
-          "xstate.after.retryDelay.m.a": [{ eventType: "xstate.after.retryDelay.m.a", target: ["#m.a"] }],
+          "xstate.after.retryDelay.m.a": [
+            { eventType: "xstate.after.retryDelay.m.a", target: ["#m.a"] },
+          ],
         }),
         b: {
           id: "m.b",
@@ -64,7 +66,7 @@ describe("machineChart", () => {
       ["run", runMachine],
       ["tool", toolCallMachine],
     ] as const) {
-      const chart = machineChart(kind, machine.root.definition as unknown as StateNodeDefinitionLike);
+      const chart = machineChart(kind, machine.root.definition);
       const known = new Set(ids(chart.root));
       expect(chart.machineId).toBe(kind);
       expect(known.has(`${kind}.idle`)).toBe(true);
@@ -72,7 +74,7 @@ describe("machineChart", () => {
       expect(targets.length).toBeGreaterThan(0);
       for (const target of targets) expect(known.has(target)).toBe(true);
     }
-    const run = machineChart("run", runMachine.root.definition as unknown as StateNodeDefinitionLike);
+    const run = machineChart("run", runMachine.root.definition);
     const calling = run.root.states.find((state) => state.id === "run.calling")!;
     expect(calling.transitions.some((t) => t.targets.includes("run.runningTools"))).toBe(true);
   });

@@ -122,7 +122,7 @@ function eventName(eventType: string): string {
 function guardName(guard: unknown): string | undefined {
   if (typeof guard === "string") return guard;
   if (typeof guard === "object" && guard !== null && "type" in guard) {
-    const type = (guard as { type: unknown }).type;
+    const type = guard.type;
     if (typeof type === "string") return type;
   }
   if (typeof guard === "function") return guard.name === "" ? "guard" : guard.name;

@@ -24,7 +24,9 @@ export async function readSessionActors(
     throw new GatewayError(404, "session_not_found", `Session "${sessionId}" has no event.`);
   }
   const signal = AbortSignal.timeout(READ_ACTORS_TIMEOUT_MS);
-  const sightings: Array<Parameters<typeof collectSessionActors>[1] extends Iterable<infer T> ? T : never> = [];
+  const sightings: Array<
+    Parameters<typeof collectSessionActors>[1] extends Iterable<infer T> ? T : never
+  > = [];
   let durable = 0;
   for await (const arrival of client.events(sessionId, { fromSequence: 1, signal })) {
     sightings.push(arrival);
@@ -33,7 +35,11 @@ export async function readSessionActors(
     if (durable >= stored || arrival.pending === 0) break;
   }
   if (durable < stored && signal.aborted) {
-    throw new GatewayError(504, "timeout", `Reading the events of session "${sessionId}" took too long.`);
+    throw new GatewayError(
+      504,
+      "timeout",
+      `Reading the events of session "${sessionId}" took too long.`,
+    );
   }
   return collectSessionActors(sessionId, sightings);
 }

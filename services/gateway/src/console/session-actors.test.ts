@@ -2,7 +2,12 @@ import { toolAddressOf } from "@troupe/machines";
 import { describe, expect, it } from "vitest";
 import { collectSessionActors, type ActorSighting } from "./session-actors.js";
 
-const event = (sequence: number, actor: string, type: string, payload: unknown = {}): ActorSighting => ({
+const event = (
+  sequence: number,
+  actor: string,
+  type: string,
+  payload: unknown = {},
+): ActorSighting => ({
   sequence,
   event: { type, payload, meta: { actor } },
 });
@@ -18,8 +23,16 @@ describe("collectSessionActors", () => {
         tool: "send_email",
         arguments: {},
       }),
-      event(4, "run/s1", "subagent.started", { subagent: "session/sub-abc", runId: "r1", task: "t" }),
-      event(5, "run/sub-abc", "tool.started", { toolCallId: "call-1-1", runId: "r9", tool: "clock" }),
+      event(4, "run/s1", "subagent.started", {
+        subagent: "session/sub-abc",
+        runId: "r1",
+        task: "t",
+      }),
+      event(5, "run/sub-abc", "tool.started", {
+        toolCallId: "call-1-1",
+        runId: "r9",
+        tool: "clock",
+      }),
       event(6, "session/s1", "run.completed", { runId: "r1" }),
     ]);
     expect(actors.map((actor) => [actor.address, actor.role, actor.label])).toEqual([
