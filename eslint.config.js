@@ -85,7 +85,16 @@ const folderLayers = {
   ],
   "actors/agents": ["models", "tools", ["mcp", "transcript"], "agents"],
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],
-  "services/cli": ["local-servers", "demo", "host", "dev", "admin", "serve", ["mcp", "a2a"], "cli"],
+  "services/cli": [
+    "local-servers",
+    "demo",
+    "host",
+    "dev",
+    "admin",
+    "serve",
+    ["mcp", "a2a", "gateway"],
+    "cli",
+  ],
   "services/testkit": ["servers", "clock", "script", "events", "deployment"],
   test: ["harness", "support", "fixtures", "bench"],
 };

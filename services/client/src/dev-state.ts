@@ -31,6 +31,8 @@ export const devStateSchema = z.object({
   hosts: z.array(z.object({ hostId: z.string(), pid: z.number().int() })),
   /** Where the servers keep their data, when `troupe dev` started them. */
   dataDir: z.string().optional(),
+  /** Base URL of the HTTP gateway and web console `troupe dev` runs (issue #16); absent without one. */
+  gatewayUrl: z.string().optional(),
   startedAtMs: z.number(),
 });
 /** See {@link devStateSchema}. */

@@ -15,7 +15,6 @@ export {
   createGateway,
   DEFAULT_MAX_BODY_BYTES,
   type Gateway,
-  type GatewayApp,
   type GatewayOptions,
 } from "./create-gateway.js";
 export {
@@ -44,6 +43,7 @@ export { isLoopbackHost } from "./http/loopback.js";
 export type {
   ConsoleInspector,
   FleetIndex,
+  GatewayApp,
   GatewayContext,
   GatewayLimits,
   PendingApproval,

@@ -28,11 +28,25 @@ describe("troupe dev refuses to start, saying why once", () => {
   });
 
   const dev = (args: string[], env: Record<string, string> = {}) =>
-    runTroupe(["dev", "--nats-port", "0", "--redis-port", "0", "--hosts", "2", ...args], {
-      home,
-      env,
-      timeoutMs: 90_000,
-    });
+    runTroupe(
+      [
+        "dev",
+        "--nats-port",
+        "0",
+        "--redis-port",
+        "0",
+        "--gateway-port",
+        "0",
+        "--hosts",
+        "2",
+        ...args,
+      ],
+      {
+        home,
+        env,
+        timeoutMs: 90_000,
+      },
+    );
 
   it("a module that throws at import: its error once, exit 1, nothing started", async () => {
     const marker = `boom-${randomUUID()}`;

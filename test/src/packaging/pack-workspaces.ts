@@ -62,6 +62,7 @@ export const PUBLIC_PACKAGES = [
   "@troupe/runtime",
   "@troupe/agents",
   "@troupe/client",
+  "@troupe/gateway",
   "@troupe/cli",
   "@troupe/testkit",
 ] as const;

@@ -123,7 +123,7 @@ export async function startTroupeDev(
   const home = await mkdtemp(join(tmpdir(), `${testRunMarker()}cli-`));
   const child = spawn(
     process.execPath,
-    [troupeBin, "dev", "--nats-port", "0", "--redis-port", "0", ...args],
+    [troupeBin, "dev", "--nats-port", "0", "--redis-port", "0", "--gateway-port", "0", ...args],
     { cwd: repositoryRoot, env: cliEnv(home), stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";

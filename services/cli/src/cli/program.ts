@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { a2aCommand } from "./commands/a2a-command.js";
 import { devCommand } from "./commands/dev-command.js";
+import { gatewayCommand } from "./commands/gateway-command.js";
 import { stopCommand } from "./commands/stop-command.js";
 import { adminCommands } from "./commands/admin-commands.js";
 import { chatCommand } from "./commands/chat-command.js";
@@ -36,6 +37,7 @@ export function createProgram(): Command {
   program.addCommand(hostCommand());
   program.addCommand(mcpCommand());
   program.addCommand(a2aCommand());
+  program.addCommand(gatewayCommand());
   rejectJsonWhereNotTaken(program);
   return program;
 }

@@ -52,6 +52,23 @@ export interface DevClusterOptions {
   readonly restartDelayMs?: number;
   /** Restarts of one host allowed within a minute; after that it stays down. Default 5. */
   readonly maxRestartsPerMinute?: number;
+  /**
+   * Starts the HTTP gateway once the hosts are up (issue #16; `troupe dev`
+   * passes one, started in its own process); stopped before the hosts. Its
+   * URL goes into the dev state file (`gatewayUrl`). Default: no gateway.
+   */
+  readonly startGateway?: (deployment: {
+    readonly natsUrl: string;
+    readonly redisUrl: string;
+    readonly prefix: string;
+  }) => Promise<DevGateway>;
+}
+
+/** A gateway `troupe dev` runs beside its hosts: where it listens and how to stop it. */
+export interface DevGateway {
+  /** e.g. `http://127.0.0.1:7400`. */
+  readonly url: string;
+  close(): Promise<void>;
 }
 
 /** A running `troupe dev` cluster: see {@link startDevCluster}. */
@@ -91,8 +108,10 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
   const hosts: DevHostProcess[] = [];
   let stopping = false;
   let state: DevState | undefined;
+  let gateway: DevGateway | undefined;
   const stopAll = async () => {
     stopping = true;
+    await gateway?.close().catch(() => undefined);
     await Promise.all(hosts.map((host) => host.stop(15_000)));
     for (const server of started.reverse()) await server.stop();
     await removeDevState(process.pid);
@@ -206,6 +225,10 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       progress(`host ${number} ready: ${host.hostId}, pid ${host.pid}`);
       watch(number, host);
     }
+    if (options.startGateway !== undefined) {
+      gateway = await options.startGateway({ natsUrl, redisUrl, prefix });
+      progress(`gateway and web console at ${gateway.url}`);
+    }
     state = {
       version: 1,
       pid: process.pid,
@@ -219,6 +242,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       models: { ...hosts[0]?.models },
       hosts: hosts.map((host) => ({ hostId: host.hostId, pid: host.pid })),
       ...(started.length === 0 ? {} : { dataDir: options.dataDir }),
+      ...(gateway === undefined ? {} : { gatewayUrl: gateway.url }),
       startedAtMs: Date.now(),
     };
     await writeDevState(state);

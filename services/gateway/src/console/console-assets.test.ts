@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { afterAll, describe, expect, it } from "vitest";
-import type { GatewayApp } from "../create-gateway.js";
 import type { GatewayVariables } from "../http/access.js";
+import type { GatewayApp } from "../http/gateway-context.js";
 import { errorResponse } from "../http/gateway-error.js";
 import { CONSOLE_DIST_DIR, registerConsoleAssets } from "./console-assets.js";
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { serveStatic } from "@hono/node-server/serve-static";
-import type { GatewayApp } from "../create-gateway.js";
+import type { GatewayApp } from "../http/gateway-context.js";
 import { GatewayError } from "../http/gateway-error.js";
 
 /**

@@ -1,9 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { runMachine, sessionMachine, toolCallMachine } from "@troupe/machines";
 import { parseAddress } from "@troupe/protocol";
-import type { GatewayApp } from "../create-gateway.js";
 import { assertSessionAccess, type AccessScope } from "../http/access.js";
-import type { ConsoleInspector, GatewayContext } from "../http/gateway-context.js";
+import type { ConsoleInspector, GatewayApp, GatewayContext } from "../http/gateway-context.js";
 import { errorBodySchema, GatewayError } from "../http/gateway-error.js";
 import { registerConsoleAssets } from "./console-assets.js";
 import {

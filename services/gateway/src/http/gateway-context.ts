@@ -1,5 +1,6 @@
 import type { TroupeClient } from "@troupe/client";
-import type { AccessScope } from "./access.js";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AccessScope, GatewayVariables } from "./access.js";
 
 /**
  * A pending approval as the gateway lists it (`GET /v1/approvals`,
@@ -100,3 +101,6 @@ export interface GatewayContext {
   /** One line per noteworthy happening (stderr by default). */
   readonly log: (line: string) => void;
 }
+
+/** The Hono app type of the gateway (its routes see `c.var.scope`). */
+export type GatewayApp = OpenAPIHono<{ Variables: GatewayVariables }>;

@@ -11,6 +11,7 @@ import { formatHostLogLine } from "../../dev/format-host-log-line.js";
 import { checkAgentModuleInProcess } from "../../dev/check-agent-module-process.js";
 import { DEMO_MCP_SERVERS_VARIABLE } from "../../demo/demo-mcp-servers.js";
 import { parseMcpFlag, type StdioMcpServer } from "../parse-mcp-flag.js";
+import { isPortFree } from "../../dev/is-port-free.js";
 
 interface DevCommandOptions {
   readonly hosts: number;
@@ -22,6 +23,8 @@ interface DevCommandOptions {
   readonly redisPort?: number;
   readonly verbose?: boolean;
   readonly mcp?: Record<string, StdioMcpServer>;
+  readonly gateway: boolean;
+  readonly gatewayPort?: number;
 }
 
 /**
@@ -65,6 +68,13 @@ export function devCommand(): Command {
         parseMcpFlag(value, previous),
       ),
     )
+    .addOption(
+      new Option(
+        "--gateway-port <port>",
+        "port of the HTTP gateway and web console (default 7400 if free; 0: any)",
+      ).argParser(nonNegativeInteger),
+    )
+    .option("--no-gateway", "do not start the HTTP gateway and web console")
     .option("--fresh", "delete the data of earlier runs first")
     .option(
       "--verbose",
@@ -166,6 +176,20 @@ export function devCommand(): Command {
           ),
         onHostRestart: (number, host) =>
           step(`host ${number} restarted: ${host.hostId}, pid ${host.pid}`),
+        ...(options.gateway
+          ? {
+              // Loaded only here: the HTTP stack is not needed by the other commands.
+              startGateway: async (deployment) => {
+                const { startGatewayServer } =
+                  await import("../../gateway/start-gateway-server.js");
+                return await startGatewayServer({
+                  ...deployment,
+                  port: await gatewayPort(options.gatewayPort),
+                  log: (line) => say(pc.dim(`[gateway] ${line}`)),
+                });
+              },
+            }
+          : {}),
       });
       if (stopRequested) {
         stop();
@@ -193,6 +217,11 @@ function printBanner(
     `  NATS   ${state.natsUrl}${state.natsMonitorUrl === undefined ? "" : `  (monitor ${state.natsMonitorUrl})`}`,
   );
   say(`  Redis  ${state.redisUrl}`);
+  if (state.gatewayUrl !== undefined) {
+    say(
+      `  web    ${pc.bold(`${state.gatewayUrl}/`)}  (console, useChat at /api/chat, REST at /v1)`,
+    );
+  }
   for (const agent of state.agents) {
     say(`  agent  ${agent} → model ${state.models?.[agent] ?? "(not reported)"}`);
   }
@@ -222,6 +251,15 @@ function printBanner(
     ),
   );
   say(pc.dim("Ctrl-C (or `troupe stop` from another terminal) stops the hosts, then the servers."));
+}
+
+/** The gateway's usual port (`DEFAULT_GATEWAY_PORT` of @troupe/gateway, not imported to keep startup light). */
+const USUAL_GATEWAY_PORT = 7400;
+
+/** The gateway's port: the one asked for, else 7400 when free, else any free port (0). */
+async function gatewayPort(requested: number | undefined): Promise<number> {
+  if (requested !== undefined) return requested;
+  return (await isPortFree("127.0.0.1", USUAL_GATEWAY_PORT)) ? USUAL_GATEWAY_PORT : 0;
 }
 
 /** A relative module path made absolute (as `startDevCluster` gives it to the hosts). */

@@ -1,0 +1,87 @@
+import { DEFAULT_GATEWAY_PORT, type GatewayAuth, type TokenGrant } from "@troupe/gateway";
+import { TroupeError } from "@troupe/protocol";
+import { readGatewayTokensFile } from "../../gateway/gateway-tokens-file.js";
+import { startGatewayServer } from "../../gateway/start-gateway-server.js";
+import { assertListenAllowed } from "../../serve/listen-address.js";
+import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
+
+/** Flags of `troupe gateway`. */
+export interface GatewayCommandOptions extends ConnectionFlags {
+  readonly port?: number;
+  readonly host?: string;
+  readonly token?: string;
+  readonly tokensFile?: string;
+  readonly corsOrigin?: string[];
+  readonly maxBodyBytes?: number;
+  readonly console: boolean;
+}
+
+/**
+ * Runs `troupe gateway` until SIGINT/SIGTERM: finds the deployment as every
+ * client command does and serves it over HTTP (issue #16). Prints one line
+ * on stdout once listening: its URL and how requests are authenticated.
+ *
+ * @throws TroupeError `invalid_options` for a bad tokens file or an empty
+ *   token; `GatewayOptionsError` for a non-loopback `--host` without tokens;
+ *   `NatsUnreachableError`.
+ */
+export async function runGatewayCommand(options: GatewayCommandOptions): Promise<void> {
+  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  const auth = await authOf(options);
+  assertListenAllowed({
+    host: options.host ?? "127.0.0.1",
+    token: auth === undefined ? undefined : "configured",
+    command: "troupe gateway",
+    tokenEnv: "TROUPE_GATEWAY_TOKEN",
+  });
+  const connection = await resolveConnection(options);
+  if (connection.note !== undefined) log(`note: ${connection.note}`);
+  const origins = options.corsOrigin;
+  const gateway = await startGatewayServer({
+    natsUrl: connection.natsUrl,
+    redisUrl: connection.redisUrl,
+    prefix: connection.prefix,
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(auth === undefined ? {} : { auth }),
+    ...(origins === undefined || origins.length === 0
+      ? {}
+      : { corsOrigins: origins.includes("*") ? "*" : origins }),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    console: options.console,
+    log,
+  }).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new TroupeError(
+        "invalid_options",
+        `Port ${options.port ?? DEFAULT_GATEWAY_PORT} is in use (a troupe dev runs a gateway on 7400): give --port <port>, or --port 0 for any free port.`,
+      );
+    }
+    throw error;
+  });
+  const access =
+    auth === undefined
+      ? "no token: loopback only"
+      : `bearer tokens required (${auth.tokens?.length ?? 0} configured)`;
+  process.stdout.write(`troupe gateway: serving ${gateway.url} (${access})\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+  log(`troupe gateway: ${signal}, stopping`);
+  await gateway.close();
+}
+
+/** The tokens of `--token` and `--tokens-file`; `undefined` when neither is given. */
+async function authOf(options: GatewayCommandOptions): Promise<GatewayAuth | undefined> {
+  const tokens: TokenGrant[] = [];
+  if (options.token !== undefined) {
+    if (options.token.trim() === "") {
+      throw new TroupeError("invalid_options", "The gateway token is empty: give a token or none.");
+    }
+    tokens.push({ token: options.token, name: "--token" });
+  }
+  if (options.tokensFile !== undefined)
+    tokens.push(...(await readGatewayTokensFile(options.tokensFile)));
+  return tokens.length === 0 ? undefined : { tokens };
+}
