@@ -46,6 +46,7 @@ export type {
   GatewayApp,
   GatewayContext,
   GatewayLimits,
+  OpenQuestion,
   PendingApproval,
   SessionSummary,
 } from "./http/gateway-context.js";
