@@ -17,7 +17,7 @@ describe("collectSessionActors", () => {
     const actors = collectSessionActors("s1", [
       event(1, "session/s1", "message.accepted"),
       event(2, "session/s1", "run.started", { runId: "r1" }),
-      event(3, "run/s1", "tool.approval_requested", {
+      event(3, "tool/t1", "tool.approval_requested", {
         toolCallId: "call-2-1",
         runId: "r1",
         tool: "send_email",
@@ -38,6 +38,7 @@ describe("collectSessionActors", () => {
     expect(actors.map((actor) => [actor.address, actor.role, actor.label])).toEqual([
       ["session/s1", "session", undefined],
       ["run/s1", "run", undefined],
+      ["tool/t1", "tool", undefined],
       [toolAddressOf("s1", "r1", "call-2-1"), "tool", "send_email · call-2-1"],
       ["session/sub-abc", "subagent", undefined],
       ["run/sub-abc", "run", undefined],

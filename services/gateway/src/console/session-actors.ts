@@ -1,4 +1,4 @@
-import { toolAddressOf } from "@troupe/machines";
+import { runAddressOf, toolAddressOf } from "@troupe/machines";
 import { parseAddress } from "@troupe/protocol";
 
 /**
@@ -48,7 +48,8 @@ interface Mutable {
 /**
  * The actors a session's events reveal, in order of first appearance. Pure.
  *
- * Each event's `meta.actor` is one; a tool call's actor (`tool/<hash>`) is
+ * Each event's `meta.actor` is one; a session's run actor (`run/<session>`)
+ * is derived from the `run.*` events its session emits; a tool call's actor (`tool/<hash>`) is
  * also derived from the `tool.*` events that name a call (`toolCallId` and
  * `runId` in the payload; its session is the payload's `sessionId`, else the
  * emitting run's or session's id), and a subagent's session from
@@ -91,6 +92,15 @@ export function collectSessionActors(
   for (const { sequence, event } of events) {
     see(event.meta.actor, sequence, event.type);
     const payload = (event.payload ?? {}) as Record<string, unknown>;
+    // A session's run actor emits nothing itself: its session reports the run.
+    const emitter = ownerOf(event.meta.actor);
+    if (
+      event.type.startsWith("run.") &&
+      emitter !== undefined &&
+      event.meta.actor.startsWith("session/")
+    ) {
+      see(runAddressOf(emitter), sequence, event.type);
+    }
     if (event.type === "subagent.started" && typeof payload.subagent === "string") {
       see(payload.subagent, sequence, event.type);
     }
