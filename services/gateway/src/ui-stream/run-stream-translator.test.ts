@@ -80,11 +80,14 @@ const textOf = (message: UIMessage) =>
 
 describe("RunStreamTranslator", () => {
   it("starts at the run's run.started with a message id and metadata derived from the run", () => {
-    const chunks = translate([
-      event(1, `session/${S}`, "message.accepted", { messageId: "cm:u1", type: "user.message" }),
-      event(2, `session/${S}`, "run.started", { runId: "r0" }),
-      started(3, "r1"),
-    ], "r1");
+    const chunks = translate(
+      [
+        event(1, `session/${S}`, "message.accepted", { messageId: "cm:u1", type: "user.message" }),
+        event(2, `session/${S}`, "run.started", { runId: "r0" }),
+        started(3, "r1"),
+      ],
+      "r1",
+    );
     expect(chunks).toEqual([
       {
         type: "start",
@@ -97,7 +100,14 @@ describe("RunStreamTranslator", () => {
   it("makes each model call a step with text and reasoning parts, and ends with finish", async () => {
     const chunks = translate([
       started(),
-      event(4, `run/${S}`, "run.delta", { runId: "r1", modelCallId: "r1.m1", attempt: 1, kind: "reasoning", text: "hm", index: 0 }),
+      event(4, `run/${S}`, "run.delta", {
+        runId: "r1",
+        modelCallId: "r1.m1",
+        attempt: 1,
+        kind: "reasoning",
+        text: "hm",
+        index: 0,
+      }),
       delta("Hel", 1, 1),
       delta("lo", 1, 2),
       completed("Hello"),
@@ -239,13 +249,18 @@ describe("RunStreamTranslator", () => {
       { type: "tool-approval-request", approvalId: `${S}:c1`, toolCallId: "c1" },
     ]);
     const waiting = await messageOf(chunks);
-    expect(waiting.parts.at(-1)).toMatchObject({ state: "approval-requested", approval: { id: `${S}:c1` } });
+    expect(waiting.parts.at(-1)).toMatchObject({
+      state: "approval-requested",
+      approval: { id: `${S}:c1` },
+    });
     const rest = [
       tool(S, "c1", "tool.approval_settled", { decision: "approved" }),
       tool(S, "c1", "tool.started", { arguments: { to: "ada@example.com" } }),
     ].flatMap((sessionEvent) => translator.push(sessionEvent));
     expect(translator.awaitingApprovalsOnly).toBe(false);
-    expect(rest).toEqual([{ type: "tool-approval-response", approvalId: `${S}:c1`, approved: true }]);
+    expect(rest).toEqual([
+      { type: "tool-approval-response", approvalId: `${S}:c1`, approved: true },
+    ]);
     const output = translator.push(tool(S, "c1", "tool.completed", { output: { sent: true } }));
     expect(output).toEqual([
       { type: "tool-output-available", toolCallId: "c1", output: { sent: true }, dynamic: true },
@@ -272,9 +287,14 @@ describe("RunStreamTranslator", () => {
       tool(S, "c1", "tool.approval_requested", { arguments: {} }),
       tool(S, "c1", "tool.approval_settled", { decision: "denied" }),
       tool(S, "c1", "tool.approval_settled", { decision: "approved", alreadySettled: true }),
-      tool(S, "c1", "tool.failed", { error: { code: "denied", message: "denied", retryable: false } }),
+      tool(S, "c1", "tool.failed", {
+        error: { code: "denied", message: "denied", retryable: false },
+      }),
       tool(S, "c2", "tool.started", { tool: "clock", arguments: {} }),
-      tool(S, "c2", "tool.failed", { tool: "clock", error: { code: "tool_failed", message: "boom", retryable: false } }),
+      tool(S, "c2", "tool.failed", {
+        tool: "clock",
+        error: { code: "tool_failed", message: "boom", retryable: false },
+      }),
       tool(S, "c3", "tool.started", { arguments: {} }),
       tool(S, "c3", "tool.outcome_unknown", { reason: "host died" }),
       completed("done"),
@@ -288,7 +308,9 @@ describe("RunStreamTranslator", () => {
       ["c3", "output-error"],
     ]);
     expect(tools[1]).toMatchObject({ errorText: "boom" });
-    expect(tools[2]).toMatchObject({ errorText: "The outcome of this call is unknown: host died." });
+    expect(tools[2]).toMatchObject({
+      errorText: "The outcome of this call is unknown: host died.",
+    });
   });
 
   it("shows a subagent's text, tool calls and approvals with ids naming its session", async () => {
@@ -303,7 +325,11 @@ describe("RunStreamTranslator", () => {
         agent: "researcher",
       }),
       event(12, `session/${SUB}`, "run.started", { runId: "r1" }),
-      tool(SUB, "call-d", "tool.approval_requested", { tool: "clock", arguments: {}, sessionId: SUB }),
+      tool(SUB, "call-d", "tool.approval_requested", {
+        tool: "clock",
+        arguments: {},
+        sessionId: SUB,
+      }),
     ].flatMap((sessionEvent) => translator.push(sessionEvent));
     expect(translator.awaitingApprovalsOnly).toBe(true);
     expect(chunks.at(-1)).toEqual({
@@ -317,7 +343,12 @@ describe("RunStreamTranslator", () => {
       delta("It is ", 1, 0, "r1.m2", SUB),
       delta("noon.", 1, 1, "r1.m2", SUB),
       delta("noon.", 1, 1, "r1.m2", SUB),
-      event(15, `run/${SUB}`, "run.delta", { runId: "r9", attempt: 1, kind: "text", text: "other run" }),
+      event(15, `run/${SUB}`, "run.delta", {
+        runId: "r9",
+        attempt: 1,
+        kind: "text",
+        text: "other run",
+      }),
       tool(S, "call-d", "tool.completed", { tool: "researcher", content: "It is noon." }),
       delta("The researcher says noon.", 1, 0, "r1.m2"),
       completed("The researcher says noon."),
@@ -345,7 +376,11 @@ describe("RunStreamTranslator", () => {
         text: "Which city?",
         choices: ["Paris", "Tokyo"],
       }),
-      event(6, `session/${S}`, "question.answered", { questionId: "q1", text: "Paris", runId: "r1" }),
+      event(6, `session/${S}`, "question.answered", {
+        questionId: "q1",
+        text: "Paris",
+        runId: "r1",
+      }),
       tool(S, "c1", "tool.started", { tool: "fetch", arguments: {} }),
       tool(S, "c1", "tool.progress", { tool: "fetch", progress: 1, total: 4, index: 0 }),
       tool(S, "c1", "tool.progress", { tool: "fetch", progress: 1, total: 4, index: 0 }),
@@ -374,14 +409,20 @@ describe("RunStreamTranslator", () => {
     const failed = new RunStreamTranslator(S);
     failed.push(started());
     expect(
-      failed.push(event(8, `run/${S}`, "run.failed", { runId: "r1", code: "model_failed", message: "no" })),
+      failed.push(
+        event(8, `run/${S}`, "run.failed", { runId: "r1", code: "model_failed", message: "no" }),
+      ),
     ).toEqual([{ type: "error", errorText: "The run failed (model_failed): no" }]);
     expect(failed.ended).toBe(true);
     expect(failed.push(delta("late", 1, 0))).toEqual([]);
     const cancelled = translate([
       started(),
       delta("par", 1, 0),
-      event(8, `run/${S}`, "run.cancelled", { runId: "r1", usage: { inputTokens: 0, outputTokens: 0 }, reason: "stop" }),
+      event(8, `run/${S}`, "run.cancelled", {
+        runId: "r1",
+        usage: { inputTokens: 0, outputTokens: 0 },
+        reason: "stop",
+      }),
     ]);
     expect(cancelled.slice(-3)).toEqual([
       { type: "text-end", id: "r1.m1:1:text:0" },
@@ -394,8 +435,16 @@ describe("RunStreamTranslator", () => {
     const chunks = translate([
       started(),
       event(4, `run/${S}`, "run.delta", { runId: "r2", attempt: 1, kind: "text", text: "x" }),
-      event(5, `run/${S}`, "run.completed", { runId: "r2", text: "x", usage: { inputTokens: 0, outputTokens: 0 } }),
-      event(6, `run/other`, "run.completed", { runId: "r1", text: "x", usage: { inputTokens: 0, outputTokens: 0 } }),
+      event(5, `run/${S}`, "run.completed", {
+        runId: "r2",
+        text: "x",
+        usage: { inputTokens: 0, outputTokens: 0 },
+      }),
+      event(6, `run/other`, "run.completed", {
+        runId: "r1",
+        text: "x",
+        usage: { inputTokens: 0, outputTokens: 0 },
+      }),
       tool("other", "c1", "tool.started", {}),
     ]);
     expect(chunks.map((chunk) => chunk.type)).toEqual(["start"]);
@@ -404,7 +453,10 @@ describe("RunStreamTranslator", () => {
 
 describe("UI ids", () => {
   it("round-trip run message ids and approval ids", () => {
-    expect(parseRunMessageId(runMessageId("s-1", "r12"))).toEqual({ sessionId: "s-1", runId: "r12" });
+    expect(parseRunMessageId(runMessageId("s-1", "r12"))).toEqual({
+      sessionId: "s-1",
+      runId: "r12",
+    });
     expect(parseRunMessageId("abc")).toBeUndefined();
     expect(parseApprovalId(approvalIdOf("sub-t1", "call:7"))).toEqual({
       ownerSessionId: "sub-t1",

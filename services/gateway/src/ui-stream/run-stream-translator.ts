@@ -337,7 +337,13 @@ export class RunStreamTranslator {
 
   private subagentDelta(
     subagent: string,
-    delta: { modelCallId?: string | undefined; attempt: number; kind: string; text: string; index?: number | undefined },
+    delta: {
+      modelCallId?: string | undefined;
+      attempt: number;
+      kind: string;
+      text: string;
+      index?: number | undefined;
+    },
   ): void {
     const view = this.subagentViews.get(subagent);
     if (view === undefined || delta.kind !== "text") return;

@@ -27,7 +27,7 @@ type ToolEvent = SessionEvent["event"];
  * | `tool.approval_settled` approved        | `tool-approval-response` (`approved: true`)                            |
  * | `tool.approval_settled` denied/timed out | `tool-approval-response` (`approved: false`), `tool-output-denied`    |
  * | `tool.started`                          | `tool-input-available` (input: `arguments`) unless shown               |
- * | `tool.completed`                        | `tool-output-available` (`output`, else `content`)                     |
+ * | `tool.completed`                        | `tool-output-available` (`output`, else `content`, parsed if JSON)     |
  * | `tool.failed`, `tool.outcome_unknown`   | `tool-output-error` (not after a denial)                               |
  *
  * A later settlement of a settled approval (`alreadySettled`) changes nothing.
@@ -107,7 +107,11 @@ export class ToolParts {
         this.showInput(view, event.payload.arguments);
         view.state = "awaiting";
         this.approvals.add(view.approvalId);
-        this.emit({ type: "tool-approval-request", approvalId: view.approvalId, toolCallId: view.uiId });
+        this.emit({
+          type: "tool-approval-request",
+          approvalId: view.approvalId,
+          toolCallId: view.uiId,
+        });
         break;
       case "tool.approval_settled": {
         if (event.payload.alreadySettled === true || view.state !== "awaiting") break;
@@ -131,7 +135,7 @@ export class ToolParts {
         this.emit({
           type: "tool-output-available",
           toolCallId: view.uiId,
-          output: event.payload.output ?? event.payload.content ?? null,
+          output: event.payload.output ?? parsedContent(event.payload.content),
           dynamic: true,
         });
         break;
@@ -163,7 +167,19 @@ export class ToolParts {
       toolName: view.tool,
       input: input ?? {},
       dynamic: true,
-      ...(view.owner === this.tree.sessionId ? {} : { title: `${view.tool} (subagent ${view.owner})` }),
+      ...(view.owner === this.tree.sessionId
+        ? {}
+        : { title: `${view.tool} (subagent ${view.owner})` }),
     });
+  }
+}
+
+/** A tool's content as the model read it: parsed when it is JSON (tools that return data), else the text. */
+function parsedContent(content: string | undefined): unknown {
+  if (content === undefined) return null;
+  try {
+    return JSON.parse(content) as unknown;
+  } catch {
+    return content;
   }
 }

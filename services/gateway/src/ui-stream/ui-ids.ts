@@ -41,7 +41,11 @@ export function parseRunMessageId(
  * @param ownerSessionId - the session that owns the call.
  * @param toolCallId - the model's id of the call.
  */
-export function uiToolCallId(sessionId: string, ownerSessionId: string, toolCallId: string): string {
+export function uiToolCallId(
+  sessionId: string,
+  ownerSessionId: string,
+  toolCallId: string,
+): string {
   return ownerSessionId === sessionId ? toolCallId : `${ownerSessionId}:${toolCallId}`;
 }
 
