@@ -4,7 +4,7 @@ import {
   lastAssistantMessageIsCompleteWithApprovalResponses,
   type UIMessage,
 } from "ai";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { api, authHeaders } from "./api.js";
 import { ErrorLine, Json } from "./bits.js";
 
@@ -20,10 +20,18 @@ type Part = ConsoleMessage["parts"][number];
 /**
  * The chat of one session: `useChat` against the gateway's `/api/chat` (chat
  * id = session id), resuming a run in progress on load, sending approval
- * responses back by itself. Stop cancels the run by id (POST
+ * responses back by itself (also for approvals settled elsewhere, e.g. in
+ * the approvals inbox). Stop cancels the run by id (POST
  * /v1/sessions/:id/cancel) — closing the page never does.
  */
-export function ChatPanel({ sessionId }: { sessionId: string }) {
+export function ChatPanel({
+  sessionId,
+  settled,
+}: {
+  sessionId: string;
+  /** Decisions of approvals settled elsewhere (`tool.approval_settled`), by tool call id. */
+  settled: Readonly<Record<string, string>>;
+}) {
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ConsoleMessage>({ api: "/api/chat", headers: () => authHeaders() }),
@@ -35,6 +43,24 @@ export function ChatPanel({ sessionId }: { sessionId: string }) {
     resume: true,
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
+  // An approval settled elsewhere (the approvals inbox, the CLI) is answered
+  // here with the same decision: the SDK's approval flow then POSTs it (the
+  // session keeps the first settlement) and streams the rest of the run.
+  useEffect(() => {
+    if (chat.status !== "ready") return;
+    const last = chat.messages.at(-1);
+    if (last?.role !== "assistant") return;
+    for (const part of last.parts) {
+      if (!("approval" in part) || part.state !== "approval-requested") continue;
+      const decision = settled[part.toolCallId];
+      if (decision === undefined) continue;
+      void chat.addToolApprovalResponse({
+        id: part.approval.id,
+        approved: decision === "approved",
+        ...(decision === "approved" ? {} : { reason: `settled elsewhere: ${decision}` }),
+      });
+    }
+  }, [chat, settled]);
   const [input, setInput] = useState("");
   const [failure, setFailure] = useState<Error>();
   const busy = chat.status === "submitted" || chat.status === "streaming";

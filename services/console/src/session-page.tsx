@@ -1,10 +1,10 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { api } from "./api.js";
 import { ErrorLine, Json } from "./bits.js";
 import { ChatPanel } from "./chat-panel.js";
 import { Statechart } from "./statechart.js";
 import { Timeline } from "./timeline.js";
-import type { MachineChart, SessionActor, SessionActors } from "./types.js";
+import type { MachineChart, SessionActor, SessionActors, SessionEventEnvelope } from "./types.js";
 import { usePoll } from "./use-poll.js";
 
 let machinesOnce: Promise<{ machines: MachineChart[] }> | undefined;
@@ -38,6 +38,18 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     sessionId,
   );
   const [selected, setSelected] = useState<string>();
+  // Approvals settled anywhere (the inbox, another tab, the CLI), by tool call id.
+  const [settled, setSettled] = useState<Readonly<Record<string, string>>>({});
+  const onEvent = useCallback(
+    (event: SessionEventEnvelope) => {
+      actors.refresh();
+      const { toolCallId, decision } = event.payload;
+      if (event.type === "tool.approval_settled" && typeof toolCallId === "string") {
+        setSettled((current) => ({ ...current, [toolCallId]: String(decision) }));
+      }
+    },
+    [actors.refresh],
+  );
   return (
     <section className="session">
       <h1>
@@ -46,9 +58,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       <div className="columns">
         <div className="column">
           <h2>Chat</h2>
-          <ChatPanel sessionId={sessionId} />
+          <ChatPanel sessionId={sessionId} settled={settled} />
           <h2>Events</h2>
-          <Timeline sessionId={sessionId} onEvent={actors.refresh} />
+          <Timeline sessionId={sessionId} onEvent={onEvent} />
         </div>
         <div className="column">
           <h2>Actors</h2>

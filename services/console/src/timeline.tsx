@@ -15,7 +15,13 @@ const KEEP = 500;
  * EventSource (which resumes by itself with Last-Event-ID after a drop).
  * Transient deltas are folded away; the last {@link KEEP} events are kept.
  */
-export function Timeline({ sessionId, onEvent }: { sessionId: string; onEvent?: () => void }) {
+export function Timeline({
+  sessionId,
+  onEvent,
+}: {
+  sessionId: string;
+  onEvent?: (event: SessionEventEnvelope) => void;
+}) {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [connected, setConnected] = useState(false);
   useEffect(() => {
@@ -35,7 +41,7 @@ export function Timeline({ sessionId, onEvent }: { sessionId: string; onEvent?: 
       if (event.type === "run.delta" || seen.has(event.id)) return;
       seen.add(event.id);
       setEntries((current) => [...current, { cursor: message.lastEventId, event }].slice(-KEEP));
-      onEvent?.();
+      onEvent?.(event);
     };
     // Named SSE events (`event: <type>`) do not reach onmessage: listen to each type.
     const types = [

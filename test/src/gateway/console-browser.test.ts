@@ -76,9 +76,9 @@ describe.skipIf(!hasChromium)("the web console in Chromium (issue #16)", () => {
     await expect
       .poll(() => activeStates(chat, "tool"), { timeout: 30_000 })
       .toEqual(["tool.awaitingApproval"]);
-    await expect.poll(() => activeStates(chat, "run"), { timeout: 30_000 }).toEqual([
-      "run.runningTools",
-    ]);
+    await expect
+      .poll(() => activeStates(chat, "run"), { timeout: 30_000 })
+      .toEqual(["run.runningTools"]);
 
     // The approvals inbox in a second tab lists it with its arguments; approve it there.
     const inbox = await context.newPage();
