@@ -28,9 +28,13 @@ if (!hasChromium) {
 
 /** Active state ids of the statechart of the actor with this role (the first one). */
 async function activeStates(page: Page, role: string): Promise<string[]> {
+  // Runs in the page: DOM elements, typed by what is used (test/ has no DOM lib).
+  type Element = { getAttribute(name: string): string | null };
   return await page
     .locator(`[data-testid="actor"][data-role="${role}"] .state[data-active="true"]`)
-    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-state-id") ?? ""));
+    .evaluateAll((nodes: Element[]) =>
+      nodes.map((node) => node.getAttribute("data-state-id") ?? ""),
+    );
 }
 
 describe.skipIf(!hasChromium)("the web console in Chromium (issue #16)", () => {
