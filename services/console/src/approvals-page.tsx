@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { api } from "./api.js";
-import { ErrorLine, Json, When } from "./bits.js";
-import type { PendingApproval } from "./types.js";
+import { ErrorLine, Json, When } from "./small-views.js";
+import type { PendingApproval } from "./gateway-shapes.js";
 import { usePoll } from "./use-poll.js";
 
 /**

@@ -6,7 +6,7 @@ import {
 } from "ai";
 import { useEffect, useMemo, useState } from "react";
 import { api, authHeaders } from "./api.js";
-import { ErrorLine, Json } from "./bits.js";
+import { ErrorLine, Json } from "./small-views.js";
 
 /** Message metadata the gateway puts on the `start` chunk (issue #16). */
 interface RunMetadata {

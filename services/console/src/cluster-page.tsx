@@ -1,5 +1,5 @@
 import { api } from "./api.js";
-import { ErrorLine } from "./bits.js";
+import { ErrorLine } from "./small-views.js";
 import { usePoll } from "./use-poll.js";
 
 interface ClusterStatus {

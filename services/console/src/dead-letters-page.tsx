@@ -1,5 +1,5 @@
 import { api } from "./api.js";
-import { ErrorLine, When } from "./bits.js";
+import { ErrorLine, When } from "./small-views.js";
 import { usePoll } from "./use-poll.js";
 
 interface DeadLetter {

@@ -1,10 +1,15 @@
 import { useCallback, useState } from "react";
 import { api } from "./api.js";
-import { ErrorLine, Json } from "./bits.js";
+import { ErrorLine, Json } from "./small-views.js";
 import { ChatPanel } from "./chat-panel.js";
 import { Statechart } from "./statechart.js";
 import { Timeline } from "./timeline.js";
-import type { MachineChart, SessionActor, SessionActors, SessionEventEnvelope } from "./types.js";
+import type {
+  MachineChart,
+  SessionActor,
+  SessionActors,
+  SessionEventEnvelope,
+} from "./gateway-shapes.js";
 import { usePoll } from "./use-poll.js";
 
 let machinesOnce: Promise<{ machines: MachineChart[] }> | undefined;

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { api, newSessionId } from "./api.js";
-import { ErrorLine, When } from "./bits.js";
-import type { SessionSummary } from "./types.js";
+import { ErrorLine, When } from "./small-views.js";
+import type { SessionSummary } from "./gateway-shapes.js";
 import { usePoll } from "./use-poll.js";
 
 /** Recent sessions (GET /v1/sessions), refreshed every 2 s, and a way to start one. */

@@ -1,4 +1,4 @@
-import type { ChartState, MachineChart } from "./types.js";
+import type { ChartState, MachineChart } from "./gateway-shapes.js";
 
 /**
  * A machine drawn as nested boxes: each state a box (compound states hold

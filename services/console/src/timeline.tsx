@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { streamUrl } from "./api.js";
-import { When } from "./bits.js";
-import type { SessionEventEnvelope } from "./types.js";
+import { When } from "./small-views.js";
+import type { SessionEventEnvelope } from "./gateway-shapes.js";
 
 interface Entry {
   cursor: string;
