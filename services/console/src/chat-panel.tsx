@@ -186,19 +186,48 @@ function PartView({
       </div>
     );
   }
-  if (part.type.startsWith("data-")) {
-    const data = (part as { data?: unknown }).data;
-    if (isQuestion(data)) return <QuestionView sessionId={sessionId} question={data} />;
-    return <Json value={data} />;
+  if (part.type === "data-question" && isQuestion(part.data)) {
+    return <QuestionView sessionId={sessionId} question={part.data} />;
   }
+  if (part.type === "data-subagent") {
+    const data = part.data as { agent?: string; task?: string; status?: string; text?: string };
+    return (
+      <div className="tool" data-testid="subagent-part">
+        <div className="row spread">
+          <b>subagent {data.agent ?? ""}</b>
+          <span className="pill">{data.status}</span>
+        </div>
+        <p className="muted small">{data.task}</p>
+        <p className="text">{data.text}</p>
+      </div>
+    );
+  }
+  if (part.type === "data-tool-progress") {
+    const data = part.data as {
+      tool?: string;
+      progress?: number;
+      total?: number;
+      message?: string;
+    };
+    return (
+      <p className="muted small">
+        {data.tool}: {data.progress}
+        {data.total === undefined ? "" : ` / ${data.total}`} {data.message ?? ""}
+      </p>
+    );
+  }
+  if (part.type.startsWith("data-")) return <Json value={(part as { data?: unknown }).data} />;
   return null;
 }
 
+/** The `data-question` part of an `ask_user` call (the gateway's shape). */
 interface Question {
   questionId: string;
-  question: string;
-  sessionId?: string;
-  answered?: boolean;
+  text: string;
+  subagentSessionId?: string;
+  choices?: string[];
+  status?: "open" | "answered";
+  answer?: string;
 }
 
 function isQuestion(data: unknown): data is Question {
@@ -206,42 +235,51 @@ function isQuestion(data: unknown): data is Question {
     typeof data === "object" &&
     data !== null &&
     typeof (data as Question).questionId === "string" &&
-    typeof (data as Question).question === "string"
+    typeof (data as Question).text === "string"
   );
 }
 
 /** An `ask_user` question, answered through POST /v1/sessions/:id/questions/:questionId. */
 function QuestionView({ sessionId, question }: { sessionId: string; question: Question }) {
   const [answer, setAnswer] = useState("");
-  const [sent, setSent] = useState(question.answered === true);
+  const [sent, setSent] = useState<string>();
   const [failure, setFailure] = useState<Error>();
+  const send = (text: string) => {
+    void api(
+      `/v1/sessions/${encodeURIComponent(sessionId)}/questions/${encodeURIComponent(question.questionId)}`,
+      {
+        method: "POST",
+        body: {
+          text,
+          ...(question.subagentSessionId === undefined
+            ? {}
+            : { subagentSessionId: question.subagentSessionId }),
+        },
+      },
+    ).then(
+      () => setSent(text),
+      (error: Error) => setFailure(error),
+    );
+  };
+  const answered = question.status === "answered" ? question.answer : sent;
   return (
     <div className="question" data-testid="question">
-      <b>{question.question}</b>
-      {sent ? (
-        <p className="muted">answered</p>
+      <b>{question.text}</b>
+      {answered !== undefined ? (
+        <p className="muted">answered: {answered}</p>
       ) : (
         <form
           className="row"
           onSubmit={(event) => {
             event.preventDefault();
-            void api(
-              `/v1/sessions/${encodeURIComponent(sessionId)}/questions/${encodeURIComponent(question.questionId)}`,
-              {
-                method: "POST",
-                body: {
-                  text: answer,
-                  ...(question.sessionId !== undefined && question.sessionId !== sessionId
-                    ? { subagentSessionId: question.sessionId }
-                    : {}),
-                },
-              },
-            ).then(
-              () => setSent(true),
-              (error: Error) => setFailure(error),
-            );
+            if (answer.trim() !== "") send(answer.trim());
           }}
         >
+          {(question.choices ?? []).map((choice) => (
+            <button key={choice} type="button" onClick={() => send(choice)}>
+              {choice}
+            </button>
+          ))}
           <input
             value={answer}
             onChange={(event) => setAnswer(event.target.value)}
