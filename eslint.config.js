@@ -215,6 +215,8 @@ export default tseslint.config(
       "**/.turbo/**",
       "infra/**",
       "*.config.*",
+      // The web console's build (issue #16), committed and served by the gateway.
+      "**/console-dist/**",
       // Child-process fixtures (MCP servers) run as plain JavaScript.
       "**/fixtures/**/*.mjs",
     ],

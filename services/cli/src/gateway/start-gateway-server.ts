@@ -1,5 +1,6 @@
 import { TroupeClient } from "@troupe/client";
 import { serveGateway, type GatewayAuth } from "@troupe/gateway";
+import { openConsoleInspector } from "./console-inspector.js";
 
 /** Options of {@link startGatewayServer}. */
 export interface GatewayServerOptions {
@@ -41,9 +42,15 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     prefix: options.prefix,
     name: "troupe-gateway",
   });
+  // The console's actor, host and dead-letter views read Redis and JetStream.
+  const inspector = await openConsoleInspector(options).catch(async (error: unknown) => {
+    await client.close().catch(() => undefined);
+    throw error;
+  });
   try {
     const gateway = await serveGateway({
       client,
+      inspector,
       ...(options.host === undefined ? {} : { host: options.host }),
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.auth === undefined ? {} : { auth: options.auth }),
@@ -58,10 +65,12 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       url: gateway.url,
       close: async () => {
         await gateway.close().catch(() => undefined);
+        await inspector.close();
         await client.close().catch(() => undefined);
       },
     };
   } catch (error) {
+    await inspector.close();
     await client.close().catch(() => undefined);
     throw error;
   }
