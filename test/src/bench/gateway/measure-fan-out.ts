@@ -80,10 +80,15 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
     callback: (error, message) => {
       if (error !== null) return;
       const atMs = epochNowMs();
-      const event = decodeEvent(message.data, {
-        subject: message.subject,
-        contentType: message.headers?.get("Content-Type"),
-      });
+      let event: { id: string; type: string };
+      try {
+        event = decodeEvent(message.data, {
+          subject: message.subject,
+          contentType: message.headers?.get("Content-Type"),
+        });
+      } catch {
+        return; // not an event the followers could be matched on
+      }
       if (record) published.set(event.id, atMs);
       else if (event.type === "run.completed") warmupEnd = event.id;
     },
