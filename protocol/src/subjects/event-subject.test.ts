@@ -34,6 +34,15 @@ describe("event subjects", () => {
     expect(subjectsCollide(eventWildcard(session), eventSubject(session, "run.delta"))).toBe(true);
   });
 
+  it("has a wildcard for every event of every session, and none for other kinds", () => {
+    expect(allSessionsEventWildcard()).toBe("troupe.session.*.events.>");
+    expect(subjectsCollide(allSessionsEventWildcard(), eventSubject(session, "run.delta"))).toBe(
+      true,
+    );
+    const runEvent = eventSubject({ kind: "run", id: "s1" }, "run.started");
+    expect(subjectsCollide(allSessionsEventWildcard(), runEvent)).toBe(false);
+  });
+
   it.each([
     "Run.Completed",
     "run..completed",

@@ -50,14 +50,17 @@ export function eventWildcard(address: ActorAddress): string {
 }
 
 /**
- * The wildcard that follows one event type across every session:
- * `troupe.session.*.events.<eventType>`.
+ * The wildcard that follows one event type across every session,
+ * `troupe.session.*.events.<eventType>`, or, without a type, every event of
+ * every session, `troupe.session.*.events.>` (the HTTP gateway's fleet index
+ * follows it; issue #16).
  *
- * @param eventType - e.g. `"tool.approval_requested"`.
+ * @param eventType - e.g. `"tool.approval_requested"`; omitted = every type.
  * @returns e.g. `"troupe.session.*.events.tool.approval_requested"`.
  * @throws RangeError when `eventType` breaks `EVENT_TYPE_PATTERN`.
  */
-export function allSessionsEventWildcard(eventType: string): string {
+export function allSessionsEventWildcard(eventType?: string): string {
+  if (eventType === undefined) return `${PUBLIC_SUBJECT_ROOT}.session.*.events.>`;
   assertEventType(eventType);
   return `${PUBLIC_SUBJECT_ROOT}.session.*.events.${eventType}`;
 }

@@ -7,7 +7,13 @@ import {
   type JsMsg,
   type OrderedConsumerOptions,
 } from "@nats-io/jetstream";
-import { actorAddress, decodeEvent, deltaSubject, eventWildcard } from "@troupe/protocol";
+import {
+  actorAddress,
+  allSessionsEventWildcard,
+  decodeEvent,
+  deltaSubject,
+  eventWildcard,
+} from "@troupe/protocol";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DeltaMerger, type MergeSide } from "./delta-merger.js";
 import { EventDeduplicator } from "./event-deduplicator.js";
@@ -25,8 +31,12 @@ export interface FollowSessionEventsOptions {
   readonly deltaStream: string;
   /** Deployment prefix, for error messages. */
   readonly prefix: string;
-  /** The session (already validated by the caller). */
-  readonly sessionId: string;
+  /**
+   * The session (already validated by the caller), or `undefined` for the
+   * durable events of every session (`troupe.session.*.events.>`, no deltas;
+   * issue #16).
+   */
+  readonly sessionId: string | undefined;
   /** First events-stream sequence to yield; undefined = only events stored after the start. */
   readonly fromSequence?: number | undefined;
   /** Ends the iteration (cleanly, without an error) when aborted. */
@@ -35,6 +45,11 @@ export interface FollowSessionEventsOptions {
   readonly lastSequence: () => Promise<number>;
   /** Whether the connection was closed for good (ends the iteration). */
   readonly isClosed: () => boolean;
+  /**
+   * Called each time the events-stream consumer has nothing more pending, after
+   * the events before that point were yielded (and the caller took them).
+   */
+  readonly onCaughtUp?: (() => void) | undefined;
 }
 
 /** Longest pause between two attempts to recreate a consumer, in ms. */
@@ -58,9 +73,15 @@ type Arrival =
   | { readonly kind: "behind"; readonly side: MergeSide }
   /**
    * The side's consumer had nothing pending once it delivered `throughDelivery`
-   * messages (its consumer sequence; 0 when it cannot be read at all).
+   * messages (its consumer sequence; 0 when it cannot be read at all);
+   * `confirmed`: the server said so (not a failure to read it).
    */
-  | { readonly kind: "caught-up"; readonly side: MergeSide; readonly throughDelivery: number }
+  | {
+      readonly kind: "caught-up";
+      readonly side: MergeSide;
+      readonly throughDelivery: number;
+      readonly confirmed?: boolean;
+    }
   | { readonly kind: "end" }
   | { readonly kind: "error"; readonly error: unknown };
 
@@ -83,6 +104,10 @@ type Arrival =
  * after it, as when both were one stream; {@link DeltaMerger} orders them (see
  * there). A deployment without a deltas stream (hosts older than issue #11,
  * which store deltas in the events stream) is read through the events stream.
+ *
+ * Without a `sessionId`: every session's durable events in stream order
+ * (`troupe.session.*.events.>`, one filter subject, as nats-server 2.9 needs),
+ * no deltas (issue #16, the gateway's fleet index).
  *
  * @param options - see {@link FollowSessionEventsOptions}.
  * @returns an async generator; `break` or `signal` ends it and deletes nothing
@@ -110,7 +135,11 @@ export async function* followSessionEvents(
   signal?.addEventListener("abort", onAbort, { once: true });
   if (stopped()) inner.abort(); // aborted while the start was being read
   const queue = new ArrivalQueue();
-  const filter = eventWildcard(actorAddress("session", options.sessionId));
+  const { sessionId } = options;
+  const filter =
+    sessionId === undefined
+      ? allSessionsEventWildcard()
+      : eventWildcard(actorAddress("session", sessionId));
   const deduplicator = new EventDeduplicator({ afterSequence: Math.max(0, start - 1) });
   const merger = new DeltaMerger({ afterSequence: Math.max(0, start - 1) });
   let lastDeltaSequence = 0;
@@ -122,7 +151,8 @@ export async function* followSessionEvents(
     // Without an answer the other side must not wait: order by arrival then.
     if (info === undefined) queue.push({ kind: "caught-up", side, throughDelivery: 0 });
     else if (info.num_pending === 0) {
-      queue.push({ kind: "caught-up", side, throughDelivery: info.delivered.consumer_seq });
+      const throughDelivery = info.delivered.consumer_seq;
+      queue.push({ kind: "caught-up", side, throughDelivery, confirmed: true });
     }
   };
   const events = pump({
@@ -162,34 +192,46 @@ export async function* followSessionEvents(
     () => queue.push({ kind: "end" }),
     (error: unknown) => queue.push({ kind: "error", error }),
   );
-  const deltas = pump({
-    js: options.js,
-    stream: options.deltaStream,
-    filter: deltaSubject(options.sessionId),
-    signal: inner.signal,
-    stopped: innerStopped,
-    position: () =>
-      lastDeltaSequence === 0 ? deltaStart : { opt_start_seq: lastDeltaSequence + 1 },
-    onStart: onStart("deltas"),
-    onMessage: (message) => {
-      if (message.seq <= lastDeltaSequence) return;
-      lastDeltaSequence = message.seq;
-      const event = decodeMessage(message, 0);
-      const delivery = message.info.deliverySequence;
-      if (event === undefined || event.event.meta.transient !== true) {
-        const { pending } = message.info;
-        queue.push({ kind: "skip", side: "deltas", sequence: message.seq, pending, delivery });
-        return;
-      }
-      const timeNs = Number(message.info.timestampNanos);
-      queue.push({ kind: "delta", event, timeNs, delivery });
-    },
-    // Durable events must not wait for a deltas stream that cannot be read.
-    onFailure: () => queue.push({ kind: "caught-up", side: "deltas", throughDelivery: 0 }),
-    // An older deployment keeps deltas in the events stream; retry in case a
-    // newer host creates the deltas stream later.
-    onMissing: () => "retry",
-  }).catch(() => undefined);
+  // Every session's events: no deltas side, so durable events never wait for one.
+  if (sessionId === undefined) merger.caughtUp("deltas");
+  const deltas = (
+    sessionId === undefined
+      ? Promise.resolve()
+      : pump({
+          js: options.js,
+          stream: options.deltaStream,
+          filter: deltaSubject(sessionId),
+          signal: inner.signal,
+          stopped: innerStopped,
+          position: () =>
+            lastDeltaSequence === 0 ? deltaStart : { opt_start_seq: lastDeltaSequence + 1 },
+          onStart: onStart("deltas"),
+          onMessage: (message) => {
+            if (message.seq <= lastDeltaSequence) return;
+            lastDeltaSequence = message.seq;
+            const event = decodeMessage(message, 0);
+            const delivery = message.info.deliverySequence;
+            if (event === undefined || event.event.meta.transient !== true) {
+              const { pending } = message.info;
+              queue.push({
+                kind: "skip",
+                side: "deltas",
+                sequence: message.seq,
+                pending,
+                delivery,
+              });
+              return;
+            }
+            const timeNs = Number(message.info.timestampNanos);
+            queue.push({ kind: "delta", event, timeNs, delivery });
+          },
+          // Durable events must not wait for a deltas stream that cannot be read.
+          onFailure: () => queue.push({ kind: "caught-up", side: "deltas", throughDelivery: 0 }),
+          // An older deployment keeps deltas in the events stream; retry in case a
+          // newer host creates the deltas stream later.
+          onMissing: () => "retry",
+        })
+  ).catch(() => undefined);
 
   // Consumer sequence of the last message handled, per side (0 after a recreate).
   const delivered: Record<MergeSide, number> = { events: 0, deltas: 0 };
@@ -202,9 +244,12 @@ export async function* followSessionEvents(
         throw arrival.error;
       }
       let out: readonly SessionEvent[];
+      // Whether the events side has nothing more pending after this arrival.
+      let caughtUp = false;
       switch (arrival.kind) {
         case "event":
           delivered.events = arrival.delivery;
+          caughtUp = arrival.event.pending === 0;
           if (!deduplicator.admit(arrival.event)) {
             out = arrival.event.pending === 0 ? merger.caughtUp("events") : [];
             break;
@@ -217,6 +262,7 @@ export async function* followSessionEvents(
           break;
         case "skip":
           delivered[arrival.side] = arrival.delivery;
+          caughtUp = arrival.side === "events" && arrival.pending === 0;
           if (arrival.side === "events") deduplicator.skip(arrival.sequence);
           out = arrival.pending === 0 ? merger.caughtUp(arrival.side) : [];
           break;
@@ -224,13 +270,16 @@ export async function* followSessionEvents(
           delivered[arrival.side] = 0;
           merger.behind(arrival.side);
           continue;
-        case "caught-up":
+        case "caught-up": {
           // Messages it delivered before may still be queued: they say so themselves.
-          out =
-            delivered[arrival.side] >= arrival.throughDelivery ? merger.caughtUp(arrival.side) : [];
+          const through = delivered[arrival.side] >= arrival.throughDelivery;
+          caughtUp = through && arrival.side === "events" && arrival.confirmed === true;
+          out = through ? merger.caughtUp(arrival.side) : [];
           break;
+        }
       }
       for (const item of out) yield item;
+      if (caughtUp) options.onCaughtUp?.();
     }
   } finally {
     signal?.removeEventListener("abort", onAbort);

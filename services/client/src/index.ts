@@ -14,7 +14,12 @@
  *
  * @packageDocumentation
  */
-export { TroupeClient, type EventsOptions, type SendAndWaitOptions } from "./troupe-client.js";
+export {
+  TroupeClient,
+  type AllSessionEventsOptions,
+  type EventsOptions,
+  type SendAndWaitOptions,
+} from "./troupe-client.js";
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   type TroupeClientCredentials,

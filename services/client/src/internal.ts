@@ -12,3 +12,4 @@ export * from "./is-stream-not-found.js";
 export * from "./dev-state.js";
 export { splitNatsUrls } from "./resolve-deployment.js";
 export { RunTracker, outcomeOf, type RunTrackerStep } from "./run-tracker.js";
+export { OpenWaits } from "./open-waits.js";

@@ -49,6 +49,16 @@ export interface EventsOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of {@link TroupeClient.allSessionEvents}. */
+export interface AllSessionEventsOptions extends EventsOptions {
+  /**
+   * Called each time the iteration has yielded everything the events stream
+   * held for it (nothing pending), e.g. once caught up with the history; new
+   * events may follow at any time.
+   */
+  readonly onCaughtUp?: () => void;
+}
+
 /** How long {@link TroupeClient.awaitVerdict} waits by default: 5 000 ms. */
 export const DEFAULT_VERDICT_TIMEOUT_MS = 5_000;
 
@@ -170,6 +180,35 @@ export class TroupeClient implements AsyncDisposable {
     actorAddress("session", sessionId);
     this.assertOpen("events");
     return this.follow(sessionId, options.fromSequence, options.signal);
+  }
+
+  /**
+   * Reads the durable events of every session (`troupe.session.*.events.>`,
+   * their runs', tool calls' and subagents' included) in events-stream order,
+   * with the guarantees of {@link TroupeClient.events}: the stored ones from
+   * `fromSequence`, then new ones as they come, no gap and no duplicate
+   * across reconnects (one ordered consumer with one filter subject, as
+   * nats-server 2.9 allows). Transient events (`run.delta`, `tool.progress`)
+   * are not included: they are in the deltas stream. For a fleet-wide view
+   * such as the HTTP gateway's approvals inbox (issue #16); `subject` says
+   * which session an event belongs to (`parseEventSubject`).
+   *
+   * @param options - `fromSequence` (default: only new events; 1 = from the
+   *   stream's start), `signal` (ends the iteration cleanly), `onCaughtUp`.
+   * @returns an async iterable; `break` also ends it.
+   * @throws {@link StreamsMissingError} (from the iteration) when the events stream does not exist.
+   * @throws {@link ClientClosedError} at once after `close()`.
+   *
+   * @example
+   * ```ts
+   * for await (const { subject, event } of client.allSessionEvents({ fromSequence: 1 })) {
+   *   if (event.type === "tool.approval_requested") console.log(subject, event.payload.tool);
+   * }
+   * ```
+   */
+  allSessionEvents(options: AllSessionEventsOptions = {}): AsyncIterable<SessionEvent> {
+    this.assertOpen("allSessionEvents");
+    return this.follow(undefined, options.fromSequence, options.signal, options.onCaughtUp);
   }
 
   /**
@@ -578,7 +617,12 @@ export class TroupeClient implements AsyncDisposable {
     return this.publisher.publish(message);
   }
 
-  private follow(sessionId: string, fromSequence: number | undefined, signal?: AbortSignal) {
+  private follow(
+    sessionId: string | undefined,
+    fromSequence: number | undefined,
+    signal?: AbortSignal,
+    onCaughtUp?: () => void,
+  ) {
     return followSessionEvents({
       js: this.js,
       jsm: this.jsm,
@@ -590,6 +634,7 @@ export class TroupeClient implements AsyncDisposable {
       signal,
       lastSequence: () => this.lastSequence(),
       isClosed: () => this.closed || this.nats.isClosed(),
+      onCaughtUp,
     });
   }
 

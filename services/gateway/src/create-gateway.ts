@@ -11,6 +11,7 @@ import { DEFAULT_STALL_TIMEOUT_MS, DEFAULT_STREAM_BUFFER_CHUNKS } from "./http/b
 import type {
   ConsoleInspector,
   FleetIndex,
+  GatewayApp,
   GatewayContext,
   GatewayLimits,
 } from "./http/gateway-context.js";
@@ -19,9 +20,6 @@ import { registerRestRoutes } from "./rest/rest-routes.js";
 
 /** Largest request body by default: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
-
-/** The Hono app type of the gateway. */
-export type GatewayApp = OpenAPIHono<{ Variables: GatewayVariables }>;
 
 /** Options of {@link createGateway}; only `client` is required. */
 export interface GatewayOptions {

@@ -15,7 +15,6 @@ export {
   createGateway,
   DEFAULT_MAX_BODY_BYTES,
   type Gateway,
-  type GatewayApp,
   type GatewayOptions,
 } from "./create-gateway.js";
 export {
@@ -44,8 +43,10 @@ export { isLoopbackHost } from "./http/loopback.js";
 export type {
   ConsoleInspector,
   FleetIndex,
+  GatewayApp,
   GatewayContext,
   GatewayLimits,
+  OpenQuestion,
   PendingApproval,
   SessionSummary,
 } from "./http/gateway-context.js";

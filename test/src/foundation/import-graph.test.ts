@@ -10,6 +10,7 @@ const sourceFolders = [
   "actors/runtime/src",
   "actors/agents/src",
   "services/client/src",
+  "services/gateway/src",
   "services/cli/src",
   "services/testkit/src",
   "test/src",

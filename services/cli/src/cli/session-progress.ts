@@ -1,5 +1,5 @@
 import type { EventEnvelope } from "@troupe/protocol";
-import { OpenWaits } from "../serve/open-waits.js";
+import { OpenWaits } from "@troupe/client/internal";
 
 /**
  * A tool call waiting for a human's approval, or a question (`ask_user`)
@@ -64,7 +64,7 @@ export interface ObservedEvent {
  * progress and an approval (`tool.approval_requested`) or a question
  * (`question.asked`), its own or a subagent's, is still open.
  *
- * Waits open and close by the rules of `OpenWaits` (`serve/open-waits.ts`),
+ * Waits open and close by the rules of `OpenWaits` (`@troupe/client/internal`),
  * and all close with the session's `session.idle` / `session.closed`. Replaying history (`--from 1`) an
  * approval asked and settled long ago never stops it: only the state at the end
  * of what is stored counts. Pure: no IO, no clock.

@@ -1,21 +1,12 @@
-import { isIP } from "node:net";
+import { isLoopbackHost } from "@troupe/gateway";
 import { TroupeError } from "@troupe/protocol";
 
-/**
- * Whether `host` names this machine only: `localhost`, `127.0.0.0/8` or `::1`
- * (brackets allowed).
- *
- * @param host - a host name or address.
- */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "");
-  if (bare === "localhost") return true;
-  if (isIP(bare) === 4) return bare.startsWith("127.");
-  return bare === "::1";
-}
+// One rule for every HTTP server Troupe runs (troupe mcp, a2a and gateway):
+// the gateway package owns it, as its `serveGateway` enforces it too.
+export { isLoopbackHost };
 
 /**
- * The rule `troupe mcp` and `troupe a2a` share for where they may listen
+ * The rule `troupe mcp`, `troupe a2a` and `troupe gateway` share for where they may listen
  * (issue #15): without a bearer token only on a loopback address, so only this
  * machine reaches the agents; a token, when given, is not blank.
  *

@@ -1,7 +1,6 @@
 import type { RunOutcome, SessionEvent } from "@troupe/client";
-import { RunTracker } from "@troupe/client/internal";
+import { OpenWaits, RunTracker } from "@troupe/client/internal";
 import type { EventEnvelope } from "@troupe/protocol";
-import { OpenWaits } from "./open-waits.js";
 import type { RunTaskRef } from "./run-task-id.js";
 
 /**

@@ -1,5 +1,4 @@
-import type { GatewayApp } from "../create-gateway.js";
-import type { GatewayContext } from "../http/gateway-context.js";
+import type { GatewayApp, GatewayContext } from "../http/gateway-context.js";
 
 /** The web console at `/` and its read routes (issue #16). */
 export function registerConsoleRoutes(

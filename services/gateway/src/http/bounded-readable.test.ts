@@ -17,11 +17,17 @@ function counter() {
 
 describe("boundedReadable: backpressure for slow HTTP readers (issue #16)", () => {
   it("passes every item of a finite source in order, then closes", async () => {
-    async function* three() {
-      yield* ["a", "b", "c"];
-    }
     const ended: string[] = [];
-    const stream = boundedReadable(three(), { onEnd: () => ended.push("end") });
+    const items = ["a", "b", "c"];
+    const source: AsyncIterator<string> = {
+      next: () =>
+        Promise.resolve(
+          items.length === 0
+            ? { done: true, value: undefined }
+            : { done: false, value: items.shift()! },
+        ),
+    };
+    const stream = boundedReadable(source, { onEnd: () => ended.push("end") });
     const seen: string[] = [];
     for await (const item of stream) seen.push(item);
     expect(seen).toEqual(["a", "b", "c"]);

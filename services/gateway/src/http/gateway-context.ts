@@ -1,5 +1,6 @@
 import type { TroupeClient } from "@troupe/client";
-import type { AccessScope } from "./access.js";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AccessScope, GatewayVariables } from "./access.js";
 
 /**
  * A pending approval as the gateway lists it (`GET /v1/approvals`,
@@ -23,15 +24,38 @@ export interface PendingApproval {
 }
 
 /**
+ * An open question (`question.asked`, the `ask_user` tool) as the gateway
+ * lists it (`GET /v1/sessions/:id`); answered with
+ * `POST /v1/sessions/:id/questions/:questionId`.
+ *
+ * Shape: `{ sessionId, ownerSessionId, questionId, runId, text, choices?, sequence, askedAt }`;
+ * `sessionId`, `ownerSessionId`, `sequence` as in {@link PendingApproval},
+ * `askedAt` the ISO time it was asked.
+ */
+export interface OpenQuestion {
+  readonly sessionId: string;
+  readonly ownerSessionId: string;
+  readonly questionId: string;
+  readonly runId: string;
+  readonly text: string;
+  readonly choices?: string[];
+  readonly sequence: number;
+  readonly askedAt: string;
+}
+
+/**
  * A session as the fleet index knows it from its events.
  *
- * Shape: `{ sessionId, state: "running" | "idle" | "closed", agent?, lastRunId?, lastEventAt, lastSequence, pendingApprovals, openQuestions }`.
+ * Shape: `{ sessionId, state: "running" | "idle" | "closed", agent?, lastRunId?, runInProgress?: { runId, sequence }, lastEventAt, lastSequence, pendingApprovals, openQuestions }`;
+ * `runInProgress.sequence` is the events-stream sequence of its `run.started`.
  */
 export interface SessionSummary {
   readonly sessionId: string;
   readonly state: "running" | "idle" | "closed";
   readonly agent?: string;
   readonly lastRunId?: string;
+  /** The session's own run that started and has not ended (not a subagent's). */
+  readonly runInProgress?: { readonly runId: string; readonly sequence: number };
   /** ISO time of its latest event. */
   readonly lastEventAt: string;
   /** Events-stream sequence of its latest event. */
@@ -57,6 +81,8 @@ export interface FleetIndex {
   session(sessionId: string): Promise<SessionSummary | undefined>;
   /** Pending approvals of one session. */
   sessionApprovals(sessionId: string): Promise<PendingApproval[]>;
+  /** Open questions of one session, oldest first. */
+  openQuestions(sessionId: string): Promise<OpenQuestion[]>;
   /** Stops following the events stream. */
   close(): Promise<void>;
 }
@@ -100,3 +126,6 @@ export interface GatewayContext {
   /** One line per noteworthy happening (stderr by default). */
   readonly log: (line: string) => void;
 }
+
+/** The Hono app type of the gateway (its routes see `c.var.scope`). */
+export type GatewayApp = OpenAPIHono<{ Variables: GatewayVariables }>;

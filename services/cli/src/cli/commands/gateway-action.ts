@@ -1,7 +1,8 @@
-import type { GatewayAuth, TokenGrant } from "@troupe/gateway";
+import { DEFAULT_GATEWAY_PORT, type GatewayAuth, type TokenGrant } from "@troupe/gateway";
 import { TroupeError } from "@troupe/protocol";
 import { readGatewayTokensFile } from "../../gateway/gateway-tokens-file.js";
 import { startGatewayServer } from "../../gateway/start-gateway-server.js";
+import { assertListenAllowed } from "../../serve/listen-address.js";
 import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
 
 /** Flags of `troupe gateway`. */
@@ -27,6 +28,12 @@ export interface GatewayCommandOptions extends ConnectionFlags {
 export async function runGatewayCommand(options: GatewayCommandOptions): Promise<void> {
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   const auth = await authOf(options);
+  assertListenAllowed({
+    host: options.host ?? "127.0.0.1",
+    token: auth === undefined ? undefined : "configured",
+    command: "troupe gateway",
+    tokenEnv: "TROUPE_GATEWAY_TOKEN",
+  });
   const connection = await resolveConnection(options);
   if (connection.note !== undefined) log(`note: ${connection.note}`);
   const origins = options.corsOrigin;
@@ -43,6 +50,14 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     console: options.console,
     log,
+  }).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new TroupeError(
+        "invalid_options",
+        `Port ${options.port ?? DEFAULT_GATEWAY_PORT} is in use (a troupe dev runs a gateway on 7400): give --port <port>, or --port 0 for any free port.`,
+      );
+    }
+    throw error;
   });
   const access =
     auth === undefined
