@@ -1,0 +1,265 @@
+import { TroupeClient } from "@troupe/client";
+import { serveGateway, type ServingGateway } from "@troupe/gateway";
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type DynamicToolUIPart,
+  type UIMessage,
+} from "ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HeadlessChat, textOf } from "../support/headless-chat.js";
+import { startTroupeDev, type TroupeDev } from "../support/troupe-cli.js";
+import { waitFor } from "../support/wait-for.js";
+
+const SLOW_ANSWER =
+  "This answer streams slowly, one word at a time, so that there is time to cancel " +
+  "the run or to stop the host while the model call is still streaming its text.";
+
+/** The JSON chunks of a UI message stream (SSE `data:` lines, `[DONE]` excluded). */
+async function readChunks(response: Response): Promise<Record<string, unknown>[]> {
+  const text = await response.text();
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("data: ") && line !== "data: [DONE]")
+    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+}
+
+const toolParts = (message: UIMessage | undefined) =>
+  (message?.parts ?? []).filter((part): part is DynamicToolUIPart => part.type === "dynamic-tool");
+
+// Must show #1 of issue #16: the real AI SDK chat (`AbstractChat` with
+// `DefaultChatTransport`, what `useChat` drives) against a live gateway over a
+// real `troupe dev` with two host processes.
+describe("useChat against the gateway", () => {
+  let dev: TroupeDev;
+  let client: TroupeClient;
+  let gateway: ServingGateway;
+  const chats: HeadlessChat[] = [];
+
+  beforeAll(async () => {
+    dev = await startTroupeDev(["--hosts", "2"]);
+    const state = await dev.state();
+    client = await TroupeClient.connect({ natsUrl: state.natsUrl, prefix: state.prefix });
+    gateway = await serveGateway({ client, port: 0, console: false, log: () => undefined });
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(chats.map((chat) => chat.stop()));
+    await gateway?.close();
+    await client?.close();
+    await dev?.stop();
+  }, 60_000);
+
+  const chatFor = (id: string, init: { automatic?: boolean; fetch?: typeof fetch } = {}) => {
+    const chat = new HeadlessChat({
+      id,
+      transport: new DefaultChatTransport({
+        api: `${gateway.url}/api/chat`,
+        ...(init.fetch === undefined ? {} : { fetch: init.fetch }),
+      }),
+      ...(init.automatic === true
+        ? { sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses }
+        : {}),
+    });
+    chats.push(chat);
+    return chat;
+  };
+
+  it("a turn with a tool call and an approval completes: addToolApprovalResponse sends the next POST automatically", async () => {
+    const chat = chatFor("chat-approve-1", { automatic: true });
+    await chat.sendMessage({ text: "email ada@example.com about lunch" });
+    expect(chat.status).toBe("ready");
+    expect(chat.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    const waiting = chat.messages[1];
+    expect(waiting?.id).toBe("troupe:chat-approve-1:r1");
+    expect(waiting?.metadata).toMatchObject({ sessionId: "chat-approve-1", runId: "r1" });
+    const [call] = toolParts(waiting);
+    expect(call).toMatchObject({
+      toolName: "send_email",
+      state: "approval-requested",
+      input: { to: "ada@example.com", subject: "Lunch", body: "about lunch" },
+    });
+    expect(call?.state === "approval-requested" && call.approval.id).toBe(
+      `chat-approve-1:${call?.toolCallId}`,
+    );
+
+    await chat.addToolApprovalResponse({
+      id: call?.state === "approval-requested" ? call.approval.id : "",
+      approved: true,
+    });
+    await waitFor(() => chat.status === "ready" && textOf(chat.lastMessage) !== "", {
+      timeoutMs: 30_000,
+      description: "the answer after the approval",
+    });
+    expect(chat.messages).toHaveLength(2);
+    const answer = chat.lastMessage;
+    expect(textOf(answer)).toBe("Sent the email to ada@example.com.");
+    expect(toolParts(answer).map((part) => [part.toolName, part.state])).toEqual([
+      ["send_email", "output-available"],
+    ]);
+    expect(toolParts(answer)[0]?.output).toMatchObject({ sent: true, to: "ada@example.com" });
+    expect(chat.error).toBeUndefined();
+  }, 60_000);
+
+  it("a reload mid-stream (a new Chat calling resumeStream) shows the whole answer exactly once", async () => {
+    const first = chatFor("chat-resume-1");
+    const sending = first.sendMessage({ text: "/slow 100" });
+    await waitFor(() => textOf(first.lastMessage).length > 0, {
+      timeoutMs: 30_000,
+      description: "the first words of the answer",
+    });
+    expect(textOf(first.lastMessage).length).toBeLessThan(SLOW_ANSWER.length);
+    // The page reloads: the old chat is gone (its connection closed), a new one resumes.
+    await first.stop();
+    const reloaded = chatFor("chat-resume-1");
+    await reloaded.resumeStream();
+    expect(reloaded.messages).toHaveLength(1);
+    expect(reloaded.messages[0]?.id).toBe("troupe:chat-resume-1:r1");
+    expect(textOf(reloaded.messages[0])).toBe(SLOW_ANSWER);
+    expect(reloaded.messages[0]?.parts.filter((part) => part.type === "text")).toHaveLength(1);
+    await sending;
+    // The run has ended: a resume finds nothing (204) and changes nothing.
+    const later = chatFor("chat-resume-1");
+    await later.resumeStream();
+    expect(later.messages).toEqual([]);
+    expect(later.status).toBe("ready");
+  }, 60_000);
+
+  it("SIGKILL of the host during the answer: the stream continues with the retried attempt, no duplicated text", async () => {
+    const state = await dev.state();
+    let raw = "";
+    const recordingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.body === null) return response;
+      const [mine, theirs] = response.body.tee();
+      void (async () => {
+        const decoder = new TextDecoder();
+        for await (const bytes of mine) raw += decoder.decode(bytes, { stream: true });
+      })();
+      return new Response(theirs, response);
+    };
+    const chat = chatFor("chat-kill-1", { fetch: recordingFetch });
+    const sending = chat.sendMessage({ text: "/slow 150" });
+    await waitFor(() => textOf(chat.lastMessage).length > 0, {
+      timeoutMs: 30_000,
+      description: "the answer streams",
+    });
+    // Whichever host streams the model call dies: both do (troupe dev restarts them).
+    for (const host of state.hosts) process.kill(host.pid, "SIGKILL");
+    await sending;
+    expect(chat.error).toBeUndefined();
+    expect(chat.messages).toHaveLength(2);
+    expect(textOf(chat.lastMessage)).toBe(SLOW_ANSWER);
+    expect(chat.lastMessage?.parts.filter((part) => part.type === "text")).toHaveLength(1);
+    // The retried stream attempt replaced the first one's text in the UI.
+    expect(raw).toContain('"type":"reset-step"');
+    expect(raw).toMatch(/"id":"r1\.m1:[2-9]:text:\d+"/);
+  }, 150_000);
+
+  it("a subagent's text, tool call and answer appear in the parent's stream", async () => {
+    const chat = chatFor("chat-subagent-1");
+    await chat.sendMessage({ text: "ask the researcher what time it is in Tokyo" });
+    const answer = chat.lastMessage;
+    expect(textOf(answer)).toMatch(/^The researcher says: It is \d{2}:\d{2} in Asia\/Tokyo\.$/);
+    const subagent = answer?.parts.find((part) => part.type === "data-subagent");
+    expect(subagent).toMatchObject({
+      data: { toolCallId: "call-2-1", task: "what time it is in Tokyo", status: "completed" },
+    });
+    const subagentText = (subagent as { data: { text: string; sessionId: string } }).data;
+    expect(subagentText.text).toMatch(/^It is \d{2}:\d{2} in Asia\/Tokyo\.$/);
+    expect(toolParts(answer).map((part) => [part.toolCallId, part.toolName, part.state])).toEqual([
+      ["call-2-1", "researcher", "output-available"],
+      [`${subagentText.sessionId}:call-2-1`, "clock", "output-available"],
+    ]);
+  }, 60_000);
+
+  it("a retried POST with the same message id starts no second run and streams the first run", async () => {
+    const body = JSON.stringify({
+      id: "chat-retry-1",
+      messages: [{ id: "u-retry-1", role: "user", parts: [{ type: "text", text: "hello" }] }],
+      trigger: "submit-message",
+    });
+    const post = () =>
+      fetch(`${gateway.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+    const first = await post();
+    expect(first.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
+    const firstChunks = await readChunks(first);
+    const second = await readChunks(await post());
+    for (const chunks of [firstChunks, second]) {
+      expect(chunks[0]).toMatchObject({ type: "start", messageId: "troupe:chat-retry-1:r1" });
+      expect(
+        chunks
+          .filter((chunk) => chunk.type === "text-delta")
+          .map((chunk) => chunk["delta"])
+          .join(""),
+      ).toBe("Hello! I am the Troupe demo agent. Ask me anything.");
+      expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "stop" });
+    }
+    const controller = new AbortController();
+    const starts: string[] = [];
+    for await (const { event, pending } of client.events("chat-retry-1", {
+      fromSequence: 1,
+      signal: controller.signal,
+    })) {
+      if (event.type === "run.started") starts.push(event.payload.runId);
+      if (pending === 0 && event.type === "session.idle") break;
+    }
+    controller.abort();
+    expect(starts).toEqual(["r1"]);
+  }, 60_000);
+
+  it("closing the connection mid-answer does not cancel the run", async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${gateway.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        id: "chat-close-1",
+        message: { id: "u-close-1", role: "user", parts: [{ type: "text", text: "/slow 50" }] },
+      }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let seen = "";
+    while (!seen.includes('"type":"text-delta"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    const outcome = await client.waitForRun("chat-close-1", { runId: "r1" }, { timeoutMs: 30_000 });
+    expect(outcome.status).toBe("completed");
+    expect(outcome.status === "completed" && outcome.text).toBe(SLOW_ANSWER);
+  }, 60_000);
+
+  it("bad input is a 4xx JSON error and sends nothing", async () => {
+    const post = (body: string) =>
+      fetch(`${gateway.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+    const malformed = await post("{");
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ status: 400, code: "invalid_json" });
+    const badId = await post(
+      JSON.stringify({ id: "no spaces", messages: [{ id: "u", role: "user", parts: [] }] }),
+    );
+    expect(badId.status).toBe(400);
+    expect(await badId.json()).toMatchObject({ code: "invalid_request" });
+    const empty = await post(
+      JSON.stringify({
+        id: "chat-bad-1",
+        messages: [{ id: "u", role: "user", parts: [{ type: "text", text: " " }] }],
+      }),
+    );
+    expect(empty.status).toBe(400);
+    const resume = await fetch(`${gateway.url}/api/chat/chat-bad-1/stream`);
+    expect(resume.status).toBe(204);
+    expect(await client.storedEventCount("chat-bad-1")).toBe(0);
+  }, 30_000);
+});
