@@ -14,7 +14,9 @@
  * Run with `npm run bench:gateway` (from the repository root; `npm run bench`
  * runs it after the other two). It stops by itself within {@link timeLimitMs},
  * tearing down every process it started; the exit code is 1 when a phase
- * failed. `--quick` runs every phase much smaller, as a smoke test.
+ * failed. `--quick` runs every phase much smaller, as a smoke test;
+ * `--only=floors,turns,fan-out` runs only the phases named (neither writes
+ * `latest-results.md`).
  */
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -28,7 +30,7 @@ import {
   type GatewayBenchResults,
   type GatewayBenchSettings,
 } from "./gateway/gateway-report.js";
-import { measureFanOut } from "./gateway/measure-fan-out.js";
+import { measureFanOut, type FanOutVia } from "./gateway/measure-fan-out.js";
 import { measureFloors, type GatewayFloors } from "./gateway/measure-floors.js";
 import { measureGatewayTurns } from "./gateway/measure-gateway-turns.js";
 import { collectMachineFacts, type MachineFacts } from "./machine-facts.js";
@@ -50,7 +52,19 @@ const settings: GatewayBenchSettings = {
   fanOutTurns: quick ? 5 : 20,
   quick,
 };
-const fanOutLevels = quick ? [1, 10, 100] : [1, 10, 100, 500];
+const fanOutLevels: readonly { via: FanOutVia; followers: number }[] = [
+  ...(quick ? [1, 10, 100] : [1, 10, 100, 500]).map((followers) => ({
+    via: "gateway" as const,
+    followers,
+  })),
+  ...(quick ? [1, 100] : [1, 100, 500]).map((followers) => ({ via: "client" as const, followers })),
+];
+/** `--only=floors,turns,fan-out`: run only these phases (default: all). */
+const only = process.argv
+  .find((argument) => argument.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
+const runs = (phase: "floors" | "turns" | "fan-out") => only === undefined || only.includes(phase);
 const resultsFile = fileURLToPath(new URL("./latest-results.md", import.meta.url));
 
 const { resources, startedAtMs, progress, attempt, errors, sweepLeftovers, runToEnd } =
@@ -85,51 +99,58 @@ async function run(): Promise<number> {
         : { "nats-server": local.nats.pid, "redis-server": local.redis.pid }),
     });
 
-    progress("floors: NATS request/reply, JetStream publish → consume, HTTP to the gateway");
-    floors = await attempt("floors", async () => {
-      const measured = await measureFloors({
-        nats: cluster.nats,
-        natsUrl,
-        gatewayUrl: gateway.url,
-        samples: settings.floorSamples,
-        warmup: 100,
-        timeoutMs: 5_000,
-      });
-      progress(
-        `  request/reply p50 ${ms(measured.natsRequestReply.p50Ms)}, JetStream ${ms(measured.jetStreamPublishConsume.p50Ms)}, HTTP ${ms(measured.gatewayHttpRoundTrip.p50Ms)} ms`,
-      );
-      return measured;
-    });
+    if (runs("floors"))
+      progress("floors: NATS request/reply, JetStream publish → consume, HTTP to the gateway");
+    floors = !runs("floors")
+      ? undefined
+      : await attempt("floors", async () => {
+          const measured = await measureFloors({
+            nats: cluster.nats,
+            natsUrl,
+            gatewayUrl: gateway.url,
+            samples: settings.floorSamples,
+            warmup: 100,
+            timeoutMs: 5_000,
+          });
+          progress(
+            `  request/reply p50 ${ms(measured.natsRequestReply.p50Ms)}, JetStream ${ms(measured.jetStreamPublishConsume.p50Ms)}, HTTP ${ms(measured.gatewayHttpRoundTrip.p50Ms)} ms`,
+          );
+          return measured;
+        });
 
-    progress(`turns: ${settings.rounds} rounds of client, sendAndWait, REST + SSE, /api/chat`);
-    turns = await attempt("turns through the gateway and the client", async () => {
-      const measured = await measureGatewayTurns({
-        client,
-        gatewayUrl: gateway.url,
-        text: settings.text,
-        sessions: settings.sessionsPerPath,
-        warmupRounds: settings.warmupRounds,
-        rounds: settings.rounds,
-        turnTimeoutMs,
-        progress,
-      });
-      errors.push(...measured.errors);
-      for (const [path, result] of Object.entries(measured.paths)) {
-        progress(
-          `  ${path}: first p50 ${result.first === undefined ? "—" : ms(result.first.p50Ms)}, turn p50 ${ms(result.turn.p50Ms)} / p99 ${ms(result.turn.p99Ms)} ms`,
-        );
-      }
-      return measured;
-    });
+    if (runs("turns"))
+      progress(`turns: ${settings.rounds} rounds of client, sendAndWait, REST + SSE, /api/chat`);
+    turns = !runs("turns")
+      ? undefined
+      : await attempt("turns through the gateway and the client", async () => {
+          const measured = await measureGatewayTurns({
+            client,
+            gatewayUrl: gateway.url,
+            text: settings.text,
+            sessions: settings.sessionsPerPath,
+            warmupRounds: settings.warmupRounds,
+            rounds: settings.rounds,
+            turnTimeoutMs,
+            progress,
+          });
+          errors.push(...measured.errors);
+          for (const [path, result] of Object.entries(measured.paths)) {
+            progress(
+              `  ${path}: first p50 ${result.first === undefined ? "—" : ms(result.first.p50Ms)}, turn p50 ${ms(result.turn.p50Ms)} / p99 ${ms(result.turn.p99Ms)} ms`,
+            );
+          }
+          return measured;
+        });
 
-    for (const followers of fanOutLevels) {
-      progress(`fan-out: ${followers} SSE followers of one session`);
-      const result = await attempt(`fan-out to ${followers} followers`, async () => {
+    for (const { via, followers } of runs("fan-out") ? fanOutLevels : []) {
+      progress(`fan-out: ${followers} followers of one session via ${via}`);
+      const result = await attempt(`fan-out to ${followers} followers via ${via}`, async () => {
         const measured = await measureFanOut({
           client,
           nats: cluster.nats,
           gatewayUrl: gateway.url,
           gatewayPid: gateway.pid,
+          via,
           followers,
           turns: settings.fanOutTurns,
           text: settings.text,
@@ -142,7 +163,7 @@ async function run(): Promise<number> {
         );
         return measured;
       });
-      fanOut.push({ followers, result });
+      fanOut.push({ via, followers, result });
     }
   }
 
@@ -156,12 +177,13 @@ async function run(): Promise<number> {
     floors,
     turns,
     fanOut,
+    phases: (["floors", "turns", "fan-out"] as const).filter(runs),
     errors,
     durationMs: performance.now() - startedAtMs,
   };
   const report = renderGatewayReport(results);
   process.stdout.write(`\n${report}`);
-  if (quick) progress("--quick: latest-results.md left as it was");
+  if (quick || only !== undefined) progress("--quick or --only: latest-results.md left as it was");
   else {
     await writeResultSection(resultsFile, "gateway", report);
     progress(`wrote ${resultsFile}`);

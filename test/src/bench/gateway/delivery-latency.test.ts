@@ -7,17 +7,22 @@ describe("deliveryLatencies", () => {
       ["e1", 100],
       ["e2", 200],
     ]);
-    const result = deliveryLatencies(published, [
-      new Map([
-        ["e0", 50], // before the window: ignored
-        ["e1", 103],
-        ["e2", 201.5],
-      ]),
-      new Map([["e2", 210]]),
-    ]);
+    const result = deliveryLatencies(
+      published,
+      [
+        new Map([
+          ["e0", 50], // before the window: ignored
+          ["e1", 103],
+          ["e2", 201.5],
+        ]),
+        new Map([["e2", 210]]),
+      ],
+      new Map([["e1", "run.delta"]]),
+    );
     expect(result.latenciesMs.sort((a, b) => a - b)).toEqual([1.5, 3, 10]);
     expect(result.missing).toBe(1);
     expect(result.followersMissing).toBe(1);
+    expect(result.missingByType).toEqual({ "run.delta": 1 });
   });
 
   it("is empty without followers", () => {
@@ -25,6 +30,7 @@ describe("deliveryLatencies", () => {
       latenciesMs: [],
       missing: 0,
       followersMissing: 0,
+      missingByType: {},
     });
   });
 });

@@ -11,6 +11,8 @@ export interface DeliveryLatencies {
   readonly missing: number;
   /** Followers that missed at least one event. */
   readonly followersMissing: number;
+  /** `missing` by event type (types from `typeOf`; `unknown` without one). */
+  readonly missingByType: Readonly<Record<string, number>>;
 }
 
 /**
@@ -19,24 +21,32 @@ export interface DeliveryLatencies {
  * @param publishedAtMs - event id → publish time (ms) of the events measured.
  * @param followers - per follower, event id → arrival time (ms); ids not in
  *   `publishedAtMs` (outside the window) are ignored.
+ * @param typeOf - event id → event type, to count what was missed by type.
  * @returns the delays and what was missed.
  */
 export function deliveryLatencies(
   publishedAtMs: ReadonlyMap<string, number>,
   followers: readonly ReadonlyMap<string, number>[],
+  typeOf: ReadonlyMap<string, string> = new Map(),
 ): DeliveryLatencies {
   const latenciesMs: number[] = [];
+  const missingByType: Record<string, number> = {};
   let missing = 0;
   let followersMissing = 0;
   for (const arrivals of followers) {
     let missed = 0;
     for (const [id, publishedMs] of publishedAtMs) {
       const arrivedMs = arrivals.get(id);
-      if (arrivedMs === undefined) missed += 1;
-      else latenciesMs.push(arrivedMs - publishedMs);
+      if (arrivedMs !== undefined) {
+        latenciesMs.push(arrivedMs - publishedMs);
+        continue;
+      }
+      missed += 1;
+      const type = typeOf.get(id) ?? "unknown";
+      missingByType[type] = (missingByType[type] ?? 0) + 1;
     }
     missing += missed;
     if (missed > 0) followersMissing += 1;
   }
-  return { latenciesMs, missing, followersMissing };
+  return { latenciesMs, missing, followersMissing, missingByType };
 }

@@ -24,6 +24,7 @@ const base: GatewayBenchResults = {
   floors: undefined,
   turns: undefined,
   fanOut: [],
+  phases: ["floors", "turns", "fan-out"],
   errors: [],
   durationMs: 1_000,
 };
@@ -82,7 +83,7 @@ describe("gateway report", () => {
 
   it("says error for a failed phase", () => {
     expect(overheadTable(base)).toMatch(/\| +error \|/);
-    const fanOut = fanOutTable([{ followers: 500, result: undefined }]);
-    expect(fanOut.split("\n")[2]).toMatch(/^\|\s+500 \|\s+error \|/);
+    const fanOut = fanOutTable([{ via: "gateway", followers: 500, result: undefined }]);
+    expect(fanOut.split("\n")[2]).toMatch(/^\| 500 × SSE \(gateway\)\s+\|\s+error \|/);
   });
 });

@@ -2,7 +2,7 @@ import { count, ms } from "../format-numbers.js";
 import type { LatencySummary } from "../latency-summary.js";
 import { machineFactLines, type MachineFacts } from "../machine-facts.js";
 import { renderMarkdownTable } from "../markdown-table.js";
-import type { FanOutResult } from "./measure-fan-out.js";
+import type { FanOutResult, FanOutVia } from "./measure-fan-out.js";
 import type { GatewayFloors } from "./measure-floors.js";
 import type { GatewayTurnsResult, TurnPathResult } from "./measure-gateway-turns.js";
 
@@ -19,6 +19,7 @@ export interface GatewayBenchSettings {
 
 /** One fan-out level; `result` undefined when it failed. */
 export interface FanOutRun {
+  readonly via: FanOutVia;
   readonly followers: number;
   readonly result: FanOutResult | undefined;
 }
@@ -31,6 +32,8 @@ export interface GatewayBenchResults {
   readonly floors: GatewayFloors | undefined;
   readonly turns: GatewayTurnsResult | undefined;
   readonly fanOut: readonly FanOutRun[];
+  /** Phases run (`--only` leaves some out; their tables are left out too). */
+  readonly phases: readonly ("floors" | "turns" | "fan-out")[];
   readonly errors: readonly string[];
   readonly durationMs: number;
 }
@@ -137,7 +140,7 @@ export function floorTable(floors: GatewayFloors | undefined): string {
 export function fanOutTable(runs: readonly FanOutRun[]): string {
   return renderMarkdownTable(
     [
-      { header: "SSE followers of one session", align: "right" },
+      { header: "followers of one session", align: "left" },
       { header: "opened", align: "right" },
       { header: "events per turn", align: "right" },
       { header: "delivery p50 (ms)", align: "right" },
@@ -151,11 +154,11 @@ export function fanOutTable(runs: readonly FanOutRun[]): string {
       { header: "nats-server CPU per turn (ms)", align: "right" },
       { header: "gateway RSS before → peak (MB)", align: "right" },
     ],
-    runs.map(({ followers, result }) =>
+    runs.map(({ via, followers, result }) =>
       result === undefined
-        ? [count(followers), "error", ...Array<string>(11).fill(dash)]
+        ? [followerLabel(via, followers), "error", ...Array<string>(11).fill(dash)]
         : [
-            count(followers),
+            followerLabel(via, followers),
             count(followers - result.openFailures),
             result.eventsPerTurn.toFixed(1),
             p50(result.delivery),
@@ -174,6 +177,8 @@ export function fanOutTable(runs: readonly FanOutRun[]): string {
 }
 
 const cpu = (value: number | undefined) => (value === undefined ? dash : ms(value));
+const followerLabel = (via: FanOutVia, followers: number) =>
+  `${count(followers)} × ${via === "gateway" ? "SSE (gateway)" : "`client.events` (direct)"}`;
 
 /**
  * Renders the gateway benchmark (issue #16) as a Markdown section: machine
@@ -189,7 +194,16 @@ export function renderGatewayReport(results: GatewayBenchResults): string {
     `Overhead rows: ${count(settings.rounds)} rounds after ${count(settings.warmupRounds)} warm-up rounds; a round is one turn of each of the four paths in an order rotated per round, each path round robin over its own ${settings.sessionsPerPath} sessions, one turn in flight. The followers (\`client.events\` iteration, \`GET /v1/sessions/:id/events\` stream) are opened before the rounds and kept; the clock starts before \`client.send\` / \`fetch\`. \`POST /api/chat\` sends what \`DefaultChatTransport\` sends for a new message (only the new message, not a history). Overhead = gateway − client of the same percentile.`,
     "`client.sendAndWait` reads the stream's last sequence and opens an events consumer per call; `POST /api/chat` does what the gateway does for it. Both are the one-call way to run a turn on their side.",
     `Floors: ${count(settings.floorSamples)} sequential samples each after warm-up, on the same servers and gateway process.`,
-    `Fan-out: per level a fresh session, N followers opened at once with \`Last-Event-ID\` after its first turn, one warm-up turn every follower must receive, then ${settings.fanOutTurns} sequential \`client.sendAndWait\` turns. An event's publish time is its arrival on a core NATS subscription of the benchmark process to \`troupe.session.<id>.events.>\` (which carries the public copy of each \`run.delta\` too); a delivery's latency is a follower's arrival of the same envelope id minus that, over every (follower, event) pair. The benchmark process parses all N streams on one event loop, so at high N part of the delay is the reader's. Missing = pairs not delivered within the settle time; cut = streams that ended before the benchmark closed them. CPU per turn: per-thread schedstat of the gateway and \`nats-server\` between the first measured turn and the last delivery; RSS of the gateway from \`/proc/<pid>/status\`, sampled every 100 ms.`,
+    `Fan-out: per level a fresh session, N followers opened at once after its first turn (SSE: \`GET /v1/sessions/:id/events\` with \`Last-Event-ID\`; direct, for comparison: \`client.events\` iterations in the benchmark process from the next sequence), one warm-up turn every follower must receive, then ${settings.fanOutTurns} sequential \`client.sendAndWait\` turns. An event's publish time is its arrival on a core NATS subscription of the benchmark process to \`troupe.session.<id>.events.>\` (which carries the public copy of each \`run.delta\` too); a delivery's latency is a follower's arrival of the same envelope id minus that, over every (follower, event) pair. The benchmark process parses all N streams on one event loop, so at high N part of the delay is the reader's. Missing = pairs not delivered within the settle time; cut = streams that ended before the benchmark closed them. CPU per turn: per-thread schedstat of the gateway and \`nats-server\` between the first measured turn and the last delivery; RSS of the gateway from \`/proc/<pid>/status\`, sampled every 100 ms.`,
+    ...results.fanOut.flatMap(({ via, followers, result }) =>
+      result === undefined || result.missing === 0
+        ? []
+        : [
+            `Missing at ${followerLabel(via, followers)}: ${Object.entries(result.missingByType)
+              .map(([type, missed]) => `${count(missed)} \`${type}\``)
+              .join(", ")} (of ${count(result.followersMissing)} followers).`,
+          ],
+    ),
     ...results.errors.map((error) => `Error: ${error}`),
     `Duration: ${(results.durationMs / 1000).toFixed(1)} s.`,
   ];
@@ -200,12 +214,9 @@ export function renderGatewayReport(results: GatewayBenchResults): string {
     "",
     machineFactLines(results.facts, results.loadAverageAtEnd1m),
     "",
-    overheadTable(results),
-    "",
-    floorTable(results.floors),
-    "",
-    fanOutTable(results.fanOut),
-    "",
+    ...(results.phases.includes("turns") ? [overheadTable(results), ""] : []),
+    ...(results.phases.includes("floors") ? [floorTable(results.floors), ""] : []),
+    ...(results.phases.includes("fan-out") ? [fanOutTable(results.fanOut), ""] : []),
     ...notes.map((note) => `- ${note}`),
     "",
   ].join("\n");

@@ -8,10 +8,14 @@ import { epochNowMs } from "../turns/turn-driver.js";
 import { waitFor } from "../../support/wait-for.js";
 import { deliveryLatencies } from "./delivery-latency.js";
 import { readResidentBytes, sampleResidentPeak } from "./process-memory.js";
-import { followSse, type SessionFollower } from "./session-followers.js";
+import { followDirect, followSse, type SessionFollower } from "./session-followers.js";
+
+/** How the followers read the session: SSE through the gateway, or `client.events` in this process. */
+export type FanOutVia = "gateway" | "client";
 
 /** One fan-out level; see {@link measureFanOut}. */
 export interface FanOutResult {
+  readonly via: FanOutVia;
   readonly followers: number;
   /** Followers whose `GET …/events` did not answer 200 with a stream. */
   readonly openFailures: number;
@@ -25,6 +29,8 @@ export interface FanOutResult {
   /** (follower, event) pairs of the opened followers never delivered within the settle time. */
   readonly missing: number;
   readonly followersMissing: number;
+  /** `missing` by event type. */
+  readonly missingByType: Readonly<Record<string, number>>;
   /** Streams that ended or failed before the benchmark closed them (cut connections). */
   readonly cut: number;
   /** `client.sendAndWait` latency of the measured turns while the followers listened. */
@@ -43,6 +49,7 @@ export interface FanOutOptions {
   readonly nats: NatsConnection;
   readonly gatewayUrl: string;
   readonly gatewayPid: number;
+  readonly via: FanOutVia;
   readonly followers: number;
   readonly turns: number;
   readonly text: string;
@@ -55,7 +62,9 @@ export interface FanOutOptions {
 
 /**
  * SSE fan-out (issue #16): `followers` concurrent `GET /v1/sessions/:id/events`
- * streams of ONE fresh session, while `turns` sequential turns run through
+ * streams of ONE fresh session (or, `via: "client"`, as many `client.events`
+ * iterations in this process, the same through the client directly), while
+ * `turns` sequential turns run through
  * `client.sendAndWait`. Each event's publish time is its arrival on a core
  * NATS subscription of this process to `troupe.session.<id>.events.>` (which
  * also carries the public copy of each `run.delta`); a follower's delivery
@@ -69,11 +78,12 @@ export interface FanOutOptions {
  */
 export async function measureFanOut(options: FanOutOptions): Promise<FanOutResult> {
   const { client, text, turnTimeoutMs } = options;
-  const sessionId = `fan-out-${options.followers}`;
+  const sessionId = `fan-out-${options.via}-${options.followers}`;
   await client.sendAndWait(sessionId, text, { timeoutMs: turnTimeoutMs });
   const lastEventId = String(await client.lastSequence());
 
   const published = new Map<string, number>();
+  const typeOf = new Map<string, string>();
   let record = false;
   let warmupEnd: string | undefined;
   const reference = options.nats.subscribe(eventWildcard({ kind: "session", id: sessionId }), {
@@ -89,8 +99,10 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
       } catch {
         return; // not an event the followers could be matched on
       }
-      if (record) published.set(event.id, atMs);
-      else if (event.type === "run.completed") warmupEnd = event.id;
+      if (record) {
+        published.set(event.id, atMs);
+        typeOf.set(event.id, event.type);
+      } else if (event.type === "run.completed") warmupEnd = event.id;
     },
   });
   await options.nats.flush();
@@ -100,14 +112,14 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
   const cut: Error[] = [];
   const openStartedAtMs = epochNowMs();
   const opened = await Promise.allSettled(
-    arrivals.map((arrived) =>
-      followSse(options.gatewayUrl, sessionId, {
-        lastEventId,
-        onEvent: (event, atMs) => {
-          if (!arrived.has(event.id)) arrived.set(event.id, atMs);
-        },
-      }),
-    ),
+    arrivals.map((arrived) => {
+      const onEvent = (event: { id: string }, atMs: number) => {
+        if (!arrived.has(event.id)) arrived.set(event.id, atMs);
+      };
+      return options.via === "gateway"
+        ? followSse(options.gatewayUrl, sessionId, { lastEventId, onEvent })
+        : Promise.resolve(followDirect(client, sessionId, Number(lastEventId) + 1, onEvent));
+    }),
   );
   const openMs = epochNowMs() - openStartedAtMs;
   const firstFailure = opened.find((result) => result.status === "rejected");
@@ -156,8 +168,9 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
     const cpu = cpuBetween(cpuBefore, await options.readCpu());
     const gatewayRssPeakBytes = await rss.stop();
 
-    const delivered = deliveryLatencies(published, followerArrivals);
+    const delivered = deliveryLatencies(published, followerArrivals, typeOf);
     return {
+      via: options.via,
       followers: options.followers,
       openFailures: opened.length - followers.length,
       openMs,
@@ -168,6 +181,7 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
         : { delivery: summarizeLatencies(delivered.latenciesMs) }),
       missing: delivered.missing,
       followersMissing: delivered.followersMissing,
+      missingByType: delivered.missingByType,
       cut: cut.length,
       turn: summarizeLatencies(turnMs),
       cpuPerTurnMs: Object.fromEntries(

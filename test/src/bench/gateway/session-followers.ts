@@ -27,12 +27,14 @@ export interface SessionFollower {
  * @param client - a connected client.
  * @param sessionId - the session.
  * @param fromSequence - the first events-stream sequence read.
+ * @param onEvent - called with each event and its arrival, besides the waiters.
  * @returns the follower.
  */
 export function followDirect(
   client: TroupeClient,
   sessionId: string,
   fromSequence: number,
+  onEvent?: (event: FollowedEvent, arrivedAtMs: number) => void,
 ): SessionFollower {
   const waiters = new ArrivalWaiters<FollowedEvent>();
   const abort = new AbortController();
@@ -42,7 +44,9 @@ export function followDirect(
         fromSequence,
         signal: abort.signal,
       })) {
-        waiters.deliver(event, epochNowMs());
+        const arrivedAtMs = epochNowMs();
+        onEvent?.(event, arrivedAtMs);
+        waiters.deliver(event, arrivedAtMs);
       }
       return abort.signal.aborted ? undefined : new Error(`events(${sessionId}) ended`);
     } catch (error) {
