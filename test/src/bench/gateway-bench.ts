@@ -65,6 +65,8 @@ const only = process.argv
   ?.slice("--only=".length)
   .split(",");
 const runs = (phase: "floors" | "turns" | "fan-out") => only === undefined || only.includes(phase);
+/** With this set, the gateway process writes a CPU profile into that folder when it stops. */
+const gatewayProfileDir = process.env.TROUPE_BENCH_GATEWAY_CPU_PROFILE_DIR;
 const resultsFile = fileURLToPath(new URL("./latest-results.md", import.meta.url));
 
 const { resources, startedAtMs, progress, attempt, errors, sweepLeftovers, runToEnd } =
@@ -83,7 +85,17 @@ async function run(): Promise<number> {
     natsUrl === undefined || redisUrl === undefined
       ? undefined
       : await attempt("start troupe gateway", async () =>
-          resources.track(await startGatewayProcess(natsUrl, redisUrl), (g) => g.stop()),
+          resources.track(
+            await startGatewayProcess(
+              natsUrl,
+              redisUrl,
+              60_000,
+              gatewayProfileDir === undefined || gatewayProfileDir === ""
+                ? []
+                : ["--cpu-prof", `--cpu-prof-dir=${gatewayProfileDir}`],
+            ),
+            (g) => g.stop(),
+          ),
         );
   if (deployment !== undefined && gateway !== undefined && natsUrl !== undefined) {
     progress(`troupe gateway serving ${gateway.url} (pid ${gateway.pid})`);

@@ -28,6 +28,8 @@ const servingLine = /troupe gateway: serving (http:\/\/\S+)/;
  * @param natsUrl - the deployment's NATS server.
  * @param redisUrl - its Redis server.
  * @param readyTimeoutMs - how long startup may take, in ms.
+ * @param nodeArguments - Node flags before the script, e.g. `--cpu-prof` (not
+ *   allowed in `NODE_OPTIONS`).
  * @returns the running gateway.
  * @throws Error with its output when it exits or is not serving in time.
  */
@@ -35,11 +37,23 @@ export async function startGatewayProcess(
   natsUrl: string,
   redisUrl: string,
   readyTimeoutMs = 60_000,
+  nodeArguments: readonly string[] = [],
 ): Promise<GatewayProcess> {
   const home = await mkdtemp(join(tmpdir(), `${testRunMarker()}gateway-`));
   const child = spawn(
     process.execPath,
-    [troupeBin, "gateway", "--nats", natsUrl, "--redis", redisUrl, "--port", "0", "--no-console"],
+    [
+      ...nodeArguments,
+      troupeBin,
+      "gateway",
+      "--nats",
+      natsUrl,
+      "--redis",
+      redisUrl,
+      "--port",
+      "0",
+      "--no-console",
+    ],
     {
       env: cliEnv(home, { TROUPE_LOG_LEVEL: process.env.TROUPE_LOG_LEVEL ?? "warn" }),
       stdio: ["ignore", "pipe", "pipe"],
