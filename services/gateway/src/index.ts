@@ -56,3 +56,11 @@ export {
   SlowReaderError,
   boundedReadable,
 } from "./http/bounded-readable.js";
+export { RunStreamTranslator, type RunMessageMetadata } from "./ui-stream/run-stream-translator.js";
+export {
+  approvalIdOf,
+  parseApprovalId,
+  parseRunMessageId,
+  runMessageId,
+  uiToolCallId,
+} from "./ui-stream/ui-ids.js";

@@ -134,7 +134,9 @@ describe("useChat against the gateway", () => {
       const [mine, theirs] = response.body.tee();
       void (async () => {
         const decoder = new TextDecoder();
-        for await (const bytes of mine) raw += decoder.decode(bytes, { stream: true });
+        for await (const bytes of mine as AsyncIterable<Uint8Array>) {
+          raw += decoder.decode(bytes, { stream: true });
+        }
       })();
       return new Response(theirs, response);
     };
@@ -171,6 +173,37 @@ describe("useChat against the gateway", () => {
       ["call-2-1", "researcher", "output-available"],
       [`${subagentText.sessionId}:call-2-1`, "clock", "output-available"],
     ]);
+  }, 60_000);
+
+  it("ask_user is a data-question part; the stream stays open until the answer, then the run goes on", async () => {
+    const chat = chatFor("chat-question-1");
+    const sending = chat.sendMessage({ text: '/tool ask_user {"question":"Which city?"}' });
+    let question:
+      { questionId: string; sessionId: string; text: string; status: string } | undefined;
+    await waitFor(
+      () => {
+        const part = chat.lastMessage?.parts.find(
+          (candidate) => candidate.type === "data-question",
+        );
+        question = (part as { data?: typeof question } | undefined)?.data;
+        return question !== undefined;
+      },
+      { timeoutMs: 30_000, description: "the question in the stream" },
+    );
+    expect(question).toMatchObject({
+      sessionId: "chat-question-1",
+      text: "Which city?",
+      status: "open",
+    });
+    expect(chat.status).toBe("streaming");
+    await client.answer("chat-question-1", question!.questionId, "Paris");
+    await sending;
+    const answer = chat.lastMessage;
+    // The demo agent answers a tool result with "<tool>: <result>".
+    expect(textOf(answer)).toBe("ask_user: Paris");
+    expect(answer?.parts.find((part) => part.type === "data-question")).toMatchObject({
+      data: { status: "answered", answer: "Paris" },
+    });
   }, 60_000);
 
   it("a retried POST with the same message id starts no second run and streams the first run", async () => {
@@ -223,7 +256,7 @@ describe("useChat against the gateway", () => {
       }),
       signal: controller.signal,
     });
-    const reader = response.body!.getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let seen = "";
     while (!seen.includes('"type":"text-delta"')) {
       const { value, done } = await reader.read();

@@ -26,7 +26,7 @@ describe("gateway REST routes", () => {
   let gateway: ServingGateway;
 
   beforeAll(async () => {
-    dev = await startTroupeDev();
+    dev = await startTroupeDev(["--no-gateway"]);
     client = await TroupeClient.connect({ natsUrl: (await dev.state()).natsUrl });
     gateway = await serveGateway({
       client,

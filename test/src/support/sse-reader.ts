@@ -67,12 +67,15 @@ export class SseReader {
   }
 
   #parse(text: string): void {
+    // Searches only the new text (and the "\n" before it) for the end of an event.
+    let from = Math.max(0, this.#buffer.length - 1);
     this.#buffer += text;
     for (;;) {
-      const end = this.#buffer.indexOf("\n\n");
+      const end = this.#buffer.indexOf("\n\n", from);
       if (end < 0) return;
       const block = this.#buffer.slice(0, end);
       this.#buffer = this.#buffer.slice(end + 2);
+      from = 0;
       let id: string | undefined;
       let event: string | undefined;
       const data: string[] = [];
