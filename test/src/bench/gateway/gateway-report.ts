@@ -146,6 +146,8 @@ export function fanOutTable(runs: readonly FanOutRun[]): string {
       { header: "delivery p50 (ms)", align: "right" },
       { header: "delivery p99 (ms)", align: "right" },
       { header: "delivery max (ms)", align: "right" },
+      { header: "since cause p50 (ms)", align: "right" },
+      { header: "since cause p99 (ms)", align: "right" },
       { header: "deliveries", align: "right" },
       { header: "missing", align: "right" },
       { header: "cut", align: "right" },
@@ -157,7 +159,7 @@ export function fanOutTable(runs: readonly FanOutRun[]): string {
     ],
     runs.map(({ via, followers, result }) =>
       result === undefined
-        ? [followerLabel(via, followers), "error", ...Array<string>(12).fill(dash)]
+        ? [followerLabel(via, followers), "error", ...Array<string>(14).fill(dash)]
         : [
             followerLabel(via, followers),
             count(followers - result.openFailures),
@@ -165,6 +167,8 @@ export function fanOutTable(runs: readonly FanOutRun[]): string {
             p50(result.delivery),
             p99(result.delivery),
             result.delivery === undefined ? dash : ms(result.delivery.maxMs),
+            p50(result.sinceCause),
+            p99(result.sinceCause),
             samples(result.delivery),
             count(result.missing),
             count(result.cut),
@@ -196,7 +200,7 @@ export function renderGatewayReport(results: GatewayBenchResults): string {
     `Overhead rows: ${count(settings.rounds)} rounds after ${count(settings.warmupRounds)} warm-up rounds; a round is one turn of each of the four paths in an order rotated per round, each path round robin over its own ${settings.sessionsPerPath} sessions, one turn in flight. The followers (\`client.events\` iteration, \`GET /v1/sessions/:id/events\` stream) are opened before the rounds and kept; the clock starts before \`client.send\` / \`fetch\`. \`POST /api/chat\` sends what \`DefaultChatTransport\` sends for a new message (only the new message, not a history). Overhead = gateway − client of the same percentile.`,
     "`client.sendAndWait` reads the stream's last sequence and opens an events consumer per call; `POST /api/chat` does what the gateway does for it. Both are the one-call way to run a turn on their side.",
     `Floors: ${count(settings.floorSamples)} sequential samples each after warm-up, on the same servers and gateway process.`,
-    `Fan-out: per level a fresh session, N followers opened at once after its first turn (SSE: \`GET /v1/sessions/:id/events\` with \`Last-Event-ID\`; direct, for comparison: \`client.events\` iterations in the benchmark process from the next sequence), one warm-up turn every follower must receive, then ${settings.fanOutTurns} sequential \`client.sendAndWait\` turns. An event's publish time is its arrival on a core NATS subscription of the benchmark process to \`troupe.session.<id>.events.>\` (which carries the public copy of each \`run.delta\` too); a delivery's latency is a follower's arrival of the same envelope id minus that, over every (follower, event) pair. The benchmark process parses all N streams on one event loop, so at high N part of the delay is the reader's. Missing = pairs not delivered within the settle time; cut = streams that ended before the benchmark closed them. CPU per turn: per-thread schedstat of the gateway and \`nats-server\` between the first measured turn and the last delivery, and the reader's (the benchmark process: N SSE parsers, or N \`client.events\` iterations, plus the turns' \`sendAndWait\`); RSS of the gateway from \`/proc/<pid>/status\`, sampled every 100 ms.`,
+    `Fan-out: per level a fresh session, N followers opened at once after its first turn (SSE: \`GET /v1/sessions/:id/events\` with \`Last-Event-ID\`; direct, for comparison: \`client.events\` iterations in the benchmark process from the next sequence), one warm-up turn every follower must receive, then ${settings.fanOutTurns} sequential \`client.sendAndWait\` turns. An event's publish time is its arrival on a core NATS subscription of the benchmark process to \`troupe.session.<id>.events.>\` (which carries the public copy of each \`run.delta\` too); a delivery's latency is a follower's arrival of the same envelope id minus that, over every (follower, event) pair. The benchmark process parses all N streams (or runs N iterations) on the event loop that also runs the reference subscription, so at high N part of the delay is the reader's, and the reference itself can arrive late (a negative delivery latency). "Since cause" does not depend on this process's clock for its start: a follower's arrival minus the event's \`meta.timestampMs\`, the JetStream stored time of the inbox message that caused it (so it includes the host's work on that message; ms resolution). Missing = pairs not delivered within the settle time; cut = streams that ended before the benchmark closed them. CPU per turn: per-thread schedstat of the gateway and \`nats-server\` between the first measured turn and the last delivery, and the reader's (the benchmark process: N SSE parsers, or N \`client.events\` iterations, plus the turns' \`sendAndWait\`); RSS of the gateway from \`/proc/<pid>/status\`, sampled every 100 ms.`,
     ...results.fanOut.flatMap(({ via, followers, result }) =>
       result === undefined || result.missing === 0
         ? []

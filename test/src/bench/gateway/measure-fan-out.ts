@@ -26,6 +26,12 @@ export interface FanOutResult {
   readonly eventsPerTurn: number;
   /** Publish → arrival at a follower, over every (follower, event) pair delivered; undefined when none was. */
   readonly delivery?: LatencySummary;
+  /**
+   * Arrival at a follower minus the event's `meta.timestampMs` (the stored time
+   * of the inbox message that caused it: taken by JetStream, not by this
+   * process, so a busy reader does not move it; includes the host's work).
+   */
+  readonly sinceCause?: LatencySummary;
   /** (follower, event) pairs of the opened followers never delivered within the settle time. */
   readonly missing: number;
   readonly followersMissing: number;
@@ -84,13 +90,14 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
 
   const published = new Map<string, number>();
   const typeOf = new Map<string, string>();
+  const causedAtMs = new Map<string, number>();
   let record = false;
   let warmupEnd: string | undefined;
   const reference = options.nats.subscribe(eventWildcard({ kind: "session", id: sessionId }), {
     callback: (error, message) => {
       if (error !== null) return;
       const atMs = epochNowMs();
-      let event: { id: string; type: string };
+      let event: { id: string; type: string; meta: { timestampMs: number } };
       try {
         event = decodeEvent(message.data, {
           subject: message.subject,
@@ -102,6 +109,7 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
       if (record) {
         published.set(event.id, atMs);
         typeOf.set(event.id, event.type);
+        causedAtMs.set(event.id, event.meta.timestampMs);
       } else if (event.type === "run.completed") warmupEnd = event.id;
     },
   });
@@ -169,6 +177,7 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
     const gatewayRssPeakBytes = await rss.stop();
 
     const delivered = deliveryLatencies(published, followerArrivals, typeOf);
+    const sinceCause = deliveryLatencies(causedAtMs, followerArrivals).latenciesMs;
     return {
       via: options.via,
       followers: options.followers,
@@ -179,6 +188,7 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
       ...(delivered.latenciesMs.length === 0
         ? {}
         : { delivery: summarizeLatencies(delivered.latenciesMs) }),
+      ...(sinceCause.length === 0 ? {} : { sinceCause: summarizeLatencies(sinceCause) }),
       missing: delivered.missing,
       followersMissing: delivered.followersMissing,
       missingByType: delivered.missingByType,
