@@ -13,6 +13,9 @@ import { followDirect, followSse, type SessionFollower } from "./session-followe
 /** How the followers read the session: SSE through the gateway, or `client.events` in this process. */
 export type FanOutVia = "gateway" | "client";
 
+/** How long a session must have published nothing to count as quiet, in ms. */
+const quietMs = 200;
+
 /** One fan-out level; see {@link measureFanOut}. */
 export interface FanOutResult {
   readonly via: FanOutVia;
@@ -92,11 +95,13 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
   const typeOf = new Map<string, string>();
   const causedAtMs = new Map<string, number>();
   let record = false;
+  let lastReferenceAtMs = 0;
   let warmupEnd: string | undefined;
   const reference = options.nats.subscribe(eventWildcard({ kind: "session", id: sessionId }), {
     callback: (error, message) => {
       if (error !== null) return;
       const atMs = epochNowMs();
+      lastReferenceAtMs = atMs;
       let event: { id: string; type: string; meta: { timestampMs: number } };
       try {
         event = decodeEvent(message.data, {
@@ -155,6 +160,15 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
       { timeoutMs: options.settleTimeoutMs, description: "every follower has the warm-up turn" },
     ).catch(() => undefined);
 
+    // Trailing events of a turn (e.g. `session.idle`) come after `run.completed`:
+    // the window opens and closes when the session has been quiet for a while.
+    const quiet = () =>
+      waitFor(() => epochNowMs() - lastReferenceAtMs >= quietMs, {
+        timeoutMs: options.settleTimeoutMs,
+        intervalMs: 10,
+        description: "the session is quiet",
+      });
+    await quiet();
     const cpuBefore = await options.readCpu();
     const rss = sampleResidentPeak(options.gatewayPid, 100);
     record = true;
@@ -165,6 +179,7 @@ export async function measureFanOut(options: FanOutOptions): Promise<FanOutResul
       if (outcome.status !== "completed") throw new Error(`fan-out turn: ${outcome.status}`);
       turnMs.push(epochNowMs() - startedAtMs);
     }
+    await quiet();
     const allDelivered = () =>
       followerArrivals.every((arrived) => [...published.keys()].every((id) => arrived.has(id)));
     await waitFor(allDelivered, {
