@@ -14,14 +14,17 @@ describe("replaceResultSection", () => {
     expect(written.endsWith("end -->\n")).toBe(true);
   });
 
-  it("keeps the other section and replaces only the one written, in a fixed order", () => {
+  it("keeps the other sections and replaces only the one written, in a fixed order", () => {
     const first = replaceResultSection("", "agent-turn", "## Turns\n\nT1");
-    const second = replaceResultSection(first, "actor-host", "## Host\n\nH1\n");
-    const third = replaceResultSection(second, "agent-turn", "## Turns\n\nT2");
-    expect(third).toContain("H1");
-    expect(third).toContain("T2");
-    expect(third).not.toContain("T1");
-    expect(third.indexOf("H1")).toBeLessThan(third.indexOf("T2"));
-    expect(replaceResultSection(third, "agent-turn", "## Turns\n\nT2")).toBe(third);
+    const second = replaceResultSection(first, "gateway", "## Gateway\n\nG1");
+    const third = replaceResultSection(second, "actor-host", "## Host\n\nH1\n");
+    const fourth = replaceResultSection(third, "agent-turn", "## Turns\n\nT2");
+    expect(fourth).toContain("H1");
+    expect(fourth).toContain("T2");
+    expect(fourth).toContain("G1");
+    expect(fourth).not.toContain("T1");
+    expect(fourth.indexOf("H1")).toBeLessThan(fourth.indexOf("T2"));
+    expect(fourth.indexOf("T2")).toBeLessThan(fourth.indexOf("G1"));
+    expect(replaceResultSection(fourth, "agent-turn", "## Turns\n\nT2")).toBe(fourth);
   });
 });
