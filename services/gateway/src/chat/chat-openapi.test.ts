@@ -9,6 +9,7 @@ const noFleet: FleetIndex = {
   recentSessions: () => Promise.resolve([]),
   session: () => Promise.resolve(undefined),
   sessionApprovals: () => Promise.resolve([]),
+  openQuestions: () => Promise.resolve([]),
   close: () => Promise.resolve(),
 };
 
