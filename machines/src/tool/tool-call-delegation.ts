@@ -7,7 +7,13 @@ import {
   INVALID_ARGUMENTS_CODE,
   type ToolCallEvent,
 } from "./tool-call-events.js";
-import { argumentsOf, callOf, finishActions, type ToolCallStep } from "./tool-call-steps.js";
+import {
+  argumentsOf,
+  callOf,
+  finishActions,
+  toolStartedEvent,
+  type ToolCallStep,
+} from "./tool-call-steps.js";
 
 // Steps of the tool call machine for a subagent call (`tool.start` with
 // `subagent`): instead of the `tool.execute` effect, the call hands its task to
@@ -64,17 +70,11 @@ function refuse(
 
 /** `tool.started`, `subagent.started`, and the task as a `user.message` to the subagent's session. */
 function delegateActions(actorId: string, sessionId: string, call: ToolCallRequest, task: string) {
-  const { runId, toolCallId, toolName, effectClass, subagent } = call;
+  const { runId, toolCallId, subagent } = call;
   const childId = subagentSessionId(sessionId, runId, toolCallId);
   const child = formatAddress({ kind: "session", id: childId });
   return [
-    emitEvent("tool.started", {
-      toolCallId,
-      runId,
-      tool: toolName,
-      effectClass,
-      arguments: argumentsOf(call.input),
-    }),
+    toolStartedEvent(call),
     emitEvent("subagent.started", {
       subagent: child,
       runId,

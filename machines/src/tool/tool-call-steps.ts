@@ -67,6 +67,20 @@ export function callOf(event: ToolCallEvent): ToolCallRequest | undefined {
   };
 }
 
+/**
+ * `tool.started` of a call: its id, run, tool, effect class and arguments
+ * (parsed as in `tool.approval_requested`; issue #16).
+ */
+export function toolStartedEvent(call: ToolCallRequest) {
+  return emitEvent("tool.started", {
+    toolCallId: call.toolCallId,
+    runId: call.runId,
+    tool: call.toolName,
+    effectClass: call.effectClass,
+    arguments: argumentsOf(call.input),
+  });
+}
+
 /** `tool.started`, then the `tool.execute` effect. */
 function executeActions(sessionId: string, call: ToolCallRequest) {
   const { runId, toolCallId, toolName, input, effectClass, agent } = call;
@@ -81,13 +95,7 @@ function executeActions(sessionId: string, call: ToolCallRequest) {
     idempotencyKey: idempotencyKeyOf(sessionId, runId, toolCallId),
   };
   return [
-    emitEvent("tool.started", {
-      toolCallId,
-      runId,
-      tool: toolName,
-      effectClass,
-      arguments: argumentsOf(input),
-    }),
+    toolStartedEvent(call),
     requestEffect({
       effect: TOOL_EXECUTE_EFFECT,
       effectId: TOOL_EXECUTE_EFFECT_ID,
@@ -270,17 +278,11 @@ export const askQuestion: ToolCallStep = (_, event) => {
   const call = callOf(event);
   if (event.type !== "tool.start" || call === undefined) return {};
   const text = questionOf(call.input) ?? "";
-  const { toolCallId, runId, toolName, effectClass } = call;
+  const { toolCallId, runId } = call;
   return {
     context: { sessionId: event.sessionId, call },
     actions: [
-      emitEvent("tool.started", {
-        toolCallId,
-        runId,
-        tool: toolName,
-        effectClass,
-        arguments: argumentsOf(call.input),
-      }),
+      toolStartedEvent(call),
       emitEvent("question.asked", {
         questionId: toolCallId,
         runId,
