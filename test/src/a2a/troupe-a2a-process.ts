@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { cliEnv, troupeBin } from "../support/troupe-cli.js";
-import { waitFor } from "../support/wait-for.js";
-
-const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
+import {
+  startTroupeServerProcess,
+  type TroupeServerProcess,
+} from "../support/troupe-server-process.js";
 
 /** The ready line `troupe a2a --json` prints. */
 export interface A2aReady {
@@ -14,15 +12,8 @@ export interface A2aReady {
 }
 
 /** A `troupe a2a` child process. */
-export interface TroupeA2a {
-  readonly child: ChildProcess;
+export interface TroupeA2a extends TroupeServerProcess {
   readonly ready: A2aReady;
-  /** Everything it printed so far (stdout and stderr). */
-  output(): string;
-  /** SIGKILL (no shutdown at all), then waits for the exit. */
-  kill(): Promise<void>;
-  /** SIGTERM, then waits for the exit code (SIGKILL after 10 000 ms). */
-  stop(): Promise<number | null>;
 }
 
 /**
@@ -39,47 +30,10 @@ export async function startTroupeA2a(
   args: readonly string[],
   readyTimeoutMs = 60_000,
 ): Promise<TroupeA2a> {
-  const child = spawn(process.execPath, [troupeBin, "a2a", "--json", ...args], {
-    cwd: repositoryRoot,
-    env: cliEnv(home),
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await startTroupeServerProcess(home, ["a2a", "--json", ...args], {
+    name: "troupe a2a",
+    ready: (stdout) => stdout.includes("\n"),
+    readyTimeoutMs,
   });
-  let stdout = "";
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString("utf8");
-    output += chunk.toString("utf8");
-  });
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
-  let hasExited = false;
-  void exited.then(() => (hasExited = true));
-  try {
-    await waitFor(() => hasExited || stdout.includes("\n"), {
-      timeoutMs: readyTimeoutMs,
-      description: "troupe a2a ready line",
-    });
-    if (hasExited) throw new Error(`troupe a2a exited before it was ready:\n${output}`);
-  } catch (error) {
-    child.kill("SIGKILL");
-    await exited;
-    throw error;
-  }
-  const ready = JSON.parse(stdout.split("\n")[0]!) as A2aReady;
-  return {
-    child,
-    ready,
-    output: () => output,
-    async kill() {
-      if (!hasExited) child.kill("SIGKILL");
-      await exited;
-    },
-    async stop() {
-      if (!hasExited) child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
+  return { ...server, ready: JSON.parse(server.stdout().split("\n")[0]!) as A2aReady };
 }
