@@ -163,8 +163,14 @@ describe("a project made by `troupe init` from the packed packages, outside the 
           ? ["README.md", "bin", "dist", "package.json", "templates"]
           : name === "@troupe/testkit"
             ? ["README.md", "dist", "examples", "package.json"]
-            : ["README.md", "dist", "package.json"],
+            : name === "@troupe/gateway"
+              ? ["README.md", "console-dist", "dist", "package.json"]
+              : ["README.md", "dist", "package.json"],
       );
+      if (name === "@troupe/gateway") {
+        // The web console ships built (issue #16): `troupe dev` serves it with no build step.
+        expect(files).toEqual(expect.arrayContaining(["package/console-dist/index.html"]));
+      }
       expect(files, name).toEqual(
         expect.arrayContaining(["package/dist/index.js", "package/dist/index.d.ts"]),
       );
@@ -324,6 +330,15 @@ describe("a project made by `troupe init` from the packed packages, outside the 
         });
         expect(hasExited, output).toBe(false);
         expect(output).toContain("agents: assistant");
+        // The installed gateway serves the web console built into its package (issue #16).
+        await waitFor(() => /web +http:\/\/127\.0\.0\.1:\d+\//.test(output), {
+          timeoutMs: 10_000,
+          description: "the web line of the banner",
+        });
+        const consoleUrl = /web +(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)![1]!;
+        const page = await fetch(consoleUrl);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain("<title>");
 
         const sent = await runCommand(
           "npx",
