@@ -8,20 +8,29 @@ import { RunStreamTranslator } from "../ui-stream/run-stream-translator.js";
 /** How long a chat POST waits for the session to admit its message before it answers anyway: 10 000 ms. */
 export const ADMISSION_WAIT_MS = 10_000;
 
+/** A stream that answered no approval (a new message's, a resume). */
+const NO_ANSWERS: ReadonlySet<string> = new Set();
+
 /** The `finish` a stream ends with when its run waits for approvals only. */
 const AWAITING_APPROVALS: UIMessageChunk = { type: "finish", finishReason: "tool-calls" };
 
 /**
  * Whether a live stream ends at this event: the run tree waits for approvals
  * only and the reader has caught up with the stored events (so a replayed
- * approval that was settled later never ends a stream).
+ * approval that was settled later never ends a stream). A continuation also
+ * waits until the session settled every approval its POST answered: its
+ * approve or deny may be processed seconds later (after a host failover, say),
+ * and ending before would show that client nothing of the rest of the run.
  */
-function pausesAt(translator: RunStreamTranslator, sessionEvent: SessionEvent): boolean {
-  return (
-    translator.awaitingApprovalsOnly &&
-    sessionEvent.deltaSequence === undefined &&
-    sessionEvent.pending === 0
-  );
+function pausesAt(
+  translator: RunStreamTranslator,
+  sessionEvent: SessionEvent,
+  answered: ReadonlySet<string>,
+): boolean {
+  if (!translator.awaitingApprovalsOnly) return false;
+  if (sessionEvent.deltaSequence !== undefined || sessionEvent.pending !== 0) return false;
+  const awaiting = translator.awaitingApprovalIds;
+  return ![...answered].some((id) => awaiting.has(id));
 }
 
 /**
@@ -83,7 +92,7 @@ export async function* runChunks(
       }
       yield* chunks;
       if (translator.ended) return;
-      if (pausesAt(translator, sessionEvent)) {
+      if (pausesAt(translator, sessionEvent, options.after ?? NO_ANSWERS)) {
         yield AWAITING_APPROVALS;
         return;
       }
@@ -185,7 +194,7 @@ async function* followAdmitted(
       if (next.done === true) return;
       yield* take(next.value);
       if (translator?.ended === true) return;
-      if (translator !== undefined && pausesAt(translator, next.value)) {
+      if (translator !== undefined && pausesAt(translator, next.value, NO_ANSWERS)) {
         yield AWAITING_APPROVALS;
         return;
       }

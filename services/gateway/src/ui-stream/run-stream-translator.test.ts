@@ -238,6 +238,7 @@ describe("RunStreamTranslator", () => {
     ].flatMap((sessionEvent) => translator.push(sessionEvent));
     expect(translator.awaitingApprovalsOnly).toBe(true);
     expect([...translator.requestedApprovalIds]).toEqual([approvalIdOf(S, "c1")]);
+    expect([...translator.awaitingApprovalIds]).toEqual([approvalIdOf(S, "c1")]);
     expect(chunks.slice(-2)).toEqual([
       {
         type: "tool-input-available",
@@ -258,6 +259,8 @@ describe("RunStreamTranslator", () => {
       tool(S, "c1", "tool.started", { arguments: { to: "ada@example.com" } }),
     ].flatMap((sessionEvent) => translator.push(sessionEvent));
     expect(translator.awaitingApprovalsOnly).toBe(false);
+    // Settled: a continuation that answered it may end at the next wait.
+    expect([...translator.awaitingApprovalIds]).toEqual([]);
     expect(rest).toEqual([
       { type: "tool-approval-response", approvalId: `${S}:c1`, approved: true },
     ]);

@@ -127,6 +127,11 @@ export class RunStreamTranslator {
     return !this.done && this.tools !== undefined && this.tools.awaitingApprovalsOnly();
   }
 
+  /** `approvalId`s of the tool calls that wait for their approval now (requested, not settled). */
+  get awaitingApprovalIds(): ReadonlySet<string> {
+    return this.tools?.awaitingApprovalIds() ?? new Set();
+  }
+
   /** `approvalId`s of every `tool-approval-request` returned so far. */
   get requestedApprovalIds(): ReadonlySet<string> {
     return this.tools?.requestedApprovalIds ?? new Set();

@@ -83,6 +83,13 @@ export class ToolParts {
     if (view !== undefined) view.delegation = subagent;
   }
 
+  /** `approvalId`s of the calls that wait for their approval now. */
+  awaitingApprovalIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const view of this.views.values()) if (view.state === "awaiting") ids.add(view.approvalId);
+    return ids;
+  }
+
   /** See `RunStreamTranslator.awaitingApprovalsOnly`. */
   awaitingApprovalsOnly(): boolean {
     const waiting = new Set<string>();
