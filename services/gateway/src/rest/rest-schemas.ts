@@ -24,11 +24,20 @@ export const sessionParamsSchema = z.object({
   id: actorIdSchema.meta({ param: { name: "id", in: "path" }, example: "demo-1" }),
 });
 
+/**
+ * The OpenAPI `pattern` of a tool call or question id: the protocol's rule
+ * (no whitespace, no control character) without the `u` flag JSON Schema has
+ * no place for (`\p{Cc}` is U+0000–U+001F and U+007F–U+009F). The generator
+ * would otherwise write the regex's flags into the pattern.
+ */
+const TOOL_CALL_ID_PATTERN = "^[^\\s\\u0000-\\u001f\\u007f-\\u009f]+$";
+
 /** Path parameters of `POST /v1/sessions/:id/approvals/:toolCallId`. */
 export const approvalParamsSchema = sessionParamsSchema.extend({
   toolCallId: toolCallIdSchema.meta({
     param: { name: "toolCallId", in: "path" },
     example: "call-2-1",
+    pattern: TOOL_CALL_ID_PATTERN,
   }),
 });
 
@@ -37,6 +46,7 @@ export const questionParamsSchema = sessionParamsSchema.extend({
   questionId: toolCallIdSchema.meta({
     param: { name: "questionId", in: "path" },
     example: "call-2-1",
+    pattern: TOOL_CALL_ID_PATTERN,
   }),
 });
 
