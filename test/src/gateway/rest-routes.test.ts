@@ -345,6 +345,18 @@ describe("gateway REST routes", () => {
     expect(await client.lastSequence()).toBeGreaterThanOrEqual(before);
   });
 
+  it("refuses an SSE cursor past the events stream's end (a cursor of another deployment)", async () => {
+    const last = await client.lastSequence();
+    const ahead = await call("GET", "/v1/sessions/rest-hello/events", {
+      headers: { "last-event-id": `${last + 1000}.2` },
+    });
+    expect(ahead.status).toBe(400);
+    expect(ahead.body).toMatchObject({ status: 400, code: "invalid_request" });
+    expect(String(ahead.body["message"])).toContain(`last sequence ${last}`);
+    const from = await call("GET", `/v1/sessions/rest-hello/events?from=${last + 1000}`);
+    expect(from.status).toBe(400);
+  });
+
   it("answers a CORS preflight for a configured origin, not for another", async () => {
     const preflight = await fetch(`${gateway.url}/v1/sessions/rest-hello/messages`, {
       method: "OPTIONS",

@@ -3,6 +3,7 @@ import { isValidActorId } from "@troupe/protocol";
 import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
 import { assertSessionAccess } from "../http/access.js";
 import { boundedReadable } from "../http/bounded-readable.js";
+import { connectionCloser } from "../http/node-connection.js";
 import type { GatewayApp, GatewayContext } from "../http/gateway-context.js";
 import { errorBodySchema, GatewayError } from "../http/gateway-error.js";
 import { chatRequestSchema, readChatRequest } from "./chat-request.js";
@@ -42,7 +43,7 @@ export function registerChatRoutes(app: GatewayApp, context: GatewayContext): vo
     const controller = new AbortController();
     if (action.kind === "send") {
       const chunks = await sendAndFollow(context.client, { ...action, signal: controller.signal });
-      return streamResponse(context, chunks, controller);
+      return streamResponse(context, chunks, controller, connectionCloser(c));
     }
     try {
       for (const response of action.responses) {
@@ -69,7 +70,7 @@ export function registerChatRoutes(app: GatewayApp, context: GatewayContext): vo
       after: new Set(action.responses.map((response) => response.approvalId)),
       signal: controller.signal,
     });
-    return streamResponse(context, chunks, controller);
+    return streamResponse(context, chunks, controller, connectionCloser(c));
   });
 
   app.get("/api/chat/:id/stream", async (c) => {
@@ -96,7 +97,7 @@ export function registerChatRoutes(app: GatewayApp, context: GatewayContext): vo
       startHint: run.sequence,
       signal: controller.signal,
     });
-    return streamResponse(context, chunks, controller);
+    return streamResponse(context, chunks, controller, connectionCloser(c));
   });
 }
 
@@ -136,6 +137,7 @@ function streamResponse(
   context: GatewayContext,
   source: AsyncGenerator<UIMessageChunk>,
   controller: AbortController,
+  closeConnection: (() => void) | undefined,
 ): Response {
   const iterator: AsyncIterator<UIMessageChunk> = {
     next: () => source.next(),
@@ -149,7 +151,10 @@ function streamResponse(
   const stream = boundedReadable(iterator, {
     bufferChunks: context.limits.streamBufferChunks,
     stallTimeoutMs: context.limits.stallTimeoutMs,
-    onStall: () => context.log("gateway: a /api/chat reader fell behind; its stream was cut"),
+    onStall: () => {
+      context.log("gateway: a /api/chat reader fell behind; its stream was cut");
+      closeConnection?.();
+    },
   });
   return createUIMessageStreamResponse({ stream, keepAliveMs: context.limits.keepAliveMs });
 }

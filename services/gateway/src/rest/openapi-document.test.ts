@@ -29,7 +29,7 @@ function patterns(node: unknown, found: { pattern: string; example?: unknown }[]
 describe("/v1/openapi.json (issue #16)", () => {
   it("writes every pattern as a plain ECMA-262 regex its own examples match", async () => {
     const gateway = createGateway({ client: {} as TroupeClient, fleet: noFleet, console: false });
-    const document = (await (await gateway.app.request("/v1/openapi.json")).json());
+    const document = await (await gateway.app.request("/v1/openapi.json")).json();
     const found = patterns(document);
     expect(found.length).toBeGreaterThan(5);
     for (const { pattern, example } of found) {

@@ -1,8 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { assertSessionAccess } from "../http/access.js";
 import { boundedReadable, SlowReaderError } from "../http/bounded-readable.js";
+import { connectionCloser } from "../http/node-connection.js";
 import type { GatewayApp, GatewayContext } from "../http/gateway-context.js";
-import { errorBodySchema } from "../http/gateway-error.js";
+import { errorBodySchema, GatewayError } from "../http/gateway-error.js";
+import { gatewayErrorOf } from "./client-error.js";
 import { BEARER_SECURITY, errorResponses } from "./openapi-parts.js";
 import {
   eventEnvelopeDocSchema,
@@ -54,25 +56,42 @@ const route = createRoute({
  */
 export function registerSessionEventsRoute(app: GatewayApp, context: GatewayContext): void {
   app.openAPIRegistry.register("EventEnvelope", eventEnvelopeDocSchema);
-  app.openapi(route, (c) => {
+  app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     assertSessionAccess(c.var.scope, id);
     const cursor = sseCursor(c.req.valid("header")["last-event-id"], c.req.valid("query").from);
+    // A cursor past the stream's end is not one this deployment gave (an id
+    // kept across `troupe dev --fresh`, say): following from it would skip
+    // every event until the stream got there.
+    const last = await context.client.lastSequence().catch((error: unknown) => {
+      throw gatewayErrorOf(error);
+    });
+    if (cursor.fromSequence - 1 > last) {
+      throw new GatewayError(
+        400,
+        "invalid_request",
+        `The cursor (Last-Event-ID or from) is past the events stream's last sequence ${last}: ` +
+          "it is not a cursor of this deployment. Reconnect without it (or with from=1).",
+      );
+    }
     const frames = sessionEventFrames({
       events: (fromSequence, signal) => context.client.events(id, { fromSequence, signal }),
       cursor,
       keepAliveMs: context.limits.keepAliveMs,
       signal: c.req.raw.signal,
     });
+    const closeConnection = connectionCloser(c);
     const bounded = boundedReadable(frames, {
       bufferChunks: context.limits.streamBufferChunks,
       stallTimeoutMs: context.limits.stallTimeoutMs,
-      onStall: () =>
+      onStall: () => {
         context.log(
           `gateway: cut the events stream of ${id} for a client ${context.limits.stallTimeoutMs} ms behind`,
-        ),
+        );
+        closeConnection?.();
+      },
     });
-    const stream = cutOnStall(bounded, (c.env as NodeBindings | undefined)?.outgoing);
+    const stream = cutOnStall(bounded, closeConnection);
     return new Response(stream, {
       status: 200,
       headers: {
@@ -85,11 +104,6 @@ export function registerSessionEventsRoute(app: GatewayApp, context: GatewayCont
   });
 }
 
-/** What `@hono/node-server` passes as `c.env`: the Node response among others. */
-interface NodeBindings {
-  readonly outgoing?: { destroy(): void };
-}
-
 /**
  * The bytes of `frames`; when `frames` fails because the client is too slow
  * (`SlowReaderError`), the connection is destroyed at once and the body ends
@@ -98,11 +112,11 @@ interface NodeBindings {
  * destroy (another adapter), the body errors instead, which cuts it too.
  *
  * @param frames - the bounded SSE text.
- * @param outgoing - the Node response, when served by `@hono/node-server`.
+ * @param closeConnection - destroys the Node connection, when served by `@hono/node-server`.
  */
 function cutOnStall(
   frames: ReadableStream<string>,
-  outgoing: { destroy(): void } | undefined,
+  closeConnection: (() => void) | undefined,
 ): ReadableStream<Uint8Array> {
   const reader = frames.getReader();
   const encoder = new TextEncoder();
@@ -114,11 +128,11 @@ function cutOnStall(
           if (next.done) controller.close();
           else controller.enqueue(encoder.encode(next.value));
         } catch (error) {
-          if (!(error instanceof SlowReaderError) || outgoing === undefined) {
+          if (!(error instanceof SlowReaderError) || closeConnection === undefined) {
             controller.error(error);
             return;
           }
-          outgoing.destroy();
+          closeConnection();
           controller.close();
         }
       },
