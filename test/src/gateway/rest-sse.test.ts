@@ -15,7 +15,7 @@ const SLOW_ANSWER =
   "This answer streams slowly, one word at a time, so that there is time to cancel " +
   "the run or to stop the host while the model call is still streaming its text.";
 
-const TOKEN = "sse-test-token";
+const TOKEN = "sse-test-token-0123";
 /** Stored events of the slow client's session before it connects. */
 const FILLER_EVENTS = 160;
 

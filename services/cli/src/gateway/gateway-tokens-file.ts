@@ -3,6 +3,9 @@ import type { TokenGrant } from "@troupe/gateway";
 import { TroupeError } from "@troupe/protocol";
 import { z } from "zod";
 
+/** The shortest bearer token `troupe gateway` takes (`--token` or a tokens file): 16 characters. */
+export const MIN_TOKEN_LENGTH = 16;
+
 /**
  * The tokens file of `troupe gateway --tokens-file` (issue #16): a JSON array
  * of grants, each a bearer token and the session-id prefix it may reach
@@ -14,7 +17,9 @@ export const gatewayTokensFileSchema = z
   .array(
     z
       .object({
-        token: z.string().min(16, "a token has at least 16 characters"),
+        token: z
+          .string()
+          .min(MIN_TOKEN_LENGTH, `a token has at least ${MIN_TOKEN_LENGTH} characters`),
         sessionPrefix: z.string().optional(),
         name: z.string().min(1).optional(),
       })

@@ -61,9 +61,18 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       ...(options.console === undefined ? {} : { console: options.console }),
       log: options.log,
     });
+    // A gateway that lost NATS answers from what it knew, or times out: say so.
+    const stopWatching = client.onConnectionChange((change) =>
+      options.log(
+        change.kind === "disconnected"
+          ? `gateway: lost NATS (${change.server}); reconnecting — requests wait or answer 503 meanwhile`
+          : `gateway: NATS is back (${change.server})`,
+      ),
+    );
     return {
       url: gateway.url,
       close: async () => {
+        stopWatching();
         await gateway.close().catch(() => undefined);
         await inspector.close();
         await client.close().catch(() => undefined);

@@ -1,6 +1,6 @@
 import { DEFAULT_GATEWAY_PORT, type GatewayAuth, type TokenGrant } from "@troupe/gateway";
 import { TroupeError } from "@troupe/protocol";
-import { readGatewayTokensFile } from "../../gateway/gateway-tokens-file.js";
+import { MIN_TOKEN_LENGTH, readGatewayTokensFile } from "../../gateway/gateway-tokens-file.js";
 import { startGatewayServer } from "../../gateway/start-gateway-server.js";
 import { assertListenAllowed } from "../../serve/listen-address.js";
 import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
@@ -54,7 +54,11 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new TroupeError(
         "invalid_options",
-        `Port ${options.port ?? DEFAULT_GATEWAY_PORT} is in use (a troupe dev runs a gateway on 7400): give --port <port>, or --port 0 for any free port.`,
+        `Port ${options.port ?? DEFAULT_GATEWAY_PORT} is in use` +
+          (options.port === undefined
+            ? " (troupe dev runs its gateway there when it is free)"
+            : "") +
+          ": give --port <port>, or --port 0 for any free port.",
       );
     }
     throw error;
@@ -76,8 +80,11 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
 async function authOf(options: GatewayCommandOptions): Promise<GatewayAuth | undefined> {
   const tokens: TokenGrant[] = [];
   if (options.token !== undefined) {
-    if (options.token.trim() === "") {
-      throw new TroupeError("invalid_options", "The gateway token is empty: give a token or none.");
+    if (options.token.trim().length < MIN_TOKEN_LENGTH) {
+      throw new TroupeError(
+        "invalid_options",
+        `The gateway token has fewer than ${MIN_TOKEN_LENGTH} characters (as in a tokens file): give a longer one, or none.`,
+      );
     }
     tokens.push({ token: options.token, name: "--token" });
   }
