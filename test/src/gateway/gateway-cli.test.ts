@@ -4,7 +4,7 @@
  * tokens file, and the refusals (a public address without tokens, a bad
  * tokens file), each a clear error and exit code 1.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,13 +14,17 @@ import { startTroupeGateway } from "../support/troupe-gateway-process.js";
 
 describe("troupe gateway and troupe dev's gateway (issue #16)", () => {
   let dev: TroupeDev;
+  /** Tokens files of the tests (removed after them: the run checks no folder of it is left). */
+  let folder: string;
 
   beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), `${testRunMarker()}gateway-`));
     dev = await startTroupeDev(["--hosts", "1"]);
   }, 120_000);
 
   afterAll(async () => {
     await dev?.stop();
+    await rm(folder, { recursive: true, force: true });
   });
 
   it("troupe dev serves the gateway and console, names it in its banner and its state file", async () => {
@@ -36,7 +40,6 @@ describe("troupe gateway and troupe dev's gateway (issue #16)", () => {
   });
 
   it("serves with tokens from a tokens file: no token 401, a token of the wrong prefix 403", async () => {
-    const folder = await mkdtemp(join(tmpdir(), `${testRunMarker()}gateway-`));
     const tokensFile = join(folder, "tokens.json");
     await writeFile(
       tokensFile,
@@ -74,7 +77,6 @@ describe("troupe gateway and troupe dev's gateway (issue #16)", () => {
     });
     expect(open.code).toBe(1);
     expect(open.stderr).toMatch(/troupe gateway refuses to listen on 0\.0\.0\.0 without a token/);
-    const folder = await mkdtemp(join(tmpdir(), `${testRunMarker()}gateway-`));
     const badFile = join(folder, "tokens.json");
     await writeFile(badFile, JSON.stringify([{ token: "short" }]));
     const bad = await runTroupe(["gateway", "--tokens-file", badFile, "--port", "0"], {

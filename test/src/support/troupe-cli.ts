@@ -111,7 +111,7 @@ export interface TroupeDev {
 
 /**
  * Starts `troupe dev` with a fresh TROUPE_HOME (a test temp folder) on free
- * ports and waits for its "Troupe is running" banner.
+ * ports and waits for the whole of its "Troupe is running" banner.
  *
  * @param args - extra arguments, e.g. `["--hosts", "2"]`.
  * @param readyTimeoutMs - how long startup may take, in ms; default 90 000.
@@ -135,7 +135,9 @@ export async function startTroupeDev(
   let hasExited = false;
   void exited.then(() => (hasExited = true));
   try {
-    await waitFor(() => hasExited || output.includes("Troupe is running"), {
+    // The banner's last line: the lines before it may come in later chunks
+    // than "Troupe is running".
+    await waitFor(() => hasExited || output.includes("stops the hosts, then the servers."), {
       timeoutMs: readyTimeoutMs,
       description: "troupe dev banner",
     });
