@@ -42,6 +42,7 @@ export {
   type VersionRefusalAlert,
   type VersionRefusalReport,
 } from "./host/version-refusals.js";
+export * from "./stores/redis-connection.js";
 export * from "./stores/watch-redis-connection.js";
 export * from "./registry/actor-kind.js";
 export * from "./registry/assert-supported-machine.js";
