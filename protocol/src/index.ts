@@ -113,6 +113,8 @@ export {
   unroutableCaptureSubjects,
 } from "./subjects/unroutable-subject.js";
 export {
+  CLAIM_STREAM_SUBJECTS,
+  executionClaimSubject,
   DEAD_LETTER_STREAM_SUBJECTS,
   DELTA_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,

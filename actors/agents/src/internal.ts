@@ -22,6 +22,7 @@ export * from "./transcript/delta-publisher.js";
 export * from "./transcript/jetstream-transcript-reader.js";
 export * from "./tools/idempotency-record-store.js";
 export * from "./tools/idempotency-record-store-contract.js";
+export * from "./tools/execution-claims.js";
 export * from "./tools/in-memory-idempotency-record-store.js";
 export * from "./tools/redis-idempotency-record-store.js";
 export * from "./tools/redis-tool-result-store.js";

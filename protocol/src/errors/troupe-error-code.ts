@@ -9,6 +9,7 @@
  * | `lease_lost` | the host no longer holds the shard lease it acted under |
  * | `fenced` | a write carried a fencing token older than the current one |
  * | `shard_count_mismatch` | a host's shard count differs from the deployment's |
+ * | `redis_key_layout` | the deployment's Redis keys are in the layout before issue #17 (no hash tags); `troupe migrate redis-keys` moves them (`RedisKeyLayoutError`) |
  * | `unknown_machine_version` | a snapshot was written by a machine version this host cannot read (no `migrate` hook, or it threw): the host refuses the actor, its messages wait in the inbox, nothing is dead-lettered (retryable; issue #14, `UnknownMachineVersionError`) |
  * | `effect_failed` | an effect (model call, tool, timer) failed after its retries |
  * | `timeout` | an operation did not finish within its deadline |
@@ -39,6 +40,7 @@ export const TROUPE_ERROR_CODES = [
   "lease_lost",
   "fenced",
   "shard_count_mismatch",
+  "redis_key_layout",
   "unknown_machine_version",
   "effect_failed",
   "timeout",

@@ -1,20 +1,30 @@
+import { DEFAULT_SHARD_COUNT } from "../subjects/deployment-defaults.js";
+import { shardOf } from "../subjects/shard-of.js";
+
 /**
  * Redis key layout of one deployment: every key Troupe reads or writes is built
  * here and nowhere else. Every key starts with the deployment's prefix (default
- * `troupe`), so several deployments or test suites can share a server.
+ * `troupe`), so several deployments or test suites can share a server (and a
+ * Redis ACL user can be limited to `~<prefix>:*`).
+ *
+ * Every key of one shard carries the shard's **hash tag** `{<shard>}`, so the
+ * scripts that touch several of them (the commit: actor, history, lease, timers,
+ * dirty set) run on a Redis Cluster, where a script's keys must share a hash
+ * slot (issue #17, decision 0031). An actor's keys are in its shard's slot:
+ * `shardOf(address, shardCount)`. Every other key is read or written alone.
  *
  * | key | type | holds | written by |
  * | --- | --- | --- | --- |
- * | `<p>:deployment` | hash | `shardCount` | runtime |
+ * | `<p>:deployment` | hash | `shardCount`, `keyLayout` (2 since issue #17) | runtime |
  * | `<p>:hosts` | sorted set | host ids scored by membership expiry (Unix ms, Redis clock) | runtime |
- * | `<p>:lease:<shard>` | hash + TTL | `owner`, `token` | runtime |
- * | `<p>:fence:<shard>` | counter | last fencing token issued for the shard | runtime |
- * | `<p>:watermark:<shard>` | string | inbox sequence from which a new owner must read (written when the shard is first owned) | runtime |
- * | `<p>:timers:<shard>` | sorted set | `<deadlineMs>\|<address>\|<timerId>` scored by deadline (ms) | runtime |
- * | `<p>:dirty:<shard>` | set | actors with running effects or an unconfirmed outbox | runtime |
+ * | `<p>:{<shard>}:lease` | hash + TTL | `owner`, `token`, `writes` (commits under this grant) | runtime |
+ * | `<p>:{<shard>}:fence` | counter | last fencing token issued for the shard | runtime |
+ * | `<p>:{<shard>}:watermark` | string | inbox sequence from which a new owner must read | runtime |
+ * | `<p>:{<shard>}:timers` | sorted set | `<deadlineMs>\|<address>\|<timerId>` scored by deadline (ms) | runtime |
+ * | `<p>:{<shard>}:dirty` | set | actors with running effects or an unconfirmed outbox | runtime |
  * | `<p>:refused` | hash | actor → JSON `{ hostId, storedVersion, hostVersion, refusals, waitingMessages, sinceMs, expiresAtMs }`: actors a host refuses for their machine version; removed when processed or handed over, stale after `expiresAtMs` (issue #14) | runtime |
- * | `<p>:actor:<kind>/<id>` | string | `<gen>:<confirmed 0\|1>:<length>:`, the msgpack record (`length` bytes), then its outbox until confirmed (issue #12) | runtime |
- * | `<p>:history:<kind>/<id>` | list + TTL | earlier generations without their outboxes, newest first; expires `historyRetentionMs` after the last commit | runtime |
+ * | `<p>:{<shard>}:actor:<kind>/<id>` | string | `<gen>:<confirmed 0\|1>:<length>:`, the msgpack record (`length` bytes), then its outbox until confirmed (issue #12) | runtime |
+ * | `<p>:{<shard>}:history:<kind>/<id>` | list + TTL | earlier generations without their outboxes, newest first; expires `historyRetentionMs` after the last commit | runtime |
  * | `<p>:effect-host-run:<kind>/<id>:<effectId>` | counter + TTL | the host run of one effect request | runtime |
  * | `<p>:model-stream-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | the stream attempt of one model call (`run.delta`'s `attempt`) | agents |
  * | `<p>:idempotency:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |
@@ -22,14 +32,46 @@
  * | `<p>:demo:notes:<sessionId>` | hash | the demo agent's notes of one session | demo agent |
  * | `<p>:demo:outbox` | list | the demo agent's "sent" emails | demo agent |
  *
+ * Before issue #17 (key layout 1) the shard's keys had no hash tag
+ * (`<p>:lease:<shard>`, `<p>:actor:<address>`, …); `troupe migrate redis-keys`
+ * moves a stopped deployment to layout 2.
+ *
  * The names follow the glossary of docs/design.md: "fence" is only the shard's
  * fencing-token counter, and each counter is named after the attempt it counts.
  */
 export class RedisKeys {
+  /** The key layout this class builds (the `<p>:deployment` hash's `keyLayout`). */
+  static readonly LAYOUT = 2;
+
   /**
    * @param prefix - the deployment prefix (`[A-Za-z0-9_-]{1,32}`, default `troupe`).
+   * @param shardCount - the deployment's shard count (default 64, the default of
+   *   deployments), which places an actor's keys in its shard's hash slot. Give
+   *   the deployment's real count (the `<p>:deployment` hash's `shardCount`) when
+   *   reading actors of a deployment made with another.
    */
-  constructor(readonly prefix: string) {}
+  constructor(
+    readonly prefix: string,
+    readonly shardCount: number = DEFAULT_SHARD_COUNT,
+  ) {}
+
+  /**
+   * The hash tag part of every key of one shard, `<p>:{<shard>}`.
+   *
+   * @example new RedisKeys("troupe").shardTag(3) // "troupe:{3}"
+   */
+  shardTag(shard: number): string {
+    return `${this.prefix}:{${shard}}`;
+  }
+
+  /** The shard an actor address (`kind/id`) belongs to under this layout's shard count. */
+  shardOfAddress(address: string): number {
+    const slash = address.indexOf("/");
+    return shardOf(
+      { kind: address.slice(0, Math.max(0, slash)), id: address.slice(slash + 1) },
+      this.shardCount,
+    );
+  }
 
   deployment(): string {
     return `${this.prefix}:deployment`;
@@ -38,30 +80,54 @@ export class RedisKeys {
     return `${this.prefix}:hosts`;
   }
   lease(shard: number): string {
-    return `${this.prefix}:lease:${shard}`;
+    return `${this.shardTag(shard)}:lease`;
   }
   /** The shard's fencing-token counter. */
   fence(shard: number): string {
-    return `${this.prefix}:fence:${shard}`;
+    return `${this.shardTag(shard)}:fence`;
   }
   watermark(shard: number): string {
-    return `${this.prefix}:watermark:${shard}`;
+    return `${this.shardTag(shard)}:watermark`;
   }
   timers(shard: number): string {
-    return `${this.prefix}:timers:${shard}`;
+    return `${this.shardTag(shard)}:timers`;
   }
   dirty(shard: number): string {
-    return `${this.prefix}:dirty:${shard}`;
+    return `${this.shardTag(shard)}:dirty`;
   }
   /** Actors refused for their machine version, by actor (issue #14). */
   refusedActors(): string {
     return `${this.prefix}:refused`;
   }
-  actor(address: string): string {
-    return `${this.prefix}:actor:${address}`;
+  /**
+   * An actor's latest generation, in its shard's hash slot.
+   *
+   * @param address - `kind/id`.
+   * @param shard - the actor's shard; default `shardOfAddress(address)`.
+   * @example new RedisKeys("troupe", 64).actor("session/demo-1") // "troupe:{<shard>}:actor:session/demo-1"
+   */
+  actor(address: string, shard: number = this.shardOfAddress(address)): string {
+    return `${this.shardTag(shard)}:actor:${address}`;
   }
-  history(address: string): string {
-    return `${this.prefix}:history:${address}`;
+  /** An actor's earlier generations (see {@link RedisKeys.actor} for the parameters). */
+  history(address: string, shard: number = this.shardOfAddress(address)): string {
+    return `${this.shardTag(shard)}:history:${address}`;
+  }
+  /**
+   * The keys of layout 1 (before issue #17), which had no hash tag: for
+   * `troupe migrate redis-keys` and the refusal of a host that finds them.
+   */
+  legacy() {
+    const p = this.prefix;
+    return {
+      lease: (shard: number) => `${p}:lease:${shard}`,
+      fence: (shard: number) => `${p}:fence:${shard}`,
+      watermark: (shard: number) => `${p}:watermark:${shard}`,
+      timers: (shard: number) => `${p}:timers:${shard}`,
+      dirty: (shard: number) => `${p}:dirty:${shard}`,
+      actorPattern: `${p}:actor:*`,
+      historyPattern: `${p}:history:*`,
+    };
   }
   /**
    * Counter of the host runs of one effect request (its *host run* number, 1 on

@@ -8,6 +8,7 @@
  * | `<P>_DELTAS` | `_troupe.delta.>` | transient `run.delta` events, kept briefly (default 1 h) |
  * | `<P>_DEADLETTER` | `_troupe.deadletter.>` | rejected messages with their reason |
  * | `<P>_TRANSCRIPT` | `_troupe.transcript.>` | append-only conversation log of each session |
+ * | `<P>_CLAIMS` | `_troupe.claim.>` | one execution claim per at-most-once tool call, beside the journal (issue #17) |
  *
  * `<P>` is the upper-cased deployment prefix (default `TROUPE`).
  */
@@ -18,6 +19,13 @@ export interface StreamNames {
   readonly deltas: string;
   readonly deadLetter: string;
   readonly transcript: string;
+  /**
+   * Execution claims of at-most-once tool calls (`non_idempotent_write`,
+   * `unclassified`): one message per idempotency key, written before the call
+   * runs, so a call whose Redis idempotency record was lost (failover, crash)
+   * is never run again (issue #17, decision 0031).
+   */
+  readonly claims: string;
 }
 
 /**
@@ -34,5 +42,6 @@ export function streamNames(prefix: string): StreamNames {
     deltas: `${base}_DELTAS`,
     deadLetter: `${base}_DEADLETTER`,
     transcript: `${base}_TRANSCRIPT`,
+    claims: `${base}_CLAIMS`,
   };
 }

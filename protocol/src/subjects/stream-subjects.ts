@@ -28,3 +28,20 @@ export const DEAD_LETTER_STREAM_SUBJECTS = ["_troupe.deadletter.>"] as const;
  * session, `_troupe.transcript.<sessionId>` (kept outside snapshots, so a snapshot stays small however long the conversation).
  */
 export const TRANSCRIPT_STREAM_SUBJECTS = ["_troupe.transcript.>"] as const;
+
+/**
+ * Subjects of the execution-claims stream (`<P>_CLAIMS`): one claim per
+ * at-most-once tool call, `_troupe.claim.<sha-256 of the idempotency key, hex>`
+ * (issue #17).
+ */
+export const CLAIM_STREAM_SUBJECTS = ["_troupe.claim.>"] as const;
+
+/**
+ * The subject of one tool call's execution claim.
+ *
+ * @param idempotencyKeyHash - the SHA-256 of the call's idempotency key, lower-case hex (64 characters).
+ * @example executionClaimSubject("9f86…") // "_troupe.claim.9f86…"
+ */
+export function executionClaimSubject(idempotencyKeyHash: string): string {
+  return `_troupe.claim.${idempotencyKeyHash}`;
+}

@@ -21,11 +21,17 @@ describe("RedisLeaseStore keeps the LeaseStore contract on a real Redis", () => 
 });
 
 describe("RedisLeaseStore on a real Redis", () => {
-  it("keeps a lease as a hash <prefix>:lease:<shard> with the TTL, and the last token under <prefix>:fence:<shard>", async () => {
+  it("keeps a lease as a hash <prefix>:{<shard>}:lease with the TTL and its commit count, and the last token under <prefix>:{<shard>}:fence", async () => {
     const layout = new RedisKeys(`test-leases-${randomUUID()}`);
     const leases = new RedisLeaseStore(client(), layout);
     expect(await leases.acquire(7, "host-a", 5_000)).toBe(1);
-    expect(await client().hgetall(layout.lease(7))).toEqual({ owner: "host-a", token: "1" });
+    expect(layout.lease(7)).toBe(`${layout.prefix}:{7}:lease`);
+    expect(layout.fence(7)).toBe(`${layout.prefix}:{7}:fence`);
+    expect(await client().hgetall(layout.lease(7))).toEqual({
+      owner: "host-a",
+      token: "1",
+      writes: "0",
+    });
     const ttlMs = await client().pttl(layout.lease(7));
     expect(ttlMs).toBeGreaterThan(4_000);
     expect(ttlMs).toBeLessThanOrEqual(5_000);

@@ -67,8 +67,14 @@ describe("RedisSnapshotStore on a real Redis", () => {
     await snapshots.confirmOutbox(5, old);
     expect((await snapshots.load("counter/legacy"))?.outboxConfirmed).toBe(true);
     const next: ActorRecord = { ...old, generation: 8, inboxSeq: 41, outbox: [] };
-    const commit = { shard: 5, token, keepGenerations: 3, historyRetentionMs: 600_000 };
-    expect(await snapshots.commit({ ...commit, previous: old, next })).toBe("committed");
+    const commit = {
+      shard: 5,
+      owner: "host-a",
+      token,
+      keepGenerations: 3,
+      historyRetentionMs: 600_000,
+    };
+    expect((await snapshots.commit({ ...commit, previous: old, next })).outcome).toBe("committed");
     expect(await client().type(layout.actor("counter/legacy"))).toBe("string");
     expect(await snapshots.load("counter/legacy")).toEqual({
       record: next,
@@ -78,7 +84,7 @@ describe("RedisSnapshotStore on a real Redis", () => {
       7,
     ]);
     // A stale writer of the old generation is refused as before.
-    expect(await snapshots.commit({ ...commit, previous: old, next })).toBe("conflict");
+    expect((await snapshots.commit({ ...commit, previous: old, next })).outcome).toBe("conflict");
   });
 
   it("writes one commit as the actor string, the history list, the shard's timer set and dirty set", async () => {
@@ -97,11 +103,17 @@ describe("RedisSnapshotStore on a real Redis", () => {
       outbox: [],
     };
     const next = { ...base, generation: 2, inboxSeq: 5 };
-    const commit = { shard: 3, token, keepGenerations: 3, historyRetentionMs: 600_000 };
-    expect(await snapshots.commit({ ...commit, previous: undefined, next: base })).toBe(
+    const commit = {
+      shard: 3,
+      owner: "host-a",
+      token,
+      keepGenerations: 3,
+      historyRetentionMs: 600_000,
+    };
+    expect((await snapshots.commit({ ...commit, previous: undefined, next: base })).outcome).toBe(
       "committed",
     );
-    expect(await snapshots.commit({ ...commit, previous: base, next })).toBe("committed");
+    expect((await snapshots.commit({ ...commit, previous: base, next })).outcome).toBe("committed");
     // "<generation>:<confirmed>:<record length>:" then the record (issue #12).
     const stored = (await client().getBuffer(layout.actor("counter/c1")))!;
     const header = /^2:0:(\d+):/.exec(stored.toString("latin1"))!;
@@ -142,7 +154,14 @@ describe("RedisSnapshotStore on a real Redis", () => {
         },
       ],
     };
-    await snapshots.commit({ shard: 4, token, previous: undefined, next, keepGenerations: 3 });
+    await snapshots.commit({
+      shard: 4,
+      owner: "host-a",
+      token,
+      previous: undefined,
+      next,
+      keepGenerations: 3,
+    });
     const key = layout.actor("counter/c2");
     const before = (await client().getBuffer(key))!;
     expect(before.byteLength).toBeGreaterThan(2_000);

@@ -75,7 +75,7 @@ export async function startCluster(
   const servers = await startTestServers({ shardCount });
   const nats = await connect({ servers: servers.natsUrl });
   const redis = new Redis(servers.redisUrl, { enableAutoPipelining: true });
-  const keys = new RedisKeys("troupe");
+  const keys = new RedisKeys("troupe", shardCount);
   const hosts: HostProcess[] = [];
   const streams = streamNames("troupe");
   const js = jetstream(nats);

@@ -11,6 +11,7 @@ import {
   type SessionContext,
   type ToolCallContext,
 } from "@troupe/machines";
+import { JetStreamExecutionClaims, withExecutionClaims } from "../tools/execution-claims.js";
 import { RedisIdempotencyRecordStore } from "../tools/redis-idempotency-record-store.js";
 import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
 import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
@@ -129,7 +130,12 @@ export function agentKinds(
             return agents.get(name).tools;
           },
           publishProgress,
-          idempotencyRecords: new RedisIdempotencyRecordStore(services.redis, services.keys),
+          // At-most-once calls are also claimed in the claims stream before they
+          // run: Redis may lose the record of a started call (issue #17).
+          idempotencyRecords: withExecutionClaims(
+            new RedisIdempotencyRecordStore(services.redis, services.keys),
+            new JetStreamExecutionClaims(services.js, services.jsm, services.streams.claims),
+          ),
           results: new RedisToolResultStore(services.redis, services.keys),
           logger: services.logger,
         }),

@@ -35,6 +35,13 @@ export interface BeginOptions {
    * it wait.
    */
   readonly retryingAttempt?: number;
+  /**
+   * Identifies the handler invocation that begins the call (a random id it
+   * keeps across its retries), so that a store which also writes an execution
+   * claim (`withExecutionClaims`, issue #17) recognises its own claim after a
+   * lost answer. Ignored by stores without claims.
+   */
+  readonly claimId?: string;
 }
 
 /**

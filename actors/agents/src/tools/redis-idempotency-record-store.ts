@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@troupe/runtime";
 import type { RedisKeys } from "@troupe/protocol/internal";
 import { RedisScript } from "@troupe/runtime/internal";
 import {
@@ -113,7 +113,7 @@ export class RedisIdempotencyRecordStore implements IdempotencyRecordStore {
    * @param options - TTL and execution attempts, see {@link RedisIdempotencyRecordStoreOptions}.
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keys: RedisKeys,
     options: RedisIdempotencyRecordStoreOptions = {},
   ) {

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@troupe/runtime";
 import type { RedisKeys } from "@troupe/protocol/internal";
 import { DEFAULT_IDEMPOTENCY_RECORD_TTL_MS } from "./idempotency-record-store.js";
 import type { ToolResultStore } from "./tool-result-store.js";
@@ -27,7 +27,7 @@ export class RedisToolResultStore implements ToolResultStore {
    * @param options - see {@link RedisToolResultStoreOptions}.
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keys: RedisKeys,
     options: RedisToolResultStoreOptions = {},
   ) {
@@ -60,7 +60,7 @@ export class RedisToolResultStore implements ToolResultStore {
  * ```
  */
 export async function readToolResult(
-  redis: Redis,
+  redis: RedisConnection,
   keys: RedisKeys,
   ref: string,
 ): Promise<string | undefined> {

@@ -137,10 +137,13 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
 
     let retryingAttempt: number | undefined;
     let waitingLogged = false;
+    // This invocation's id: an execution claim it wrote before a lost answer is its own (issue #17).
+    const claimId = crypto.randomUUID();
     for (;;) {
       const decision = await store("begin", () =>
         records.begin(key, effectClass, {
           livenessMs,
+          claimId,
           ...(retryingAttempt === undefined ? {} : { retryingAttempt }),
         }),
       );

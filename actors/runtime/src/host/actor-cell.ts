@@ -48,7 +48,7 @@ export interface ActorCellShard {
   commit(
     previous: ActorRecord | undefined,
     next: ActorRecord,
-  ): Promise<Exclude<CommitOutcome, "fenced">>;
+  ): Promise<Extract<CommitOutcome, "committed" | "conflict">>;
   /** Acks a processed message and moves the shard's watermark. */
   complete(message: JsMsg): void;
   /** Starts an effect tied to the shard's lifetime. */

@@ -1,5 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
+import {
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+} from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import {
   encodeMessage,
@@ -13,6 +18,7 @@ import pLimit from "p-limit";
 import { pino, type Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
 import { systemClock } from "../clock/system-clock.js";
+import { RedisKeyLayoutError } from "../errors/redis-key-layout-error.js";
 import { ShardCountMismatchError } from "../errors/shard-count-mismatch-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
@@ -20,6 +26,7 @@ import { RedisKeys } from "@troupe/protocol/internal";
 import { RedisLeaseStore } from "../stores/redis-lease-store.js";
 import { RedisMembershipStore } from "../stores/redis-membership-store.js";
 import { redisRetryDelayMs, watchRedisConnection } from "../stores/watch-redis-connection.js";
+import type { RedisConnection } from "../stores/redis-connection.js";
 import { RedisSnapshotStore } from "../stores/redis-snapshot-store.js";
 import { ensureStreams } from "../streams/ensure-streams.js";
 import { EffectRunner } from "./effect-runner.js";
@@ -27,7 +34,7 @@ import { hostSettingsSchema, type HostSettings, type HostSettingsInput } from ".
 import type { HostRuntime } from "./host-runtime.js";
 import { OutboxPublisher } from "./outbox-publisher.js";
 import { MembershipSettling, planRebalance } from "./rebalance-plan.js";
-import { ShardWorker } from "./shard-worker.js";
+import { ShardWorker, type LeaseLossReason } from "./shard-worker.js";
 import { UnroutableCapture } from "./unroutable-capture.js";
 import { VersionRefusals, type VersionRefusalReport } from "./version-refusals.js";
 
@@ -35,7 +42,9 @@ import { VersionRefusals, type VersionRefusalReport } from "./version-refusals.j
 export interface HostServices {
   readonly nats: NatsConnection;
   readonly js: JetStreamClient;
-  readonly redis: Redis;
+  /** JetStream manager (stream info, direct reads of stored messages). */
+  readonly jsm: JetStreamManager;
+  readonly redis: RedisConnection;
   readonly streams: StreamNames;
   readonly keys: RedisKeys;
   readonly logger: Logger;
@@ -59,8 +68,11 @@ export interface HostRetention {
 export interface ActorHostOptions {
   /** NATS server URL (e.g. `nats://127.0.0.1:4222`) or an open connection. */
   readonly nats: string | NatsConnection;
-  /** Redis URL (e.g. `redis://127.0.0.1:6379`) or an open client. */
-  readonly redis: string | Redis;
+  /**
+   * Redis URL (e.g. `redis://127.0.0.1:6379`) or an open connection: a
+   * `Redis` (one server, or a Sentinel-managed master) or a `Cluster` (issue #17).
+   */
+  readonly redis: string | RedisConnection;
   /**
    * The actor kinds this host runs, or a function building them from the host's
    * connections (for kinds whose effects publish or read streams, such as
@@ -164,13 +176,19 @@ export class ActorHost {
     // ioredis reconnects by itself; without a listener each failed attempt would
     // print an "Unhandled error event" stack to stderr. One warn per outage.
     if (typeof options.redis === "string") watchRedisConnection(redis, logger, "host");
-    const keys = new RedisKeys(settings.prefix);
+    const keys = new RedisKeys(settings.prefix, settings.shardCount);
     const membership = new RedisMembershipStore(redis, keys);
     const recorded = await membership.claimShardCount(settings.shardCount);
     if (recorded !== settings.shardCount) {
       if (typeof options.nats === "string") await nats.close();
       if (typeof options.redis === "string") redis.disconnect();
       throw new ShardCountMismatchError(settings.shardCount, recorded);
+    }
+    const legacyShards = await membership.claimKeyLayout(settings.shardCount);
+    if (legacyShards.length > 0) {
+      if (typeof options.nats === "string") await nats.close();
+      if (typeof options.redis === "string") redis.disconnect();
+      throw new RedisKeyLayoutError(settings.prefix, legacyShards);
     }
     const jsm = await jetstreamManager(nats);
     const streams = streamNames(settings.prefix);
@@ -179,7 +197,7 @@ export class ActorHost {
     let kinds: readonly ActorKindDefinition[];
     if (typeof options.kinds === "function") {
       try {
-        kinds = options.kinds({ nats, js, redis, streams, keys, logger });
+        kinds = options.kinds({ nats, js, jsm, redis, streams, keys, logger });
         kinds.forEach(assertSupportedMachine);
       } catch (error) {
         if (typeof options.nats === "string") await nats.close();
@@ -423,7 +441,9 @@ export class ActorHost {
       await leases.release(shard, settings.hostId, token).catch(() => undefined);
       return;
     }
-    const started = new ShardWorker(shard, token, this.runtime, (lost) => this.#onLeaseLost(lost));
+    const started = new ShardWorker(shard, token, this.runtime, (lost, reason) =>
+      this.#onLeaseLost(lost, reason),
+    );
     this.#workers.set(shard, started);
     this.#renewedAt.set(shard, this.runtime.clock.now());
     try {
@@ -460,9 +480,23 @@ export class ActorHost {
     logger.debug({ shard: worker.shard }, "shard released");
   }
 
-  #onLeaseLost(worker: ShardWorker): void {
+  #onLeaseLost(worker: ShardWorker, reason: LeaseLossReason = "lost"): void {
     if (this.#workers.get(worker.shard) === worker) this.#workers.delete(worker.shard);
     this.#renewedAt.delete(worker.shard);
+    if (reason === "writes_lost") {
+      // Redis lost commits made under this grant (a failover to a replica that
+      // had not received them, or an AOF that lost its last writes): the actors
+      // in memory are ahead of Redis. Give the lease back so that the shard
+      // starts again (here or elsewhere) from the stored watermark, which the
+      // stored snapshots reflect: the lost steps are taken again from the
+      // journal (issue #17, decision 0031).
+      const { settings, leases, logger } = this.runtime;
+      logger.warn(
+        { shard: worker.shard, token: worker.token, writesFloor: worker.writesFloor },
+        "Redis lost commits of this shard (failover or crash); restarting the shard from its watermark",
+      );
+      void leases.release(worker.shard, settings.hostId, worker.token).catch(() => undefined);
+    }
     // Its effects go on and record their results (issue #11); stop() waits for them.
     if (worker.runningEffects > 0 && !this.#orphans.has(worker)) {
       this.#orphans.add(worker);
@@ -479,23 +513,28 @@ export class ActorHost {
     const workers = [...this.#workers.values()].filter((worker) => !worker.signal.aborted);
     const startedAt = clock.now();
     try {
-      const held = await leases.renew(
+      const renewals = await leases.renew(
         settings.hostId,
-        workers.map((worker) => ({ shard: worker.shard, token: worker.token })),
+        workers.map((worker) => ({
+          shard: worker.shard,
+          token: worker.token,
+          writesFloor: worker.writesFloor,
+        })),
         settings.leaseTtlMs,
       );
       workers.forEach((worker, index) => {
-        if (held[index] === true) this.#renewedAt.set(worker.shard, startedAt);
-        else this.#loseLease(worker);
+        const renewal = renewals[index];
+        if (renewal === "held") this.#renewedAt.set(worker.shard, startedAt);
+        else this.#loseLease(worker, renewal === "writes_lost" ? "writes_lost" : "lost");
       });
     } finally {
       this.#checkLeaseDeadlines();
     }
   }
 
-  #loseLease(worker: ShardWorker): void {
+  #loseLease(worker: ShardWorker, reason: LeaseLossReason = "lost"): void {
     worker.abort();
-    this.#onLeaseLost(worker);
+    this.#onLeaseLost(worker, reason);
   }
 
   /** A lease not renewed within its TTL (measured from the renewal request) is treated as lost at once. */

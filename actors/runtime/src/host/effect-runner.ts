@@ -5,7 +5,7 @@ import {
   formatAddress,
   toWireError,
 } from "@troupe/protocol";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "../stores/redis-connection.js";
 import type { Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
@@ -50,7 +50,7 @@ export class EffectRunner {
    *   `effect.failed` code `payload_too_large`.
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keys: RedisKeys,
     private readonly publisher: OutboxPublisher,
     private readonly logger: Logger,

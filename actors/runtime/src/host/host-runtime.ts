@@ -1,5 +1,5 @@
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "../stores/redis-connection.js";
 import type { Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
@@ -16,7 +16,7 @@ export interface HostRuntime {
   readonly settings: HostSettings;
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
-  readonly redis: Redis;
+  readonly redis: RedisConnection;
   readonly streams: StreamNames;
   readonly snapshots: SnapshotStore;
   readonly leases: LeaseStore;

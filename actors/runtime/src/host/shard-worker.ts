@@ -28,17 +28,21 @@ import { LeaseLostError } from "../errors/lease-lost-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { ActorRecord, PendingEffect } from "../step/actor-record.js";
 import { deadLetterItem } from "../step/dead-letter-items.js";
-import type { CommitOutcome, SnapshotStore } from "../stores/snapshot-store.js";
+import type { CommitOutcome, LeaseGrant, SnapshotStore } from "../stores/snapshot-store.js";
 import { ActorCell, type ActorCellDependencies } from "./actor-cell.js";
 import type { EffectRunner } from "./effect-runner.js";
 import type { HostSettings } from "./host-options.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
 import type { VersionRefusals } from "./version-refusals.js";
 
+/** Why a worker stopped on a lease: another grant holds it, or Redis lost commits made under it (issue #17). */
+export type LeaseLossReason = "lost" | "writes_lost";
+
 /** What a {@link ShardWorker} uses of its host (a `HostRuntime` has all of it). */
 export interface ShardWorkerDependencies {
   readonly settings: Pick<
     HostSettings,
+    | "hostId"
     | "prefix"
     | "shardCount"
     | "ackWaitMs"
@@ -94,6 +98,8 @@ export class ShardWorker {
   #messages: ConsumerMessages | undefined;
   #highestDelivered = 0;
   #savedWatermark = 0;
+  /** Commits this worker made under its lease grant (the highest count a commit answered). */
+  #writesFloor = 0;
   #accepting = true;
   #loop: Promise<void> | undefined;
   readonly #cellDependencies: ActorCellDependencies;
@@ -102,13 +108,14 @@ export class ShardWorker {
    * @param shard - the shard this worker serves.
    * @param token - the fencing token of the host's lease on it.
    * @param dependencies - clients, stores and settings of the host.
-   * @param onLeaseLost - called once a commit found the lease gone.
+   * @param onLeaseLost - called once a commit found the lease gone (`lost`), or
+   *   found that the store lost commits made under it (`writes_lost`, issue #17).
    */
   constructor(
     readonly shard: number,
     readonly token: number,
     private readonly dependencies: ShardWorkerDependencies,
-    private readonly onLeaseLost: (worker: ShardWorker) => void,
+    private readonly onLeaseLost: (worker: ShardWorker, reason: LeaseLossReason) => void,
   ) {
     const { snapshots, publisher, effects, limit, logger, settings, clock, refusals } =
       dependencies;
@@ -129,6 +136,20 @@ export class ShardWorker {
         sleep: (ms) => this.sleep(ms),
       },
     };
+  }
+
+  /** The lease grant this worker writes under: the host, the fencing token and the commits it made. */
+  get lease(): LeaseGrant {
+    return {
+      owner: this.dependencies.settings.hostId,
+      token: this.token,
+      writesFloor: this.#writesFloor,
+    };
+  }
+
+  /** Commits this worker made under its grant; a renewal or commit that finds fewer means Redis lost writes. */
+  get writesFloor(): number {
+    return this.#writesFloor;
   }
 
   /** False once the worker drains or lost its lease: cells stop taking messages. */
@@ -154,7 +175,7 @@ export class ShardWorker {
       // Written once, when the shard is first owned (1 = from the stream's
       // start, as no key): so the shard's Redis keys are fixed from now on, and
       // traffic that creates no actor (bogus commands) adds none (issue #11).
-      await snapshots.saveWatermark(this.shard, this.token, 1);
+      await snapshots.saveWatermark(this.shard, this.lease, 1);
     }
     const watermark = stored ?? 0;
     this.#savedWatermark = watermark;
@@ -285,21 +306,25 @@ export class ShardWorker {
   async commit(
     previous: ActorRecord | undefined,
     next: ActorRecord,
-  ): Promise<Exclude<CommitOutcome, "fenced">> {
-    const outcome = await this.dependencies.snapshots.commit({
+  ): Promise<Extract<CommitOutcome, "committed" | "conflict">> {
+    const result = await this.dependencies.snapshots.commit({
       shard: this.shard,
-      token: this.token,
+      ...this.lease,
       previous,
       next,
       keepGenerations: this.dependencies.settings.keepGenerations,
       historyRetentionMs: this.dependencies.settings.historyRetentionMs,
     });
-    if (outcome === "fenced") {
+    if (result.outcome === "committed") {
+      this.#writesFloor = Math.max(this.#writesFloor, result.writes);
+      return "committed";
+    }
+    if (result.outcome === "fenced" || result.outcome === "writes_lost") {
       this.abort();
-      this.onLeaseLost(this);
+      this.onLeaseLost(this, result.outcome === "fenced" ? "lost" : "writes_lost");
       throw new LeaseLostError(this.shard, this.token);
     }
-    return outcome;
+    return result.outcome;
   }
 
   /**
@@ -385,12 +410,24 @@ export class ShardWorker {
     return lowest;
   }
 
-  /** Saves the watermark if it moved (fenced by the lease token). */
+  /**
+   * Saves the watermark if it moved (fenced by the lease grant). Refused when
+   * Redis lost commits of this grant (a watermark past them would skip their
+   * messages): the shard then stops, as on a lost lease, and starts again from
+   * the stored watermark (issue #17).
+   */
   async saveWatermark(): Promise<void> {
     const watermark = this.watermark;
     if (watermark <= this.#savedWatermark) return;
-    if (await this.dependencies.snapshots.saveWatermark(this.shard, this.token, watermark)) {
-      this.#savedWatermark = watermark;
+    const outcome = await this.dependencies.snapshots.saveWatermark(
+      this.shard,
+      this.lease,
+      watermark,
+    );
+    if (outcome === "saved") this.#savedWatermark = watermark;
+    else if (outcome === "writes_lost" && this.#accepting) {
+      this.abort();
+      this.onLeaseLost(this, "writes_lost");
     }
   }
 

@@ -1,17 +1,15 @@
 import type { RedisKeys } from "@troupe/protocol/internal";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis-connection.js";
 import { RedisScript } from "./redis-script.js";
 
-// KEYS: timer sets; ARGV: ms. Lowers every score by ms; members (which carry the
-// real deadline the firing reports) stay as they are.
+// KEYS: one shard's timer set; ARGV: ms. Lowers every score by ms; members (which
+// carry the real deadline the firing reports) stay as they are.
 const advanceScript = new RedisScript(`
 local moved = 0
-for _, key in ipairs(KEYS) do
-  local entries = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
-  for j = 1, #entries, 2 do
-    redis.call('ZADD', key, 'XX', tonumber(entries[j + 1]) - tonumber(ARGV[1]), entries[j])
-    moved = moved + 1
-  end
+local entries = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for j = 1, #entries, 2 do
+  redis.call('ZADD', KEYS[1], 'XX', tonumber(entries[j + 1]) - tonumber(ARGV[1]), entries[j])
+  moved = moved + 1
 end
 return moved
 `);
@@ -20,7 +18,8 @@ return moved
  * Lets `ms` of time pass for every durable timer armed now, for tests (the
  * test kit's `clock.advance`, issue #14): each member of the deployment's
  * timer sets (`<p>:timers:<shard>`, scored by deadline in Unix ms) is scored
- * `ms` lower, in one script, so a host's next timer poll (every
+ * `ms` lower, one script per shard (each shard's timers are in their own hash
+ * slot; issue #17), so a host's next timer poll (every
  * `timerPollIntervalMs`, by the Redis server's clock) finds those whose
  * deadline is now within reach. The member keeps the real deadline, so the
  * `timer.fired` message names the timer the actor's snapshot holds and the
@@ -35,7 +34,7 @@ return moved
  * @throws RangeError when `ms` is negative or not finite, or `shardCount` is not a positive integer.
  */
 export async function advanceDurableTimers(
-  redis: Redis,
+  redis: RedisConnection,
   keys: RedisKeys,
   shardCount: number,
   ms: number,
@@ -49,6 +48,10 @@ export async function advanceDurableTimers(
     );
   }
   if (ms === 0) return 0;
-  const timerSets = Array.from({ length: shardCount }, (_, shard) => keys.timers(shard));
-  return Number(await advanceScript.run(redis, timerSets, [Math.round(ms)]));
+  const moved = await Promise.all(
+    Array.from({ length: shardCount }, (_, shard) =>
+      advanceScript.run(redis, [keys.timers(shard)], [Math.round(ms)]),
+    ),
+  );
+  return moved.reduce<number>((sum, count) => sum + Number(count), 0);
 }

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock/clock.js";
 import { systemClock } from "../clock/system-clock.js";
-import type { LeaseHolder, LeaseStore, ShardLease } from "./lease-store.js";
+import type { LeaseHolder, LeaseRenewal, LeaseStore, ShardLease } from "./lease-store.js";
 
 /** Options of {@link InMemoryLeaseStore}. */
 export interface InMemoryLeaseStoreOptions {
@@ -13,6 +13,8 @@ interface HeldLease {
   readonly token: number;
   /** Last instant the lease is still held, Unix ms by the store's clock. */
   expiresAtMs: number;
+  /** Commits counted under this grant (`countWrite`). */
+  writes: number;
 }
 
 /**
@@ -58,19 +60,20 @@ export class InMemoryLeaseStore implements LeaseStore {
     }
     const token = (this.#tokens.get(shard) ?? 0) + 1;
     this.#tokens.set(shard, token);
-    this.#leases.set(shard, { owner, token, expiresAtMs: now + ttlMs });
+    this.#leases.set(shard, { owner, token, expiresAtMs: now + ttlMs, writes: 0 });
     return Promise.resolve(token);
   }
 
   /** See {@link LeaseStore.renew}. */
-  renew(owner: string, leases: readonly ShardLease[], ttlMs: number): Promise<boolean[]> {
+  renew(owner: string, leases: readonly ShardLease[], ttlMs: number): Promise<LeaseRenewal[]> {
     const now = this.#clock.now();
     return Promise.resolve(
-      leases.map(({ shard, token }) => {
+      leases.map(({ shard, token, writesFloor = 0 }): LeaseRenewal => {
         const held = this.#held(shard, now);
-        if (held === undefined || held.owner !== owner || held.token !== token) return false;
+        if (held === undefined || held.owner !== owner || held.token !== token) return "lost";
+        if (held.writes < writesFloor) return "writes_lost";
         held.expiresAtMs = now + ttlMs;
-        return true;
+        return "held";
       }),
     );
   }
@@ -111,6 +114,27 @@ export class InMemoryLeaseStore implements LeaseStore {
    */
   currentToken(shard: number): number | undefined {
     return this.#held(shard, this.#clock.now())?.token;
+  }
+
+  /** The grant held on `shard` now (owner, token, commits counted), or undefined. */
+  currentGrant(shard: number): { owner: string; token: number; writes: number } | undefined {
+    const held = this.#held(shard, this.#clock.now());
+    return held === undefined
+      ? undefined
+      : { owner: held.owner, token: held.token, writes: held.writes };
+  }
+
+  /**
+   * Counts one commit under the shard's current grant (the Redis commit script's
+   * `HINCRBY writes`), for `InMemorySnapshotStore`.
+   *
+   * @returns the grant's commit count, this one included (0 when no grant is held).
+   */
+  countWrite(shard: number): number {
+    const held = this.#held(shard, this.#clock.now());
+    if (held === undefined) return 0;
+    held.writes += 1;
+    return held.writes;
   }
 
   #held(shard: number, now: number): HeldLease | undefined {

@@ -32,7 +32,14 @@ describe("InMemorySnapshotStore", () => {
       timers: [{ timerId: "alarm", deadlineMs: 12_000, event: { type: "alarm" } }],
       outbox: [],
     };
-    await snapshots.commit({ shard: 5, token, previous: undefined, next, keepGenerations: 3 });
+    await snapshots.commit({
+      shard: 5,
+      owner: "host-a",
+      token,
+      previous: undefined,
+      next,
+      keepGenerations: 3,
+    });
     clock.advance(1_999);
     expect(await snapshots.dueTimers([5], 10)).toEqual([]);
     clock.advance(1);
@@ -56,7 +63,14 @@ describe("InMemorySnapshotStore", () => {
       timers: [],
       outbox: [],
     };
-    await snapshots.commit({ shard: 0, token, previous: undefined, next, keepGenerations: 3 });
+    await snapshots.commit({
+      shard: 0,
+      owner: "host-a",
+      token,
+      previous: undefined,
+      next,
+      keepGenerations: 3,
+    });
     const loaded = await snapshots.load("counter/c2");
     (loaded?.record.state as { context: { count: number } }).context.count = 99;
     expect((await snapshots.load("counter/c2"))?.record.state).toEqual({ context: { count: 1 } });

@@ -10,7 +10,9 @@ import {
 import type { InMemoryLeaseStore } from "./in-memory-lease-store.js";
 import type {
   CommitInput,
-  CommitOutcome,
+  CommitResult,
+  LeaseGrant,
+  WatermarkOutcome,
   DueTimer,
   SnapshotStore,
   StoredRecord,
@@ -21,10 +23,10 @@ import { parseTimerMember, timerChanges, timerMember } from "./timer-member.js";
 export interface InMemorySnapshotStoreOptions {
   /**
    * The leases that fence writes: a commit or watermark is accepted only with the
-   * token of the lease held on the shard now (as the Redis scripts read the
-   * lease hash).
+   * owner and token of the lease held on the shard now (as the Redis scripts read
+   * the lease hash), and each commit is counted on the grant (`writes`).
    */
-  readonly leases: Pick<InMemoryLeaseStore, "currentToken">;
+  readonly leases: Pick<InMemoryLeaseStore, "currentGrant" | "countWrite">;
   /** Decides which durable timers are due; default {@link systemClock}. */
   readonly clock?: Clock;
 }
@@ -65,7 +67,7 @@ export class InMemorySnapshotStore implements SnapshotStore {
   readonly #timers = new Map<number, Map<string, number>>();
   readonly #dirty = new Map<number, Set<string>>();
   readonly #watermarks = new Map<number, number>();
-  readonly #leases: Pick<InMemoryLeaseStore, "currentToken">;
+  readonly #leases: Pick<InMemoryLeaseStore, "currentGrant" | "countWrite">;
   readonly #clock: Clock;
 
   /** @param options - see {@link InMemorySnapshotStoreOptions}. */
@@ -94,12 +96,13 @@ export class InMemorySnapshotStore implements SnapshotStore {
   }
 
   /** See {@link SnapshotStore.commit}. */
-  commit(input: CommitInput): Promise<CommitOutcome> {
-    const { shard, token, previous, next, keepGenerations, historyRetentionMs = 0 } = input;
-    if (this.#leases.currentToken(shard) !== token) return Promise.resolve("fenced");
+  commit(input: CommitInput): Promise<CommitResult> {
+    const { shard, previous, next, keepGenerations, historyRetentionMs = 0 } = input;
+    const grant = this.#grantCheck(shard, input);
+    if (grant !== "held") return Promise.resolve({ outcome: grant });
     const stored = this.#actors.get(next.address);
     if ((stored?.generation ?? 0) !== (previous?.generation ?? 0)) {
-      return Promise.resolve("conflict");
+      return Promise.resolve({ outcome: "conflict" });
     }
     if (stored !== undefined && keepGenerations > 0) {
       const now = this.#clock.now();
@@ -128,7 +131,7 @@ export class InMemorySnapshotStore implements SnapshotStore {
     const { removed, added } = timerChanges(previous, next);
     for (const member of removed) timers.delete(member);
     for (const { member, deadlineMs } of added) timers.set(member, deadlineMs);
-    return Promise.resolve("committed");
+    return Promise.resolve({ outcome: "committed", writes: this.#leases.countWrite(shard) });
   }
 
   /** See {@link SnapshotStore.confirmOutbox}. */
@@ -174,10 +177,20 @@ export class InMemorySnapshotStore implements SnapshotStore {
   }
 
   /** See {@link SnapshotStore.saveWatermark}. */
-  saveWatermark(shard: number, token: number, seq: number): Promise<boolean> {
-    if (this.#leases.currentToken(shard) !== token) return Promise.resolve(false);
+  saveWatermark(shard: number, lease: LeaseGrant, seq: number): Promise<WatermarkOutcome> {
+    const grant = this.#grantCheck(shard, lease);
+    if (grant !== "held") return Promise.resolve(grant);
     this.#watermarks.set(shard, seq);
-    return Promise.resolve(true);
+    return Promise.resolve("saved");
+  }
+
+  /** Whether `lease` is the shard's grant now and counts at least its floor of commits. */
+  #grantCheck(shard: number, lease: LeaseGrant): "held" | "fenced" | "writes_lost" {
+    const current = this.#leases.currentGrant(shard);
+    if (current === undefined || current.owner !== lease.owner || current.token !== lease.token) {
+      return "fenced";
+    }
+    return current.writes < (lease.writesFloor ?? 0) ? "writes_lost" : "held";
   }
 
   #dirtySet(shard: number): Set<string> {

@@ -83,15 +83,35 @@ export function leaseStoreContractCases(
             ],
             longTtlMs,
           ),
-          [true, false, false],
+          ["held", "lost", "lost"],
         );
         assert.deepEqual(
           await leases.renew("host-b", [{ shard: held, token: heldToken }], longTtlMs),
-          [false],
+          ["lost"],
         );
         assert.deepEqual(await leases.renew("host-a", [], longTtlMs), []);
         // A refused renewal changed nothing: the lease is still host-a's.
         assert.equal((await leases.holders(held + 1))[held]?.owner, "host-a");
+      },
+    },
+    {
+      name: "a renewal whose writes floor is above the commits the grant counts answers writes_lost and does not extend the lease (issue #17)",
+      run: async () => {
+        const { leases, elapse } = await createSubject();
+        const shard = freshShard();
+        const token = (await leases.acquire(shard, "host-a", 300))!;
+        // A fresh grant counts no commit: an owner that knows of one lost it.
+        assert.deepEqual(
+          await leases.renew("host-a", [{ shard, token, writesFloor: 1 }], longTtlMs),
+          ["writes_lost"],
+        );
+        assert.deepEqual(await leases.renew("host-a", [{ shard, token, writesFloor: 0 }], 300), [
+          "held",
+        ]);
+        await leases.renew("host-a", [{ shard, token, writesFloor: 1 }], longTtlMs);
+        await elapse(500);
+        // Not extended by the writes_lost renewal: the 300 ms lease lapsed.
+        assert.equal((await leases.holders(shard + 1))[shard]?.owner, undefined);
       },
     },
     {
@@ -115,7 +135,7 @@ export function leaseStoreContractCases(
         assert.ok(second !== undefined && second > first, `${second} > ${first}`);
         // The released token is dead: its owner can neither renew nor release with it.
         assert.deepEqual(await leases.renew("host-a", [{ shard, token: first }], longTtlMs), [
-          false,
+          "lost",
         ]);
       },
     },
@@ -142,7 +162,7 @@ export function leaseStoreContractCases(
         const shard = freshShard();
         const first = (await leases.acquire(shard, "host-a", 200))!;
         await elapse(400);
-        assert.deepEqual(await leases.renew("host-a", [{ shard, token: first }], 200), [false]);
+        assert.deepEqual(await leases.renew("host-a", [{ shard, token: first }], 200), ["lost"]);
         assert.equal((await leases.holders(shard + 1))[shard]?.owner, undefined);
         assert.equal(await leases.release(shard, "host-a", first), false);
         const second = await leases.acquire(shard, "host-b", longTtlMs);
@@ -158,13 +178,17 @@ export function leaseStoreContractCases(
         const token = (await leases.acquire(renewed, "host-a", ttlMs))!;
         const other = (await leases.acquire(reacquired, "host-a", ttlMs))!;
         await elapse(600);
-        assert.deepEqual(await leases.renew("host-a", [{ shard: renewed, token }], ttlMs), [true]);
+        assert.deepEqual(await leases.renew("host-a", [{ shard: renewed, token }], ttlMs), [
+          "held",
+        ]);
         assert.equal(await leases.acquire(reacquired, "host-a", ttlMs), other);
         await elapse(600);
         // Past the first TTL, within the TTL since the renewal: still held.
         assert.equal(await leases.acquire(renewed, "host-b", ttlMs), undefined);
         assert.equal(await leases.acquire(reacquired, "host-b", ttlMs), undefined);
-        assert.deepEqual(await leases.renew("host-a", [{ shard: renewed, token }], ttlMs), [true]);
+        assert.deepEqual(await leases.renew("host-a", [{ shard: renewed, token }], ttlMs), [
+          "held",
+        ]);
       },
     },
     {

@@ -1,5 +1,5 @@
-import type { Redis } from "ioredis";
-import type { LeaseHolder, LeaseStore, ShardLease } from "./lease-store.js";
+import type { LeaseHolder, LeaseRenewal, LeaseStore, ShardLease } from "./lease-store.js";
+import type { RedisConnection } from "./redis-connection.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
 import { RedisScript } from "./redis-script.js";
 
@@ -11,24 +11,20 @@ if owner == ARGV[1] then
   return tonumber(redis.call('HGET', KEYS[1], 'token'))
 end
 local token = redis.call('INCR', KEYS[2])
-redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', token)
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', token, 'writes', 0)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return token
 `);
 
+// KEYS: lease; ARGV: owner, ttlMs, token, writesFloor. One shard per call: the
+// leases of different shards are in different hash slots (issue #17).
+// Returns 1 held, 0 lost, -3 held but fewer writes than the floor (lost writes).
 const renewScript = new RedisScript(`
-local result = {}
-for i, key in ipairs(KEYS) do
-  local owner = redis.call('HGET', key, 'owner')
-  local token = redis.call('HGET', key, 'token')
-  if owner == ARGV[1] and token == ARGV[i + 2] then
-    redis.call('PEXPIRE', key, ARGV[2])
-    result[i] = 1
-  else
-    result[i] = 0
-  end
-end
-return result
+local lease = redis.call('HMGET', KEYS[1], 'owner', 'token', 'writes')
+if lease[1] ~= ARGV[1] or lease[2] ~= ARGV[3] then return 0 end
+if tonumber(lease[3] or '0') < tonumber(ARGV[4]) then return -3 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
 `);
 
 const releaseScript = new RedisScript(`
@@ -39,10 +35,14 @@ end
 return 0
 `);
 
-/** {@link LeaseStore} on Redis: one hash with a TTL per shard, one counter per shard for tokens. */
+/**
+ * {@link LeaseStore} on Redis: one hash with a TTL per shard (`owner`, `token`,
+ * `writes`), one counter per shard for tokens, both under the shard's hash tag;
+ * every script touches one shard, so it runs on a Redis Cluster too (issue #17).
+ */
 export class RedisLeaseStore implements LeaseStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keys: RedisKeys,
   ) {}
 
@@ -55,14 +55,23 @@ export class RedisLeaseStore implements LeaseStore {
     return typeof token === "number" ? token : undefined;
   }
 
-  async renew(owner: string, leases: readonly ShardLease[], ttlMs: number): Promise<boolean[]> {
-    if (leases.length === 0) return [];
-    const reply = (await renewScript.run(
-      this.redis,
-      leases.map((lease) => this.keys.lease(lease.shard)),
-      [owner, ttlMs, ...leases.map((lease) => String(lease.token))],
-    )) as number[];
-    return reply.map((held) => held === 1);
+  async renew(
+    owner: string,
+    leases: readonly ShardLease[],
+    ttlMs: number,
+  ): Promise<LeaseRenewal[]> {
+    // One script per shard, sent together: ioredis writes them back to back
+    // (pipelined on one connection, or on the node owning each slot).
+    const replies = await Promise.all(
+      leases.map((lease) =>
+        renewScript.run(
+          this.redis,
+          [this.keys.lease(lease.shard)],
+          [owner, ttlMs, lease.token, lease.writesFloor ?? 0],
+        ),
+      ),
+    );
+    return replies.map((reply) => (reply === 1 ? "held" : reply === -3 ? "writes_lost" : "lost"));
   }
 
   async release(shard: number, owner: string, token: number): Promise<boolean> {
@@ -71,26 +80,21 @@ export class RedisLeaseStore implements LeaseStore {
   }
 
   async holders(shardCount: number): Promise<LeaseHolder[]> {
-    const pipeline = this.redis.pipeline();
-    for (let shard = 0; shard < shardCount; shard += 1) {
-      pipeline.hmget(this.keys.lease(shard), "owner", "token");
-      pipeline.pttl(this.keys.lease(shard));
-    }
-    const replies = (await pipeline.exec()) ?? [];
-    const holders: LeaseHolder[] = [];
-    for (let shard = 0; shard < shardCount; shard += 1) {
-      const [owner, token] = (replies[shard * 2]?.[1] ?? [null, null]) as [
-        string | null,
-        string | null,
-      ];
-      const ttl = replies[shard * 2 + 1]?.[1] as number | undefined;
-      holders.push({
-        shard,
-        owner: owner ?? undefined,
-        token: token === null ? undefined : Number(token),
-        remainingMs: ttl !== undefined && ttl >= 0 ? ttl : undefined,
-      });
-    }
-    return holders;
+    // Separate commands (not one pipeline): a Redis Cluster refuses a pipeline
+    // across slots, and each shard has its own.
+    return Promise.all(
+      Array.from({ length: shardCount }, async (_, shard): Promise<LeaseHolder> => {
+        const [[owner, token], ttl] = await Promise.all([
+          this.redis.hmget(this.keys.lease(shard), "owner", "token"),
+          this.redis.pttl(this.keys.lease(shard)),
+        ]);
+        return {
+          shard,
+          owner: owner ?? undefined,
+          token: token === null || token === undefined ? undefined : Number(token),
+          remainingMs: ttl >= 0 ? ttl : undefined,
+        };
+      }),
+    );
   }
 }

@@ -1,6 +1,6 @@
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis-connection.js";
 import type { MembershipHeartbeat, MembershipStore } from "./membership-store.js";
-import type { RedisKeys } from "@troupe/protocol/internal";
+import { RedisKeys } from "@troupe/protocol/internal";
 import { RedisScript } from "./redis-script.js";
 
 // KEYS: hosts; ARGV: hostId, ttlMs. Scores use the Redis clock so hosts need no synchronized clocks.
@@ -21,7 +21,7 @@ return hosts
 /** {@link MembershipStore} on Redis: a sorted set of host ids scored by expiry. */
 export class RedisMembershipStore implements MembershipStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keys: RedisKeys,
   ) {}
 
@@ -41,5 +41,28 @@ export class RedisMembershipStore implements MembershipStore {
   async claimShardCount(shardCount: number): Promise<number> {
     await this.redis.hsetnx(this.keys.deployment(), "shardCount", shardCount);
     return Number(await this.redis.hget(this.keys.deployment(), "shardCount"));
+  }
+
+  /**
+   * Records key layout 2 (hash tags per shard, issue #17) for the deployment, or
+   * finds it recorded. A deployment without the mark whose Redis still has a
+   * layout-1 fencing counter (`<p>:fence:<shard>`, made whenever a shard was
+   * first owned) has data in the old layout.
+   *
+   * @param shardCount - the deployment's shard count (the shards to look at).
+   * @returns the shards with layout-1 keys (empty: the deployment is on layout 2 now).
+   */
+  async claimKeyLayout(shardCount: number): Promise<number[]> {
+    const deployment = this.keys.deployment();
+    if ((await this.redis.hget(deployment, "keyLayout")) === String(RedisKeys.LAYOUT)) return [];
+    const legacy = this.keys.legacy();
+    const found = await Promise.all(
+      Array.from({ length: shardCount }, (_, shard) => this.redis.exists(legacy.fence(shard))),
+    );
+    const legacyShards = found.flatMap((count, shard) => (count > 0 ? [shard] : []));
+    if (legacyShards.length === 0) {
+      await this.redis.hset(deployment, "keyLayout", RedisKeys.LAYOUT);
+    }
+    return legacyShards;
   }
 }

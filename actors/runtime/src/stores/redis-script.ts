@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis-connection.js";
 
 /**
  * A Lua script run with `EVALSHA`, loaded on first use and reloaded after a
@@ -23,7 +23,7 @@ export class RedisScript {
    * @returns the script's reply as ioredis decodes it.
    */
   async run(
-    redis: Redis,
+    redis: RedisConnection,
     keys: readonly string[],
     args: readonly (string | number | Buffer | Uint8Array)[],
   ): Promise<unknown> {

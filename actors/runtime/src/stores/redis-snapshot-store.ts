@@ -1,24 +1,33 @@
-import type { Redis } from "ioredis";
 import { decodeActorRecord, type ActorRecord } from "../step/actor-record.js";
 import { decodeStoredActorValue, encodeStoredActorValue } from "./stored-actor-value.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
+import type { RedisConnection } from "./redis-connection.js";
 import { RedisScript } from "./redis-script.js";
 import { parseTimerMember, timerChanges, timerMember } from "./timer-member.js";
 import type {
   CommitInput,
-  CommitOutcome,
+  CommitResult,
   DueTimer,
+  LeaseGrant,
   SnapshotStore,
   StoredRecord,
+  WatermarkOutcome,
 } from "./snapshot-store.js";
 
 // The actor's value: "<gen>:<confirmed>:<length>:" · record (length bytes) · outbox
 // (see stored-actor-value.ts). The history holds record parts, newest first.
-// KEYS: actor, history, lease, timers, dirty
-// ARGV: token, expectedGen, value, keep, historyRetentionMs, address, dirty, removeCount,
-//       remove..., (score, member)...
+// KEYS: actor, history, lease, timers, dirty (one shard's hash tag, issue #17)
+// ARGV: owner, token, writesFloor, expectedGen, value, keep, historyRetentionMs, address,
+//       dirty, removeCount, remove..., (score, member)...
+// Returns the lease grant's commit count (≥ 1) when committed; -1 fenced (another
+// grant: owner or token differ — a token alone can repeat after Redis lost writes);
+// -3 the grant counts fewer commits than the owner made (Redis lost writes);
+// -2 the stored generation moved.
 const commitScript = new RedisScript(`
-if redis.call('HGET', KEYS[3], 'token') ~= ARGV[1] then return -1 end
+local lease = redis.call('HMGET', KEYS[3], 'owner', 'token', 'writes')
+if lease[1] ~= ARGV[1] or lease[2] ~= ARGV[2] then return -1 end
+local writes = tonumber(lease[3] or '0')
+if writes < tonumber(ARGV[3]) then return -3 end
 local gen, previous = '0', nil
 -- A plain GET on the hot path; only a key still in the layout before issue #12
 -- (a hash gen/data/confirmed) answers WRONGTYPE: its record goes to the history
@@ -32,20 +41,20 @@ elseif value then
   gen, length, start = string.match(value, '^(%d+):[01]:(%d+):()')
   previous = string.sub(value, start, start + tonumber(length) - 1)
 end
-if gen ~= ARGV[2] then return -2 end
-local keep = tonumber(ARGV[4])
+if gen ~= ARGV[4] then return -2 end
+local keep = tonumber(ARGV[6])
 if previous and keep > 0 then
   redis.call('LPUSH', KEYS[2], previous)
   redis.call('LTRIM', KEYS[2], 0, keep - 1)
-  local retention = tonumber(ARGV[5])
+  local retention = tonumber(ARGV[7])
   if retention > 0 then redis.call('PEXPIRE', KEYS[2], retention) end
 end
-redis.call('SET', KEYS[1], ARGV[3])
-if ARGV[7] == '1' then redis.call('SADD', KEYS[5], ARGV[6]) else redis.call('SREM', KEYS[5], ARGV[6]) end
-local removeCount = tonumber(ARGV[8])
-for i = 1, removeCount do redis.call('ZREM', KEYS[4], ARGV[8 + i]) end
-for i = 9 + removeCount, #ARGV, 2 do redis.call('ZADD', KEYS[4], ARGV[i], ARGV[i + 1]) end
-return 1
+redis.call('SET', KEYS[1], ARGV[5])
+if ARGV[9] == '1' then redis.call('SADD', KEYS[5], ARGV[8]) else redis.call('SREM', KEYS[5], ARGV[8]) end
+local removeCount = tonumber(ARGV[10])
+for i = 1, removeCount do redis.call('ZREM', KEYS[4], ARGV[10 + i]) end
+for i = 11 + removeCount, #ARGV, 2 do redis.call('ZADD', KEYS[4], ARGV[i], ARGV[i + 1]) end
+return redis.call('HINCRBY', KEYS[3], 'writes', 1)
 `);
 
 // Marks the outbox published and cuts it off the value.
@@ -67,21 +76,20 @@ if ARGV[3] == '0' then redis.call('SREM', KEYS[2], ARGV[2]) end
 return 1
 `);
 
-// KEYS: timer sets; ARGV: limit
+// KEYS: one shard's timer set; ARGV: limit. Due by the Redis server's clock.
 const dueScript = new RedisScript(`
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local result = {}
-for i, key in ipairs(KEYS) do
-  result[i] = redis.call('ZRANGEBYSCORE', key, '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
-end
-return result
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 `);
 
-// KEYS: lease, watermark; ARGV: token, seq
+// KEYS: lease, watermark; ARGV: owner, token, writesFloor, seq.
+// Returns 1 saved, 0 fenced, -3 the grant counts fewer commits than the floor.
 const watermarkScript = new RedisScript(`
-if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[2], ARGV[2])
+local lease = redis.call('HMGET', KEYS[1], 'owner', 'token', 'writes')
+if lease[1] ~= ARGV[1] or lease[2] ~= ARGV[2] then return 0 end
+if tonumber(lease[3] or '0') < tonumber(ARGV[3]) then return -3 end
+redis.call('SET', KEYS[2], ARGV[4])
 return 1
 `);
 
@@ -92,8 +100,12 @@ return 1
  * outboxes that expires `historyRetentionMs` after the last commit (issue #12).
  */
 export class RedisSnapshotStore implements SnapshotStore {
+  /**
+   * @param redis - the deployment's Redis (a server, a Sentinel-managed master or a Cluster).
+   * @param keys - its key layout, with the deployment's shard count.
+   */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly keys: RedisKeys,
   ) {}
 
@@ -119,13 +131,16 @@ export class RedisSnapshotStore implements SnapshotStore {
     return items.map((item) => decodeActorRecord(item));
   }
 
-  async commit(input: CommitInput): Promise<CommitOutcome> {
+  async commit(input: CommitInput): Promise<CommitResult> {
     const { next, previous } = input;
     const { removed, added } = timerChanges(previous, next);
     const dirty = next.effects.length > 0 || next.outbox.length > 0;
     const reply = await commitScript.run(
       this.redis,
       [
+        // In the shard's hash slot: the host commits an actor under the lease of
+        // its shard, `shardOf(address)` (on a Redis Cluster another shard would
+        // be refused with CROSSSLOT).
         this.keys.actor(next.address),
         this.keys.history(next.address),
         this.keys.lease(input.shard),
@@ -133,7 +148,9 @@ export class RedisSnapshotStore implements SnapshotStore {
         this.keys.dirty(input.shard),
       ],
       [
+        input.owner,
         input.token,
+        input.writesFloor ?? 0,
         previous?.generation ?? 0,
         encodeStoredActorValue(next),
         input.keepGenerations,
@@ -145,8 +162,10 @@ export class RedisSnapshotStore implements SnapshotStore {
         ...added.flatMap(({ member, deadlineMs }) => [deadlineMs, member]),
       ],
     );
-    if (reply === 1) return "committed";
-    return reply === -1 ? "fenced" : "conflict";
+    const code = Number(reply);
+    if (code >= 1) return { outcome: "committed", writes: code };
+    if (code === -1) return { outcome: "fenced" };
+    return { outcome: code === -3 ? "writes_lost" : "conflict" };
   }
 
   async confirmOutbox(shard: number, record: ActorRecord): Promise<void> {
@@ -162,23 +181,24 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async dueTimers(shards: readonly number[], limit: number): Promise<DueTimer[]> {
-    if (shards.length === 0) return [];
-    const reply = (await dueScript.run(
-      this.redis,
-      shards.map((shard) => this.keys.timers(shard)),
-      [limit],
-    )) as string[][];
-    return reply.flatMap((members, index) =>
+    // One script per shard (each shard's timers are in its own hash slot).
+    const replies = await Promise.all(
+      shards.map(
+        (shard) =>
+          dueScript.run(this.redis, [this.keys.timers(shard)], [limit]) as Promise<string[]>,
+      ),
+    );
+    return replies.flatMap((members, index) =>
       members.map((member) => parseTimerMember(shards[index] ?? -1, member)),
     );
   }
 
   async removeTimers(timers: readonly DueTimer[]): Promise<void> {
-    if (timers.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const due of timers)
-      pipeline.zrem(this.keys.timers(due.shard), timerMember(due.address, due.timer));
-    await pipeline.exec();
+    await Promise.all(
+      timers.map((due) =>
+        this.redis.zrem(this.keys.timers(due.shard), timerMember(due.address, due.timer)),
+      ),
+    );
   }
 
   async watermark(shard: number): Promise<number | undefined> {
@@ -186,13 +206,13 @@ export class RedisSnapshotStore implements SnapshotStore {
     return value === null ? undefined : Number(value);
   }
 
-  async saveWatermark(shard: number, token: number, seq: number): Promise<boolean> {
+  async saveWatermark(shard: number, lease: LeaseGrant, seq: number): Promise<WatermarkOutcome> {
     const reply = await watermarkScript.run(
       this.redis,
       [this.keys.lease(shard), this.keys.watermark(shard)],
-      [token, seq],
+      [lease.owner, lease.token, lease.writesFloor ?? 0, seq],
     );
-    return reply === 1;
+    return reply === 1 ? "saved" : reply === -3 ? "writes_lost" : "fenced";
   }
 }
 

@@ -6,7 +6,7 @@ import {
   type PendingTimer,
 } from "../step/actor-record.js";
 import type { LeaseStore } from "./lease-store.js";
-import type { DueTimer, SnapshotStore } from "./snapshot-store.js";
+import type { DueTimer, SnapshotStore, CommitOutcome } from "./snapshot-store.js";
 
 /** One case of the {@link SnapshotStore} contract: a name saying what it proves and the check. */
 export interface SnapshotStoreContractCase {
@@ -64,7 +64,7 @@ export function snapshotStoreContractCases(
     const shard = nextShard++;
     const token = await leases.acquire(shard, "host-a", TTL_MS);
     assert.ok(token !== undefined, `shard ${shard} is free at the start of a case`);
-    return { shard, token };
+    return { shard, token, owner: "host-a" };
   };
   const freshActor = () => `counter/contract-${(nextActor += 1)}`;
 
@@ -143,7 +143,7 @@ export function snapshotStoreContractCases(
           "fenced",
         );
         assert.equal(
-          await commit(snapshots, { shard, token: newToken }, first, zombie),
+          await commit(snapshots, { shard, token: newToken, owner: "host-b" }, first, zombie),
           "committed",
         );
       },
@@ -377,15 +377,78 @@ export function snapshotStoreContractCases(
         const { snapshots, leases } = await createSubject();
         const { shard, token } = await leasedShard(leases);
         assert.equal(await snapshots.watermark(shard), undefined);
-        assert.equal(await snapshots.saveWatermark(shard, token, 42), true);
+        const a = { owner: "host-a", token };
+        assert.equal(await snapshots.saveWatermark(shard, a, 42), "saved");
         assert.equal(await snapshots.watermark(shard), 42);
-        assert.equal(await snapshots.saveWatermark(shard, token + 1, 99), false);
+        assert.equal(
+          await snapshots.saveWatermark(shard, { ...a, token: token + 1 }, 99),
+          "fenced",
+        );
         assert.equal(await leases.release(shard, "host-a", token), true);
         const next = (await leases.acquire(shard, "host-b", TTL_MS))!;
-        assert.equal(await snapshots.saveWatermark(shard, token, 77), false);
+        assert.equal(await snapshots.saveWatermark(shard, a, 77), "fenced");
         assert.equal(await snapshots.watermark(shard), 42);
-        assert.equal(await snapshots.saveWatermark(shard, next, 50), true);
+        const b = { owner: "host-b", token: next };
+        assert.equal(await snapshots.saveWatermark(shard, b, 50), "saved");
         assert.equal(await snapshots.watermark(shard), 50);
+      },
+    },
+    {
+      name: "a commit under the right token but another owner is fenced (a token can be issued twice after Redis lost writes; issue #17)",
+      run: async () => {
+        const { snapshots, leases } = await createSubject();
+        const { shard, token } = await leasedShard(leases);
+        const actor = freshActor();
+        assert.equal(
+          await commit(snapshots, { shard, token, owner: "host-b" }, undefined, record(actor, 1)),
+          "fenced",
+        );
+        assert.equal(await snapshots.saveWatermark(shard, { owner: "host-b", token }, 9), "fenced");
+        assert.equal(await snapshots.load(actor), undefined);
+        assert.equal(await snapshots.watermark(shard), undefined);
+      },
+    },
+    {
+      name: "each commit answers the grant's commit count; a writes floor above it (Redis lost commits) is writes_lost and writes nothing (issue #17)",
+      run: async () => {
+        const { snapshots, leases } = await createSubject();
+        const lease = await leasedShard(leases);
+        const actor = freshActor();
+        const first = record(actor, 1);
+        const second = record(actor, 2);
+        const answered = await snapshots.commit({
+          ...lease,
+          previous: undefined,
+          next: first,
+          keepGenerations: 3,
+        });
+        assert.deepEqual(answered, { outcome: "committed", writes: 1 });
+        const again = await snapshots.commit({
+          ...lease,
+          writesFloor: 1,
+          previous: first,
+          next: second,
+          keepGenerations: 3,
+        });
+        assert.deepEqual(again, { outcome: "committed", writes: 2 });
+        // The owner knows of 5 commits; the store holds 2: it lost 3.
+        const third = record(actor, 3, { timers: [timer("t", PAST_MS)] });
+        assert.equal(
+          await commit(snapshots, { ...lease, writesFloor: 5 }, second, third),
+          "writes_lost",
+        );
+        assert.equal(
+          await snapshots.saveWatermark(lease.shard, { ...lease, writesFloor: 5 }, 30),
+          "writes_lost",
+        );
+        assert.deepEqual((await snapshots.load(actor))?.record, roundTrip(second));
+        assert.deepEqual(await snapshots.dueTimers([lease.shard], 10), []);
+        assert.equal(await snapshots.watermark(lease.shard), undefined);
+        // At the floor it goes on.
+        assert.equal(
+          await commit(snapshots, { ...lease, writesFloor: 2 }, second, third),
+          "committed",
+        );
       },
     },
   ];
@@ -423,14 +486,22 @@ function outboxItem(text: string): ActorRecord["outbox"][number] {
   };
 }
 
+/** Commits under `lease` (owner `host-a` unless given) and answers the outcome. */
 async function commit(
   snapshots: SnapshotStore,
-  lease: { shard: number; token: number },
+  lease: { shard: number; token: number; owner?: string; writesFloor?: number },
   previous: ActorRecord | undefined,
   next: ActorRecord,
   keepGenerations = 3,
-) {
-  return snapshots.commit({ ...lease, previous, next, keepGenerations });
+): Promise<CommitOutcome> {
+  const result = await snapshots.commit({
+    owner: "host-a",
+    ...lease,
+    previous,
+    next,
+    keepGenerations,
+  });
+  return result.outcome;
 }
 
 /** A record as a store gives it back (msgpack round trip: bodies come back as Buffers). */

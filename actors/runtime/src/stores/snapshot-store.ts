@@ -25,10 +25,13 @@ export interface SnapshotStore {
   /**
    * Writes `next` (generation `previous.generation + 1`).
    *
-   * @returns "committed", or "fenced" when the token is no longer the shard's
-   *   current lease, or "conflict" when the stored generation moved.
+   * @returns `{ outcome: "committed", writes }` (`writes`: the commits made
+   *   under this lease grant, this one included); or `fenced` when `owner` and
+   *   `token` are no longer the shard's lease; `writes_lost` when the lease
+   *   counts fewer commits than `writesFloor` (the store lost writes, issue #17);
+   *   `conflict` when the stored generation moved. Nothing is written unless committed.
    */
-  commit(input: CommitInput): Promise<CommitOutcome>;
+  commit(input: CommitInput): Promise<CommitResult>;
   /**
    * Marks the outbox of `generation` as published (at passivation, and by the
    * host's housekeeping), so the next activation does not publish it again, and
@@ -44,8 +47,14 @@ export interface SnapshotStore {
   removeTimers(timers: readonly DueTimer[]): Promise<void>;
   /** Inbox sequence from which a new owner of the shard starts reading. */
   watermark(shard: number): Promise<number | undefined>;
-  /** Saves the watermark, only while `token` is the shard's lease token. */
-  saveWatermark(shard: number, token: number, seq: number): Promise<boolean>;
+  /**
+   * Saves the watermark, only while `lease` is the shard's lease and the store
+   * holds at least `lease.writesFloor` commits under it (a watermark past
+   * commits the store lost would skip their messages for good, issue #17).
+   *
+   * @returns `saved`, `fenced` or `writes_lost`.
+   */
+  saveWatermark(shard: number, lease: LeaseGrant, seq: number): Promise<WatermarkOutcome>;
 }
 
 /** A stored generation and whether its outbox is known to be published. */
@@ -54,10 +63,17 @@ export interface StoredRecord {
   readonly outboxConfirmed: boolean;
 }
 
-/** Arguments of {@link SnapshotStore.commit}. */
-export interface CommitInput {
-  readonly shard: number;
+/** The lease grant a write is made under: its owner, fencing token and the commits the owner knows it made. */
+export interface LeaseGrant {
+  readonly owner: string;
   readonly token: number;
+  /** Commits the owner knows it made under this grant; default 0. */
+  readonly writesFloor?: number;
+}
+
+/** Arguments of {@link SnapshotStore.commit}. */
+export interface CommitInput extends LeaseGrant {
+  readonly shard: number;
   readonly previous: ActorRecord | undefined;
   readonly next: ActorRecord;
   /** Earlier generations to keep besides the latest. */
@@ -70,8 +86,16 @@ export interface CommitInput {
   readonly historyRetentionMs?: number;
 }
 
-/** Result of {@link SnapshotStore.commit}. */
-export type CommitOutcome = "committed" | "fenced" | "conflict";
+/** Outcome of {@link SnapshotStore.commit}. */
+export type CommitOutcome = "committed" | "fenced" | "conflict" | "writes_lost";
+
+/** Result of {@link SnapshotStore.commit}: the outcome and, once committed, the grant's commit count. */
+export type CommitResult =
+  | { readonly outcome: "committed"; readonly writes: number }
+  | { readonly outcome: Exclude<CommitOutcome, "committed"> };
+
+/** Outcome of {@link SnapshotStore.saveWatermark}. */
+export type WatermarkOutcome = "saved" | "fenced" | "writes_lost";
 
 /** A timer whose deadline passed. */
 export interface DueTimer {

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "./redis-connection.js";
 
 /** The part of a logger {@link watchRedisConnection} uses (a pino `Logger` fits). */
 export interface RedisConnectionLogger {
@@ -23,7 +23,7 @@ export interface RedisConnectionLogger {
  * @returns a function removing the listeners.
  */
 export function watchRedisConnection(
-  redis: Redis,
+  redis: RedisConnection,
   logger: RedisConnectionLogger,
   client: string,
 ): () => void {

@@ -7,6 +7,7 @@ import {
   type StreamConfig,
 } from "@nats-io/jetstream";
 import {
+  CLAIM_STREAM_SUBJECTS,
   DEAD_LETTER_STREAM_SUBJECTS,
   DELTA_STREAM_SUBJECTS,
   EVENT_STREAM_SUBJECTS,
@@ -14,6 +15,9 @@ import {
   TRANSCRIPT_STREAM_SUBJECTS,
 } from "@troupe/protocol";
 import type { StreamNames } from "@troupe/protocol";
+
+/** Default of {@link StreamRetention.claimRetentionMs}: 7 days, as idempotency records. */
+export const DEFAULT_CLAIM_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
 /** Default of {@link StreamRetention.deltaRetentionMs}: 1 hour. */
 export const DEFAULT_DELTA_RETENTION_MS = 3_600_000;
@@ -31,6 +35,11 @@ export interface StreamRetention {
   readonly deltaRetentionMs?: number;
   /** How long transcripts are kept; 0 (the default) keeps them as long as the server does. */
   readonly transcriptRetentionMs: number;
+  /**
+   * How long execution claims of at-most-once tool calls are kept; default 7
+   * days (the idempotency records' TTL). Issue #17.
+   */
+  readonly claimRetentionMs?: number;
   /** `Nats-Msg-Id` dedup window; default 2 minutes (the server's default). */
   readonly duplicateWindowMs: number;
 }
@@ -92,6 +101,20 @@ export async function ensureStreams(
     max_age: nanos(retention.transcriptRetentionMs),
     // Model calls read the entries appended since their last read by direct get (issue #12).
     allow_direct: true,
+  });
+  await upsert(manager, {
+    ...common,
+    name: names.claims,
+    subjects: [...CLAIM_STREAM_SUBJECTS],
+    // One claim per tool call, kept as long as idempotency records (7 days).
+    max_msgs_per_subject: 1,
+    max_age: nanos(retention.claimRetentionMs ?? DEFAULT_CLAIM_RETENTION_MS),
+    duplicate_window: nanos(
+      Math.min(
+        retention.duplicateWindowMs,
+        retention.claimRetentionMs ?? DEFAULT_CLAIM_RETENTION_MS,
+      ),
+    ),
   });
 }
 

@@ -179,6 +179,7 @@ export function resolveKinds(
     list = kinds({
       nats: options.nats,
       js: options.jsm.jetstream(),
+      jsm: options.jsm,
       redis: options.redis,
       streams,
       keys,
