@@ -1,5 +1,5 @@
 import type { JetStreamManager } from "@nats-io/jetstream";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@troupe/runtime";
 
 /** Deployment prefix used when {@link AdminDeps.prefix} is not given. */
 export { DEFAULT_DEPLOYMENT_PREFIX } from "@troupe/protocol";
@@ -12,7 +12,7 @@ export { DEFAULT_DEPLOYMENT_PREFIX } from "@troupe/protocol";
  */
 export interface AdminDeps {
   /** ioredis client of the deployment's Redis. */
-  readonly redis: Redis;
+  readonly redis: RedisConnection;
   /** JetStream manager of the deployment's NATS server. */
   readonly jsm: JetStreamManager;
   /** Deployment prefix of Redis keys and stream names; default `"troupe"`. */

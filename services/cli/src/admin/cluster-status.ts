@@ -7,7 +7,7 @@ import {
   shardInboxFilter,
 } from "@troupe/protocol";
 import { countStoredMessages, isStreamNotFound } from "@troupe/client/internal";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@troupe/runtime";
 import { DEFAULT_DEPLOYMENT_PREFIX, type AdminDeps } from "./admin-deps.js";
 import {
   assembleClusterStatus,
@@ -50,7 +50,7 @@ export async function clusterStatus(
 ): Promise<ClusterStatus> {
   assertShardCount(deps.shardCount);
   const prefix = deps.prefix ?? DEFAULT_DEPLOYMENT_PREFIX;
-  const keys = new RedisKeys(prefix);
+  const keys = new RedisKeys(prefix, deps.shardCount);
   const names = streamNames(prefix);
   const [
     observedAtMs,
@@ -102,7 +102,7 @@ export async function clusterStatus(
 
 /** The hosts' refusal records (`<p>:refused`, issue #14); unreadable entries are left out. */
 async function readRefusedActors(
-  redis: Redis,
+  redis: RedisConnection,
   keys: RedisKeys,
 ): Promise<NonNullable<ClusterReadings["refusedActors"]>> {
   const entries = await redis.hgetall(keys.refusedActors());
@@ -130,7 +130,7 @@ async function readRefusedActors(
 }
 
 async function readMembers(
-  redis: Redis,
+  redis: RedisConnection,
   keys: RedisKeys,
 ): Promise<{ hostId: string; expiresAtMs: number }[]> {
   const reply = (await redis.zrange(keys.hosts(), "0", "-1", "WITHSCORES")) as unknown[];
@@ -150,41 +150,42 @@ async function readMembers(
 type RedisShardReading = Omit<ShardStatus, "inboxLag" | "consumer">;
 
 async function readShards(
-  redis: Redis,
+  redis: RedisConnection,
   keys: RedisKeys,
   shardCount: number,
 ): Promise<RedisShardReading[]> {
-  const pipeline = redis.pipeline();
-  for (let shard = 0; shard < shardCount; shard += 1) {
-    pipeline.hmget(keys.lease(shard), "owner", "token");
-    pipeline.pttl(keys.lease(shard));
-    pipeline.get(keys.watermark(shard));
-    pipeline.zcard(keys.timers(shard));
-    pipeline.scard(keys.dirty(shard));
-  }
-  const replies = (await pipeline.exec()) ?? [];
-  const reply = (index: number): unknown => {
-    const [error, value] = replies[index] ?? [null, null];
-    if (error !== null) throw error;
-    return value;
-  };
-  const shards: RedisShardReading[] = [];
-  for (let shard = 0; shard < shardCount; shard += 1) {
-    const base = shard * 5;
-    const [owner, token] = (reply(base) ?? [null, null]) as [string | null, string | null];
-    const ttlMs = reply(base + 1) as number;
-    const watermark = reply(base + 2) as string | null;
-    shards.push({
-      shard,
-      owner: owner ?? undefined,
-      fencingToken: token === null ? undefined : Number(token),
-      leaseRemainingMs: owner !== null && ttlMs >= 0 ? ttlMs : undefined,
-      watermark: watermark === null ? undefined : Number(watermark),
-      armedTimers: reply(base + 3) as number,
-      dirtyActors: reply(base + 4) as number,
-    });
-  }
-  return shards;
+  // One small pipeline per shard: a shard's keys share its hash tag, so each
+  // pipeline stays in one hash slot (a Redis Cluster refuses one across slots).
+  return Promise.all(
+    Array.from({ length: shardCount }, async (_, shard): Promise<RedisShardReading> => {
+      const replies =
+        (await redis
+          .pipeline()
+          .hmget(keys.lease(shard), "owner", "token")
+          .pttl(keys.lease(shard))
+          .get(keys.watermark(shard))
+          .zcard(keys.timers(shard))
+          .scard(keys.dirty(shard))
+          .exec()) ?? [];
+      const reply = (index: number): unknown => {
+        const [error, value] = replies[index] ?? [null, null];
+        if (error !== null) throw error;
+        return value;
+      };
+      const [owner, token] = (reply(0) ?? [null, null]) as [string | null, string | null];
+      const ttlMs = reply(1) as number;
+      const watermark = reply(2) as string | null;
+      return {
+        shard,
+        owner: owner ?? undefined,
+        fencingToken: token === null ? undefined : Number(token),
+        leaseRemainingMs: owner !== null && ttlMs >= 0 ? ttlMs : undefined,
+        watermark: watermark === null ? undefined : Number(watermark),
+        armedTimers: reply(3) as number,
+        dirtyActors: reply(4) as number,
+      };
+    }),
+  );
 }
 
 async function readShardConsumers(

@@ -43,7 +43,7 @@ export async function exportHistoryCommand(
 ): Promise<TroupeHistory> {
   const parsed = parseAddress(address);
   const prefix = options.prefix ?? DEFAULT_DEPLOYMENT_PREFIX;
-  const keys = new RedisKeys(prefix);
+  const keys = new RedisKeys(prefix, options.shardCount);
   const streams = streamNames(prefix);
   const troupe = options.troupeVersion;
   const agents = options.agents;

@@ -67,7 +67,7 @@ export async function inspectActor(deps: AdminDeps, address: string): Promise<Ac
   const parsed = parseAddress(address);
   const actor = formatAddress(parsed);
   const shard = shardOf(parsed, deps.shardCount);
-  const keys = new RedisKeys(deps.prefix ?? DEFAULT_DEPLOYMENT_PREFIX);
+  const keys = new RedisKeys(deps.prefix ?? DEFAULT_DEPLOYMENT_PREFIX, deps.shardCount);
   const snapshots = new RedisSnapshotStore(deps.redis, keys);
   const [observedAtMs, stored, history, holder, fence, dirty] = await Promise.all([
     redisTimeMs(deps.redis),

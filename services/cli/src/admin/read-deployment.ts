@@ -1,5 +1,5 @@
 import { RedisKeys } from "@troupe/protocol/internal";
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@troupe/runtime";
 import { DEFAULT_DEPLOYMENT_PREFIX } from "./admin-deps.js";
 
 /** Settings recorded for a deployment by its first host. Shape: `{ shardCount }`. */
@@ -22,7 +22,7 @@ export interface DeploymentRecord {
  * const status = await clusterStatus({ redis, jsm, shardCount: deployment.shardCount });
  */
 export async function readDeployment(
-  redis: Redis,
+  redis: RedisConnection,
   prefix: string = DEFAULT_DEPLOYMENT_PREFIX,
 ): Promise<DeploymentRecord | undefined> {
   const value = await redis.hget(new RedisKeys(prefix).deployment(), "shardCount");

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisConnection } from "@troupe/runtime";
 
 /**
  * The Redis server's clock, in Unix ms. Membership expiries and timer deadlines
@@ -8,7 +8,7 @@ import type { Redis } from "ioredis";
  * @param redis - ioredis client.
  * @returns Unix time in ms (whole ms) according to `TIME`.
  */
-export async function redisTimeMs(redis: Redis): Promise<number> {
+export async function redisTimeMs(redis: RedisConnection): Promise<number> {
   const [seconds, microseconds] = await redis.time();
   return Number(seconds) * 1000 + Math.floor(Number(microseconds) / 1000);
 }

@@ -103,7 +103,7 @@ export async function replayActorCommand(
 ): Promise<ReplayCommandReport> {
   const parsed = parseAddress(address);
   const prefix = options.prefix ?? DEFAULT_DEPLOYMENT_PREFIX;
-  const keys = new RedisKeys(prefix);
+  const keys = new RedisKeys(prefix, options.shardCount);
   const streams = streamNames(prefix);
   const definitions = resolveKinds(options, keys, streams);
   const definition = definitions.get(parsed.kind);

@@ -162,7 +162,7 @@ export async function createTestDeployment(
     }
     const connected = await TroupeClient.connect({ natsUrl, prefix });
     client = connected;
-    const keys = new RedisKeys(prefix);
+    const keys = new RedisKeys(prefix, shardCount);
     const timerRedis = redis;
     const clock = new TestClock((ms) => advanceDurableTimers(timerRedis, keys, shardCount, ms));
     let stopped: Promise<void> | undefined;
