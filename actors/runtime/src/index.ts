@@ -43,6 +43,7 @@ export {
   type VersionRefusalAlert,
   type VersionRefusalReport,
 } from "./host/version-refusals.js";
+export * from "./stores/migrate-redis-key-layout.js";
 export * from "./stores/redis-connection.js";
 export * from "./stores/watch-redis-connection.js";
 export * from "./registry/actor-kind.js";

@@ -58,5 +58,5 @@ describe("failover", () => {
       expect(report.reproduces).toBe(true);
       expect(report.messagesRead).toBe(100);
     }
-  });
+  }, 120_000); // its waits allow 60 s + 2 × 20 s: on a loaded machine a wait fails with its description first
 });

@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { a2aCommand } from "./commands/a2a-command.js";
 import { devCommand } from "./commands/dev-command.js";
 import { gatewayCommand } from "./commands/gateway-command.js";
+import { migrateCommand } from "./commands/migrate-command.js";
 import { stopCommand } from "./commands/stop-command.js";
 import { adminCommands } from "./commands/admin-commands.js";
 import { chatCommand } from "./commands/chat-command.js";
@@ -38,6 +39,7 @@ export function createProgram(): Command {
   program.addCommand(mcpCommand());
   program.addCommand(a2aCommand());
   program.addCommand(gatewayCommand());
+  program.addCommand(migrateCommand());
   rejectJsonWhereNotTaken(program);
   return program;
 }
