@@ -54,7 +54,7 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
     });
-    jsm = await jetstreamManager(nats);
+    jsm = await jetstreamManager(nats, { timeout: 15_000 });
     redis = new Redis(redisServer.url);
   });
 
@@ -63,78 +63,6 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
     await nats?.close().catch(() => undefined);
     redis?.disconnect();
     await Promise.allSettled([cluster?.stop(), redisServer?.stop()]);
-  });
-
-  test("streamReplicas scales an existing deployment's streams to 3 replicas, and a setting the servers cannot give is refused with StreamSettingsRefusedError, the stream unchanged", async () => {
-    await ensureStreams(jsm, streams, retention);
-    expect((await jsm.streams.info(streams.inbox)).config.num_replicas).toBe(1);
-
-    await ensureStreams(jsm, streams, { ...retention, streamReplicas: 3 });
-    for (const name of Object.values(streams)) {
-      const info = await jsm.streams.info(name);
-      expect(info.config.num_replicas).toBe(3);
-    }
-    await waitFor(
-      async () => {
-        const info = await jsm.streams.info(streams.inbox);
-        return info.cluster?.replicas?.length === 2;
-      },
-      { timeoutMs: 15_000, description: "the inbox stream's two new replicas" },
-    );
-
-    const tooMany = await ensureStreams(jsm, streams, { ...retention, streamReplicas: 5 }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(tooMany).toBeInstanceOf(StreamSettingsRefusedError);
-    expect((tooMany as StreamSettingsRefusedError).code).toBe("invalid_options");
-    expect((tooMany as StreamSettingsRefusedError).serverCode).toBe(10005);
-    expect((tooMany as Error).message).toContain(`5 replicas for stream ${streams.inbox}`);
-
-    const unknownTags = await ensureStreams(jsm, streams, {
-      ...retention,
-      streamReplicas: 3,
-      streamPlacement: { tags: ["region:nowhere"] },
-    }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(unknownTags).toBeInstanceOf(StreamSettingsRefusedError);
-    expect((unknownTags as Error).message).toContain("servers tagged region:nowhere");
-
-    // A host started without the setting leaves the replicas as they are.
-    await ensureStreams(jsm, streams, retention);
-    const inbox = await jsm.streams.info(streams.inbox);
-    expect(inbox.config.num_replicas).toBe(3);
-    expect(inbox.config.placement?.tags ?? []).toEqual([]);
-
-    // The hosts of the next test create the streams themselves.
-    for (const name of Object.values(streams)) await jsm.streams.delete(name);
-  });
-
-  test("a server without clustering refuses streamReplicas 3 on an existing stream (nats-server would accept the update and keep one copy)", async () => {
-    const single = await startLocalNatsServer({
-      shardCount,
-      dataDirPrefix: testDataDirPrefix("nats"),
-    });
-    try {
-      const connection = await connect({ servers: single.url });
-      const singleManager = await jetstreamManager(connection);
-      await ensureStreams(singleManager, streams, retention);
-      const refused = await ensureStreams(singleManager, streams, {
-        ...retention,
-        streamReplicas: 3,
-      }).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(refused).toBeInstanceOf(StreamSettingsRefusedError);
-      expect((refused as Error).message).toMatch(/not part of a JetStream cluster/);
-      expect((await singleManager.streams.info(streams.inbox)).config.num_replicas).toBe(1);
-      await connection.close();
-    } finally {
-      await single.stop();
-    }
   });
 
   test("killing the inbox stream's leader mid-load loses no message and duplicates no transition; the restarted node catches up", async () => {
@@ -170,7 +98,7 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
     const intervalMs = 20;
     const killAt = 120;
     const actors = Array.from({ length: actorCount }, (_, index) => `counter/c${index}`);
-    const js = jetstream(nats);
+    const js = jetstream(nats, { timeout: 15_000 });
     let killed: string | undefined;
     let killedAtMs = 0;
     let publishRetries = 0;
@@ -225,7 +153,15 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
         return counts.every((count) => count === perActor);
       },
       { timeoutMs: 30_000, description: `every counter at ${perActor}` },
-    );
+    ).catch(async (error: unknown) => {
+      const counts = await Promise.all(
+        actors.map(async (actor) => (await snapshots.load(actor))?.record.generation),
+      );
+      throw new Error(
+        `${String(error)}\ngenerations: ${counts.join(" ")}\n` +
+          started.map((host) => `${host.hostId}: ${host.stderr().slice(-3_000)}`).join("\n"),
+      );
+    });
 
     const stored = await readStream(js, streams.events, "troupe.counter.*.events.counter.changed");
     const events = stored.map((message) => ({
@@ -283,4 +219,75 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
       current: true,
     });
   }, 90_000);
+  test("streamReplicas changes the replicas of the deployment's existing streams (3 → 1 → 3), and a setting the servers cannot give is refused with StreamSettingsRefusedError, the stream unchanged", async () => {
+    // The hosts of the leader-kill test created the streams with 3 replicas.
+    await ensureStreams(jsm, streams, { ...retention, streamReplicas: 1 });
+    expect((await jsm.streams.info(streams.inbox)).config.num_replicas).toBe(1);
+    expect((await jsm.streams.info(streams.inbox)).cluster?.replicas ?? []).toEqual([]);
+
+    await ensureStreams(jsm, streams, { ...retention, streamReplicas: 3 });
+    for (const name of Object.values(streams)) {
+      const info = await jsm.streams.info(name);
+      expect(info.config.num_replicas).toBe(3);
+    }
+    await waitFor(
+      async () => {
+        const info = await jsm.streams.info(streams.inbox);
+        return info.cluster?.replicas?.length === 2;
+      },
+      { timeoutMs: 15_000, description: "the inbox stream's two new replicas" },
+    );
+
+    const tooMany = await ensureStreams(jsm, streams, { ...retention, streamReplicas: 5 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(tooMany).toBeInstanceOf(StreamSettingsRefusedError);
+    expect((tooMany as StreamSettingsRefusedError).code).toBe("invalid_options");
+    expect((tooMany as StreamSettingsRefusedError).serverCode).toBe(10005);
+    expect((tooMany as Error).message).toContain(`5 replicas for stream ${streams.inbox}`);
+
+    const unknownTags = await ensureStreams(jsm, streams, {
+      ...retention,
+      streamReplicas: 3,
+      streamPlacement: { tags: ["region:nowhere"] },
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(unknownTags).toBeInstanceOf(StreamSettingsRefusedError);
+    expect((unknownTags as Error).message).toContain("servers tagged region:nowhere");
+
+    // A host started without the setting leaves the replicas as they are.
+    await ensureStreams(jsm, streams, retention);
+    const inbox = await jsm.streams.info(streams.inbox);
+    expect(inbox.config.num_replicas).toBe(3);
+    expect(inbox.config.placement?.tags ?? []).toEqual([]);
+  });
+
+  test("a server without clustering refuses streamReplicas 3 on an existing stream (nats-server would accept the update and keep one copy)", async () => {
+    const single = await startLocalNatsServer({
+      shardCount,
+      dataDirPrefix: testDataDirPrefix("nats"),
+    });
+    try {
+      const connection = await connect({ servers: single.url });
+      const singleManager = await jetstreamManager(connection);
+      await ensureStreams(singleManager, streams, retention);
+      const refused = await ensureStreams(singleManager, streams, {
+        ...retention,
+        streamReplicas: 3,
+      }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(StreamSettingsRefusedError);
+      expect((refused as Error).message).toMatch(/not part of a JetStream cluster/);
+      expect((await singleManager.streams.info(streams.inbox)).config.num_replicas).toBe(1);
+      await connection.close();
+    } finally {
+      await single.stop();
+    }
+  });
+
 });

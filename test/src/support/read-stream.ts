@@ -38,7 +38,8 @@ export async function readStream(
       subject: message.subject,
       data: message.data,
       contentType: message.headers?.get("Content-Type") || undefined,
-      timestampMs: Number(message.info.timestampNanos / 1_000_000n),
+      // Typed bigint, a number at run time in nats.js 3.
+      timestampMs: Math.floor(Number(message.info.timestampNanos) / 1_000_000),
     });
     if (message.info.pending === 0) break;
   }

@@ -31,6 +31,15 @@ export const hostSettingsSchema = z.object({
   rebalanceIntervalMs: z.number().int().min(20).default(250),
   /** JetStream AckWait of shard consumers (redelivery of an unacked message to the same owner). */
   ackWaitMs: z.number().int().min(1000).default(30_000),
+  /**
+   * Expiry of each shard consumer's pull request. The consumer sends an idle
+   * heartbeat every half of it, and a client that misses two pulls again: so
+   * when the consumer's leader is lost (a JetStream server died) a shard stalls
+   * at most about this long after the new leader is elected, instead of
+   * nats.js's default 30 000 ms (issue #17, decision 0032). Lower costs one
+   * more pull request per shard per expiry.
+   */
+  pullExpiresMs: z.number().int().min(1000).default(5_000),
   /** Messages delivered and not yet acked per shard. */
   maxAckPendingPerShard: z.number().int().min(1).default(1000),
   /** Actors processing a message at the same time on this host. */
