@@ -42,6 +42,7 @@ export interface ShardWorkerDependencies {
     | "prefix"
     | "shardCount"
     | "ackWaitMs"
+    | "pullExpiresMs"
     | "maxAckPendingPerShard"
     | "keepGenerations"
     | "historyRetentionMs"
