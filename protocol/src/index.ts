@@ -92,6 +92,7 @@ export {
 } from "./subjects/event-subject.js";
 export { MAX_SHARD_COUNT, assertShard, assertShardCount } from "./subjects/shard-number.js";
 export { shardOf } from "./subjects/shard-of.js";
+export { natsServerUrls } from "./subjects/nats-server-urls.js";
 export {
   parseShardInboxSubject,
   shardInboxFilter,

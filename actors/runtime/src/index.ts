@@ -32,6 +32,7 @@ export * from "./errors/history-not-reproducible-error.js";
 export * from "./errors/lease-lost-error.js";
 export * from "./errors/redis-key-layout-error.js";
 export * from "./errors/shard-count-mismatch-error.js";
+export * from "./errors/stream-settings-refused-error.js";
 export * from "./errors/unknown-machine-version-error.js";
 export * from "./errors/unsupported-machine-action-error.js";
 export * from "./host/actor-host.js";

@@ -15,6 +15,7 @@ export { findFreePort } from "./local-servers/find-free-port.js";
 export {
   natsServerMaxPayloadBytes,
   renderNatsServerConfig,
+  type NatsClusterConfig,
   type NatsServerConfigOptions,
 } from "./local-servers/nats-server-config.js";
 export {

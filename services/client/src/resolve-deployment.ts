@@ -1,4 +1,4 @@
-import { DEFAULT_DEPLOYMENT_PREFIX } from "@troupe/protocol";
+import { DEFAULT_DEPLOYMENT_PREFIX, natsServerUrls } from "@troupe/protocol";
 import { readDevStateFile, isProcessAlive, type DevState, type Environment } from "./dev-state.js";
 
 /** The default NATS URL when nothing else names one. */
@@ -76,13 +76,12 @@ export async function resolveDeployment(
 
 /**
  * Splits NATS server URLs: a comma-separated string or a list, trimmed, empty
- * entries dropped.
+ * entries dropped (`natsServerUrls` of `@troupe/protocol`, issue #17).
  *
  * @returns at least one URL ({@link DEFAULT_NATS_URL} when none is left).
  */
 export function splitNatsUrls(given: string | readonly string[]): string[] {
-  const list = typeof given === "string" ? given.split(",") : [...given];
-  const urls = list.map((url) => url.trim()).filter((url) => url !== "");
+  const urls = natsServerUrls(given);
   return urls.length === 0 ? [DEFAULT_NATS_URL] : urls;
 }
 

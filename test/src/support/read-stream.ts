@@ -6,6 +6,8 @@ export interface StoredMessage {
   readonly subject: string;
   readonly data: Uint8Array;
   readonly contentType: string | undefined;
+  /** When the stream stored it, Unix ms (the server's clock). */
+  readonly timestampMs: number;
 }
 
 /**
@@ -36,6 +38,8 @@ export async function readStream(
       subject: message.subject,
       data: message.data,
       contentType: message.headers?.get("Content-Type") || undefined,
+      // Typed bigint, a number at run time in nats.js 3.
+      timestampMs: Math.floor(Number(message.info.timestampNanos) / 1_000_000),
     });
     if (message.info.pending === 0) break;
   }

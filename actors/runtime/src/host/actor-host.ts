@@ -12,6 +12,8 @@ import {
   parseAddress,
   streamNames,
   type StreamNames,
+  natsServerUrls,
+  TroupeError,
 } from "@troupe/protocol";
 import { Redis } from "ioredis";
 import pLimit from "p-limit";
@@ -66,8 +68,12 @@ export interface HostRetention {
 
 /** How to start an {@link ActorHost}. */
 export interface ActorHostOptions {
-  /** NATS server URL (e.g. `nats://127.0.0.1:4222`) or an open connection. */
-  readonly nats: string | NatsConnection;
+  /**
+   * NATS seed URLs or an open connection: one URL (`nats://127.0.0.1:4222`),
+   * several comma-separated (`nats://n1:4222,nats://n2:4222`) or a list; the
+   * host connects to one and fails over to the others (issue #17).
+   */
+  readonly nats: string | readonly string[] | NatsConnection;
   /**
    * Redis URL (e.g. `redis://127.0.0.1:6379`) or an open connection: a
    * `Redis` (one server, or a Sentinel-managed master) or a `Cluster` (issue #17).
@@ -161,10 +167,18 @@ export class ActorHost {
     const logger = (
       options.logger ?? pino({ level: process.env.TROUPE_LOG_LEVEL ?? "info" })
     ).child({ hostId: settings.hostId });
-    const nats =
-      typeof options.nats === "string"
-        ? await connect({ servers: options.nats, name: settings.hostId, noAsyncTraces: true })
-        : options.nats;
+    const ownsNats = typeof options.nats === "string" || Array.isArray(options.nats);
+    const seeds = ownsNats ? natsServerUrls(options.nats as string | readonly string[]) : [];
+    if (ownsNats && seeds.length === 0) {
+      throw new TroupeError("invalid_options", "the host was given no NATS server URL");
+    }
+    const nats = ownsNats
+      ? await connect({
+          servers: seeds,
+          name: settings.hostId,
+          noAsyncTraces: true,
+        })
+      : (options.nats as NatsConnection);
     const redis =
       typeof options.redis === "string"
         ? new Redis(options.redis, {
@@ -180,17 +194,17 @@ export class ActorHost {
     const membership = new RedisMembershipStore(redis, keys);
     const recorded = await membership.claimShardCount(settings.shardCount);
     if (recorded !== settings.shardCount) {
-      if (typeof options.nats === "string") await nats.close();
+      if (ownsNats) await nats.close();
       if (typeof options.redis === "string") redis.disconnect();
       throw new ShardCountMismatchError(settings.shardCount, recorded);
     }
     const legacyShards = await membership.claimKeyLayout(settings.shardCount);
     if (legacyShards.length > 0) {
-      if (typeof options.nats === "string") await nats.close();
+      if (ownsNats) await nats.close();
       if (typeof options.redis === "string") redis.disconnect();
       throw new RedisKeyLayoutError(settings.prefix, legacyShards);
     }
-    const jsm = await jetstreamManager(nats);
+    const jsm = await jetstreamManager(nats, { timeout: settings.jetStreamApiTimeoutMs });
     const streams = streamNames(settings.prefix);
     await ensureStreams(jsm, streams, settings);
     const js = jetstream(nats);
@@ -200,7 +214,7 @@ export class ActorHost {
         kinds = options.kinds({ nats, js, jsm, redis, streams, keys, logger });
         kinds.forEach(assertSupportedMachine);
       } catch (error) {
-        if (typeof options.nats === "string") await nats.close();
+        if (ownsNats) await nats.close();
         if (typeof options.redis === "string") redis.disconnect();
         throw error;
       }
@@ -236,7 +250,7 @@ export class ActorHost {
       ),
     };
     const host = new ActorHost(runtime, nats, membership, {
-      nats: typeof options.nats === "string",
+      nats: ownsNats,
       redis: typeof options.redis === "string",
     });
     host.#unroutable = UnroutableCapture.start(nats, js, {

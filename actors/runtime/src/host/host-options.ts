@@ -31,6 +31,15 @@ export const hostSettingsSchema = z.object({
   rebalanceIntervalMs: z.number().int().min(20).default(250),
   /** JetStream AckWait of shard consumers (redelivery of an unacked message to the same owner). */
   ackWaitMs: z.number().int().min(1000).default(30_000),
+  /**
+   * Expiry of each shard consumer's pull request. The consumer sends an idle
+   * heartbeat every half of it, and a client that misses two pulls again: so
+   * when the consumer's leader is lost (a JetStream server died) a shard stalls
+   * at most about this long after the new leader is elected, instead of
+   * nats.js's default 30 000 ms (issue #17, decision 0032). Lower costs one
+   * more pull request per shard per expiry.
+   */
+  pullExpiresMs: z.number().int().min(1000).default(5_000),
   /** Messages delivered and not yet acked per shard. */
   maxAckPendingPerShard: z.number().int().min(1).default(1000),
   /** Actors processing a message at the same time on this host. */
@@ -70,6 +79,45 @@ export const hostSettingsSchema = z.object({
   deltaRetentionMs: z.number().int().min(1000).default(3_600_000),
   /** How long session transcripts are kept; 0 keeps them without an age limit. */
   transcriptRetentionMs: z.number().int().min(0).default(0),
+  /**
+   * Replicas of each of the deployment's JetStream streams (1–5, JetStream's
+   * limit): 1 suits a single dev server; 3 is recommended in production, on a
+   * JetStream cluster of at least 3 servers, so losing one server loses no
+   * acknowledged message and pauses the streams only for the election of new
+   * leaders (decision 0032, issue #17). A new stream gets this value, 1 when it
+   * is unset. When set, every host start also applies it to existing streams
+   * (a stream update: the server adds or removes replicas); when unset, existing
+   * streams keep theirs, so a host started without the setting never scales a
+   * production deployment down. A deployment setting: the last host to start
+   * with it sets it. `StreamSettingsRefusedError` when the servers refuse it
+   * (e.g. more replicas than JetStream servers).
+   */
+  streamReplicas: z.number().int().min(1).max(5).optional(),
+  /**
+   * Where JetStream places the streams' replicas: a cluster name and/or server
+   * tags (each replica on a server carrying every tag, from `server_tags` in its
+   * config). Applied like `streamReplicas`: on creation, and on existing streams
+   * when set (the servers then move the stream; nats-server 2.9 or later).
+   * Unset: the servers choose (the cluster the host is connected to). Issue #17.
+   */
+  streamPlacement: z
+    .object({
+      cluster: z.string().min(1).optional(),
+      tags: z.array(z.string().min(1)).min(1).optional(),
+    })
+    .strict()
+    .refine((placement) => placement.cluster !== undefined || placement.tags !== undefined, {
+      message: "a stream placement names a cluster, tags or both",
+    })
+    .optional(),
+  /**
+   * How long the host's JetStream management requests (creating and updating
+   * streams and shard consumers) wait for an answer. A JetStream cluster answers
+   * after a consensus round among its servers (longer under load, or while a
+   * leader is being elected), so the default is above nats.js's 5 000 ms.
+   * Issue #17.
+   */
+  jetStreamApiTimeoutMs: z.number().int().min(1000).default(15_000),
   /** `Nats-Msg-Id` dedup window of the streams. */
   duplicateWindowMs: z.number().int().min(1000).default(120_000),
   /** How often due timers are looked up. */

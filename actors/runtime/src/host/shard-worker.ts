@@ -46,6 +46,7 @@ export interface ShardWorkerDependencies {
     | "prefix"
     | "shardCount"
     | "ackWaitMs"
+    | "pullExpiresMs"
     | "maxAckPendingPerShard"
     | "keepGenerations"
     | "historyRetentionMs"
@@ -195,6 +196,10 @@ export class ShardWorker {
     const consumer = await js.consumers.get(streams.inbox, name);
     this.#messages = await consumer.consume({
       max_messages: Math.min(128, settings.maxAckPendingPerShard),
+      // A pull pending on a consumer leader that is lost (a JetStream server
+      // died, issue #17) is only noticed after two missed idle heartbeats
+      // (half the expiry each), so the expiry bounds the stall after an election.
+      expires: settings.pullExpiresMs,
     });
     this.#loop = this.#consume(this.#messages);
     for (const actor of await snapshots.dirtyActors(this.shard)) {

@@ -20,13 +20,31 @@ export interface NatsServerConfigOptions {
   readonly shardCount: number;
   /** Directory where the server writes `nats-server_<pid>.ports` with the ports it bound. */
   readonly portsFileDir?: string | undefined;
+  /** `server_name`; JetStream clustering needs a unique one per server. */
+  readonly serverName?: string | undefined;
+  /** `server_tags`, which stream placement tags match (issue #17). */
+  readonly serverTags?: readonly string[] | undefined;
+  /** A `cluster` block: this server routes to the others (a 3-node JetStream cluster, issue #17). */
+  readonly cluster?: NatsClusterConfig | undefined;
+}
+
+/** The `cluster` block of {@link renderNatsServerConfig}. */
+export interface NatsClusterConfig {
+  /** Cluster name, the same on every server of the cluster. */
+  readonly name: string;
+  /** Route port this server listens on (on `host`); routes cannot pick a free port themselves. */
+  readonly port: number;
+  /** Route URLs of every server of the cluster (`nats://127.0.0.1:6222`); a server ignores its own. */
+  readonly routes: readonly string[];
 }
 
 /**
  * Renders a `nats-server` configuration for Troupe: JetStream on, clients and the
  * HTTP monitor on `host`, `max_payload` 4 MiB, and the inbox subject mapping of
  * `@troupe/protocol`, so a plain publish to `troupe.<kind>.<id>.in` lands on the
- * shard subject `_troupe.inbox.<shard>.<kind>.<id>`.
+ * shard subject `_troupe.inbox.<shard>.<kind>.<id>`. With `cluster` (and
+ * `serverName`) it is one node of a JetStream cluster (`infra/nats-cluster.conf`
+ * is its hand-written twin; issue #17).
  *
  * The same text configures local binaries and containers (`infra/nats-server.conf`
  * is its hand-written twin). Config reference:
@@ -51,9 +69,22 @@ export function renderNatsServerConfig(options: NatsServerConfigOptions): string
     ...(options.portsFileDir === undefined
       ? []
       : [`ports_file_dir: ${quote(options.portsFileDir)}`]),
+    ...(options.serverName === undefined ? [] : [`server_name: ${quote(options.serverName)}`]),
+    ...(options.serverTags === undefined
+      ? []
+      : [`server_tags: [${options.serverTags.map(quote).join(", ")}]`]),
     "jetstream {",
     `  store_dir: ${quote(options.storeDir)}`,
     "}",
+    ...(options.cluster === undefined
+      ? []
+      : [
+          "cluster {",
+          `  name: ${quote(options.cluster.name)}`,
+          `  listen: ${quote(`${options.host}:${options.cluster.port}`)}`,
+          `  routes: [${options.cluster.routes.map(quote).join(", ")}]`,
+          "}",
+        ]),
     "mappings {",
     `  ${quote(mapping.source)}: ${quote(mapping.destination)}`,
     "}",

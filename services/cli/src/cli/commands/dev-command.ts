@@ -12,8 +12,9 @@ import { checkAgentModuleInProcess } from "../../dev/check-agent-module-process.
 import { DEMO_MCP_SERVERS_VARIABLE } from "../../demo/demo-mcp-servers.js";
 import { parseMcpFlag, type StdioMcpServer } from "../parse-mcp-flag.js";
 import { isPortFree } from "../../dev/is-port-free.js";
+import { streamEnvironment, streamOptions, type StreamFlags } from "../stream-options.js";
 
-interface DevCommandOptions {
+interface DevCommandOptions extends StreamFlags {
   readonly hosts: number;
   readonly agent?: string;
   readonly shards: number;
@@ -34,7 +35,7 @@ interface DevCommandOptions {
  * Ctrl-C stops all of it: hosts first (graceful drain), then the servers.
  */
 export function devCommand(): Command {
-  return new Command("dev")
+  return streamOptions(new Command("dev"))
     .description("start a local cluster: nats-server, redis-server and N hosts with an agent")
     .addOption(
       new Option("--hosts <count>", "host processes").default(2).argParser(positiveInteger),
@@ -154,9 +155,12 @@ export function devCommand(): Command {
         natsPort: options.natsPort,
         redisPort: options.redisPort,
         hostLogLevel: process.env.TROUPE_LOG_LEVEL ?? (options.verbose === true ? "info" : "warn"),
-        ...(Object.keys(mcpServers).length === 0
-          ? {}
-          : { hostEnv: { [DEMO_MCP_SERVERS_VARIABLE]: JSON.stringify(mcpServers) } }),
+        hostEnv: {
+          ...streamEnvironment(options),
+          ...(Object.keys(mcpServers).length === 0
+            ? {}
+            : { [DEMO_MCP_SERVERS_VARIABLE]: JSON.stringify(mcpServers) }),
+        },
         onProgress: step,
         // Host logs (pino JSON) as readable lines; a stack only at debug level (issue #13).
         onHostOutput: (number, line) => {

@@ -15,9 +15,10 @@ import { formatReadyLine } from "../../host/ready-line.js";
 import { agentModels, type AgentModel } from "../../host/agent-models.js";
 import { runHost } from "../../host/run-host.js";
 import { resolveConnection } from "../connection-settings.js";
+import { streamSettings, type StreamFlags } from "../stream-options.js";
 
 /** Options of `troupe host`. */
-export interface HostCommandOptions {
+export interface HostCommandOptions extends StreamFlags {
   readonly nats?: string;
   readonly redis?: string;
   readonly prefix?: string;
@@ -77,6 +78,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
         shardCount,
         ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
         ...(options.hostId === undefined ? {} : { hostId: options.hostId }),
+        ...streamSettings(options),
       },
       onStopped: () => toolRedis.quit().then(() => undefined),
     });

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { renderNatsServerConfig } from "./nats-server-config.js";
+
+describe("renderNatsServerConfig", () => {
+  it("writes one node of a JetStream cluster: server name, tags and a cluster block routing to every node (issue #17)", () => {
+    const config = renderNatsServerConfig({
+      host: "127.0.0.1",
+      port: 4300,
+      storeDir: "/tmp/n1",
+      shardCount: 8,
+      serverName: "n1",
+      serverTags: ["ssd"],
+      cluster: {
+        name: "troupe-test",
+        port: 6300,
+        routes: ["nats://127.0.0.1:6300", "nats://127.0.0.1:6301"],
+      },
+    });
+    expect(config).toContain('server_name: "n1"');
+    expect(config).toContain('server_tags: ["ssd"]');
+    expect(config).toContain(
+      [
+        "cluster {",
+        '  name: "troupe-test"',
+        '  listen: "127.0.0.1:6300"',
+        '  routes: ["nats://127.0.0.1:6300", "nats://127.0.0.1:6301"]',
+        "}",
+      ].join("\n"),
+    );
+    expect(config).toContain("partition(8,1,2)");
+  });
+
+  it("writes no cluster block, server name or tags for a single server", () => {
+    const config = renderNatsServerConfig({
+      host: "127.0.0.1",
+      storeDir: "/tmp/x",
+      shardCount: 64,
+    });
+    expect(config).not.toMatch(/cluster|server_name|server_tags/);
+  });
+});
