@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { connectionOptions } from "../connection-options.js";
 import { positiveInteger } from "../parse-number.js";
+import { hostHealthOptions } from "./host-health-options.js";
 import type { HostCommandOptions } from "./host-action.js";
 
 /**
@@ -10,7 +11,7 @@ import type { HostCommandOptions } from "./host-action.js";
  * waiting for the lease TTL.
  */
 export function hostCommand(): Command {
-  return connectionOptions(new Command("host"))
+  return hostHealthOptions(connectionOptions(new Command("host")))
     .description("run an actor host serving an agent module (graceful on SIGTERM)")
     .addOption(
       new Option(
