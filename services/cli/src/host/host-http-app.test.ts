@@ -17,7 +17,7 @@ describe("the host's health routes (issue #17)", () => {
     const app = createHostHttpApp(health);
     const get = async (path: string) => {
       const response = await app.request(path);
-      return { status: response.status, body: (await response.json()) as unknown };
+      return { status: response.status, body: await response.json() };
     };
 
     expect(await get("/healthz")).toEqual({ status: 200, body: { status: "ok" } });

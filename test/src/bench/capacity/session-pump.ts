@@ -10,11 +10,29 @@ export interface SessionPumpOptions {
   readonly inFlight: number;
   /** The JSON message each session gets once (e.g. a `user.message` "hello"). */
   readonly body: Uint8Array;
-  /** Longest time without a session becoming idle, in ms, before giving up. */
+  /** Longest time without a session becoming idle, in ms, before giving up waiting. */
   readonly stallTimeoutMs: number;
+  /**
+   * A session not idle this long after its publish no longer holds an
+   * in-flight slot (it is still counted as not idle), so one lost event or
+   * stuck session cannot stop the run. Default: `stallTimeoutMs`.
+   */
+  readonly slotTimeoutMs?: number;
+  /** No new session is published after this `performance.now()` time (a time budget); default none. */
+  readonly publishUntilMs?: number;
   /** Called every `progressEvery` idle sessions (progress lines). */
   readonly onProgress?: (idle: number, elapsedMs: number) => void;
   readonly progressEvery?: number;
+}
+
+/** What {@link pumpSessions} did. */
+export interface SessionPumpResult {
+  /** From the first publish to the last idle event, in ms. */
+  readonly elapsedMs: number;
+  /** Sessions published (all of them, unless `publishUntilMs` came first). */
+  readonly published: number;
+  /** Sessions whose `session.idle` arrived. */
+  readonly idle: number;
 }
 
 /**
@@ -28,14 +46,15 @@ export interface SessionPumpOptions {
  * @param nats - connection for the idle subscription.
  * @param js - JetStream client for the publishes.
  * @param options - see {@link SessionPumpOptions}.
- * @returns elapsed time in ms, from the first publish to the last idle event.
- * @throws Error when no session became idle for `stallTimeoutMs`.
+ * @returns elapsed time, sessions published and sessions idle: when no session
+ *   became idle for `stallTimeoutMs` at the end, it stops waiting and says how
+ *   many did (a loaded machine can stall a host; the caller reports it).
  */
 export async function pumpSessions(
   nats: NatsConnection,
   js: JetStreamClient,
   options: SessionPumpOptions,
-): Promise<number> {
+): Promise<SessionPumpResult> {
   const prefix = `${options.label}-`;
   const idle = new Set<string>();
   let wake: (() => void) | undefined;
@@ -54,34 +73,51 @@ export async function pumpSessions(
   });
   await nats.flush();
   const startedAtMs = performance.now();
-  const waitForIdle = async () => {
-    const stall = setTimeout(() => wake?.(), options.stallTimeoutMs);
-    await new Promise<void>((resolve) => (wake = resolve));
-    clearTimeout(stall);
-    wake = undefined;
-    if (performance.now() - lastIdleAtMs >= options.stallTimeoutMs) {
-      throw new Error(
-        `no session of ${options.label} became idle for ${options.stallTimeoutMs} ms ` +
-          `(${idle.size} of ${options.sessions} idle)`,
-      );
+  const slotTimeoutMs = options.slotTimeoutMs ?? options.stallTimeoutMs;
+  /** Publish times of the sessions in flight, oldest first (by index). */
+  const publishedAtMs: number[] = [];
+  let oldestInFlight = 0;
+  /** Sessions holding a slot: published, not idle, not timed out. */
+  const inFlight = (sent: number) => {
+    const now = performance.now();
+    while (
+      oldestInFlight < sent &&
+      (idle.has(`${prefix}${oldestInFlight}`) ||
+        now - (publishedAtMs[oldestInFlight] ?? now) > slotTimeoutMs)
+    ) {
+      oldestInFlight += 1;
     }
+    let count = 0;
+    for (let index = oldestInFlight; index < sent; index += 1)
+      if (!idle.has(`${prefix}${index}`)) count += 1;
+    return count;
+  };
+  const waitForIdle = async (timeoutMs: number) => {
+    const timer = setTimeout(() => wake?.(), timeoutMs);
+    await new Promise<void>((resolve) => (wake = resolve));
+    clearTimeout(timer);
+    wake = undefined;
   };
   try {
     let sent = 0;
-    while (sent < options.sessions) {
-      const room = Math.min(options.inFlight - (sent - idle.size), options.sessions - sent);
+    while (sent < options.sessions && performance.now() < (options.publishUntilMs ?? Infinity)) {
+      const room = Math.min(options.inFlight - inFlight(sent), options.sessions - sent);
       if (room <= 0) {
-        await waitForIdle();
+        await waitForIdle(1_000);
         continue;
       }
-      const batch = Array.from({ length: room }, (_, offset) =>
-        js.publish(`troupe.session.${prefix}${sent + offset}.in`, options.body),
-      );
+      const now = performance.now();
+      const batch = Array.from({ length: room }, (_, offset) => {
+        publishedAtMs[sent + offset] = now;
+        return js.publish(`troupe.session.${prefix}${sent + offset}.in`, options.body);
+      });
       sent += room;
       await Promise.all(batch);
     }
-    while (idle.size < options.sessions) await waitForIdle();
-    return performance.now() - startedAtMs;
+    while (idle.size < sent && performance.now() - lastIdleAtMs < options.stallTimeoutMs) {
+      await waitForIdle(1_000);
+    }
+    return { elapsedMs: lastIdleAtMs - startedAtMs, published: sent, idle: idle.size };
   } finally {
     subscription.unsubscribe();
   }
