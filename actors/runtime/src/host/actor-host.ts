@@ -329,6 +329,15 @@ export class ActorHost {
   }
 
   /**
+   * True from the moment `stop()` is called (draining: no new messages are
+   * fetched, in-flight ones finish, leases are released) until the process
+   * ends; a health endpoint reports such a host as not ready (issue #17).
+   */
+  get draining(): boolean {
+    return this.#stopped !== undefined;
+  }
+
+  /**
    * Graceful shutdown: leave the membership, stop fetching, finish in-flight
    * messages, let running effects finish and deliver their results (within
    * `drainTimeoutMs`, issue #11), save watermarks and release every lease

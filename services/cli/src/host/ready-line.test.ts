@@ -11,4 +11,13 @@ describe("the host ready line", () => {
     expect(parseReadyLine("troupe host h (pid 1) serves demo")).toBeUndefined();
     expect(parseReadyLine("{not json")).toBeUndefined();
   });
+
+  it("carries the health endpoint's URL when the host serves one (issue #17)", () => {
+    const line = formatReadyLine({ hostId: "h", agents: [], healthUrl: "http://127.0.0.1:9464" });
+    expect(parseReadyLine(line.trim())).toEqual({
+      hostId: "h",
+      agents: [],
+      healthUrl: "http://127.0.0.1:9464",
+    });
+  });
 });

@@ -11,6 +11,8 @@ export interface ReadyLine {
   readonly agents: readonly string[];
   /** The model each agent uses, by agent name (`troupe host` reports it; issue #13). */
   readonly models?: Readonly<Record<string, string>>;
+  /** Base URL of the host's health endpoint (`troupe host --health-port`; issue #17). */
+  readonly healthUrl?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export function parseReadyLine(line: string): ReadyLine | undefined {
       pid?: unknown;
       agents?: unknown;
       models?: unknown;
+      healthUrl?: unknown;
     };
     if (parsed.ready !== true || typeof parsed.hostId !== "string") return undefined;
     return {
@@ -50,6 +53,7 @@ export function parseReadyLine(line: string): ReadyLine | undefined {
             ),
           }
         : {}),
+      ...(typeof parsed.healthUrl === "string" ? { healthUrl: parsed.healthUrl } : {}),
     };
   } catch {
     return undefined;

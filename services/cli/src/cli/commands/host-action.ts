@@ -14,6 +14,9 @@ import {
 import { formatReadyLine } from "../../host/ready-line.js";
 import { agentModels, type AgentModel } from "../../host/agent-models.js";
 import { runHost } from "../../host/run-host.js";
+import { HostHealth } from "../../host/host-health.js";
+import { createHostHttpApp } from "../../host/host-http-app.js";
+import { serveHostHttp, type HostHttpServer } from "../../host/serve-host-http.js";
 import { resolveConnection } from "../connection-settings.js";
 import { streamSettings, type StreamFlags } from "../stream-options.js";
 
@@ -26,6 +29,12 @@ export interface HostCommandOptions extends StreamFlags {
   readonly shards?: number;
   readonly concurrency?: number;
   readonly hostId?: string;
+  /** `--health-port`: serve `/healthz` and `/readyz` (issue #17); absent: no endpoint. */
+  readonly healthPort?: number;
+  /** `--health-host`: the endpoint's address (default 127.0.0.1). */
+  readonly healthHost?: string;
+  /** `--drain-timeout`: the host's `drainTimeoutMs`. */
+  readonly drainTimeout?: number;
   readonly json?: boolean;
   /** `--check`: see `checkHostCommand`. */
   readonly check?: boolean;
@@ -42,6 +51,16 @@ export interface HostCommandOptions extends StreamFlags {
  */
 export async function runHostCommand(options: HostCommandOptions): Promise<void> {
   const connection = await resolveConnection(options);
+  // Liveness answers from before the start (which waits for the shards); readiness once it ran.
+  const health = new HostHealth();
+  const healthServer: HostHttpServer | undefined =
+    options.healthPort === undefined
+      ? undefined
+      : await serveHostHttp({
+          app: createHostHttpApp(health),
+          port: options.healthPort,
+          ...(options.healthHost === undefined ? {} : { host: options.healthHost }),
+        });
   await checkNats(connection.natsUrl);
   await checkRedis(connection.redisUrl);
   // Without --agent, join a running troupe dev with the agents it serves.
@@ -79,9 +98,14 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
         ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
         ...(options.hostId === undefined ? {} : { hostId: options.hostId }),
         ...streamSettings(options),
+        ...(options.drainTimeout === undefined ? {} : { drainTimeoutMs: options.drainTimeout }),
       },
-      onStopped: () => toolRedis.quit().then(() => undefined),
+      onStopped: async () => {
+        await toolRedis.quit();
+        await healthServer?.close();
+      },
     });
+    health.started(host);
   } catch (error) {
     // The tools' Redis connection would keep the process alive after the error.
     toolRedis.disconnect();
@@ -95,10 +119,12 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
           pid: process.pid,
           agents: names,
           models: Object.fromEntries(models.map(({ agent, model }) => [agent, model])),
+          ...(healthServer === undefined ? {} : { healthUrl: healthServer.url }),
         })
       : `troupe host ${host.hostId} (pid ${process.pid}) serves ` +
           `${models.map(({ agent, model }) => `${agent} (${model})`).join(", ")} ` +
-          `on ${connection.natsUrl} and ${connection.redisUrl}, ${shardCount} shards. ` +
+          `on ${connection.natsUrl} and ${connection.redisUrl}, ${shardCount} shards` +
+          (healthServer === undefined ? ". " : `, health on ${healthServer.url}/readyz. `) +
           "SIGTERM or Ctrl-C stops it gracefully.\n",
   );
 }

@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { connectionOptions } from "../connection-options.js";
 import { positiveInteger } from "../parse-number.js";
 import { streamOptions } from "../stream-options.js";
+import { hostHealthOptions } from "./host-health-options.js";
 import type { HostCommandOptions } from "./host-action.js";
 
 /**
@@ -11,7 +12,7 @@ import type { HostCommandOptions } from "./host-action.js";
  * waiting for the lease TTL.
  */
 export function hostCommand(): Command {
-  return streamOptions(connectionOptions(new Command("host")))
+  return hostHealthOptions(streamOptions(connectionOptions(new Command("host"))))
     .description("run an actor host serving an agent module (graceful on SIGTERM)")
     .addOption(
       new Option(

@@ -1,0 +1,61 @@
+/**
+ * What a host process reports on its health endpoint (issue #17): `starting`
+ * until `ActorHost.start` resolved (its initial share of shards is leased and
+ * their consumers run), `ready` while it serves, `draining` from the moment
+ * its graceful stop began (SIGTERM) until the process exits.
+ */
+export type HostPhase = "starting" | "ready" | "draining";
+
+/** The few facts of a running host the health endpoint reads (an `ActorHost` has them). */
+export interface HealthReportingHost {
+  readonly hostId: string;
+  readonly ownedShards: readonly number[];
+  readonly members: readonly string[];
+  readonly draining: boolean;
+}
+
+/** The body of `/readyz`: the phase, and the host's id, shards and members once started. */
+export interface HostReadiness {
+  readonly phase: HostPhase;
+  readonly hostId?: string;
+  /** Shards this host owns now. */
+  readonly ownedShards?: number;
+  /** Live hosts of the deployment at its last heartbeat. */
+  readonly members?: number;
+}
+
+/**
+ * The health state of one host process: created before the host starts (so
+ * liveness answers during the start), told the host once it runs.
+ *
+ * @example
+ * const health = new HostHealth();
+ * const host = await runHost(options);
+ * health.started(host);
+ */
+export class HostHealth {
+  #host: HealthReportingHost | undefined;
+
+  /** Records the running host: from now on it is `ready` unless draining. */
+  started(host: HealthReportingHost): void {
+    this.#host = host;
+  }
+
+  /** The phase now (see {@link HostPhase}). */
+  get phase(): HostPhase {
+    if (this.#host === undefined) return "starting";
+    return this.#host.draining ? "draining" : "ready";
+  }
+
+  /** The `/readyz` body now. */
+  readiness(): HostReadiness {
+    const host = this.#host;
+    if (host === undefined) return { phase: "starting" };
+    return {
+      phase: this.phase,
+      hostId: host.hostId,
+      ownedShards: host.ownedShards.length,
+      members: host.members.length,
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { Hono } from "hono";
+import type { HostHealth } from "./host-health.js";
+
+/**
+ * The HTTP routes of a host process (issue #17), as a Hono app so later routes
+ * (`/metrics`, issue #18) are added beside them:
+ *
+ * - `GET /healthz` — liveness: `200 {"status":"ok"}` whenever the process and
+ *   its event loop answer (also while starting and draining);
+ * - `GET /readyz` — readiness: `200 {"phase":"ready",hostId,ownedShards,members}`
+ *   once `ActorHost.start` resolved; `503` with `phase` `starting` before that
+ *   and `draining` from SIGTERM on, so a load balancer or Kubernetes stops
+ *   counting the pod while it hands its shards over.
+ *
+ * Both answer `Cache-Control: no-store`; any other path is 404.
+ *
+ * @param health - the process's health state.
+ * @returns the app (serve it with `serveHostHttp`, or call `app.request` in tests).
+ */
+export function createHostHttpApp(health: HostHealth): Hono {
+  const app = new Hono();
+  app.use(async (context, next) => {
+    await next();
+    context.header("Cache-Control", "no-store");
+  });
+  app.get("/healthz", (context) => context.json({ status: "ok" }));
+  app.get("/readyz", (context) => {
+    const readiness = health.readiness();
+    return context.json(readiness, readiness.phase === "ready" ? 200 : 503);
+  });
+  return app;
+}
