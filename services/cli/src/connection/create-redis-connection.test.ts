@@ -60,8 +60,9 @@ describe("createRedisConnection (issue #17)", () => {
       { lazyConnect: true, maxRetriesPerRequest: 1 },
     );
     expect(cluster).toBeInstanceOf(Cluster);
-    const { startupNodes, options } = cluster as Cluster & {
+    const { startupNodes, options } = cluster as unknown as {
       startupNodes: { host: string; port: number }[];
+      options: { redisOptions: Record<string, unknown>; lazyConnect: boolean };
     };
     expect(startupNodes).toEqual([
       { host: "a", port: 7000 },
