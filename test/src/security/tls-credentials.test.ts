@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createUser } from "@nats-io/nkeys";
+import { checkRedis, RedisUnreachableError } from "@troupe/cli/internal";
 import { TroupeClient } from "@troupe/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRunMarker } from "../harness/test-run-marker.js";
@@ -161,25 +162,27 @@ describe("TLS and credentials (issue #17)", () => {
   }, 30_000);
 
   it("refuses a wrong Redis password and a missing client certificate without printing the password", async () => {
-    const environment = hostEnvironment();
-    const wrong = await runTroupe(["status", "--prefix", prefix], {
-      home,
-      env: {
-        ...environment,
-        TROUPE_REDIS_URL: `rediss://troupe-host:wrong-pw-5a5a@127.0.0.1:${redis.port}`,
-      },
-    });
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain(
+    const url = `rediss://troupe-host:wrong-pw-5a5a@127.0.0.1:${redis.port}`;
+    const tls = clientTls();
+    const wrong = await checkRedis({ mode: "standalone", url, tls }).catch(
+      (error: unknown) => error as Error,
+    );
+    expect(RedisUnreachableError.isInstance(wrong)).toBe(true);
+    expect(String(wrong)).toContain(
       `Cannot reach Redis at rediss://troupe-host:***@127.0.0.1:${redis.port} (WRONGPASS`,
     );
-    expect(wrong.stderr).not.toContain("wrong-pw-5a5a");
-    const noCertificate = await runTroupe(["status", "--prefix", prefix], {
-      home,
-      env: { ...environment, TROUPE_REDIS_TLS_CERT_FILE: "", TROUPE_REDIS_TLS_KEY_FILE: "" },
-    });
-    expect(noCertificate.code).toBe(1);
-    expect(noCertificate.stderr).toContain("Cannot reach Redis at rediss://troupe-host:***@");
-    expect(noCertificate.stderr).not.toContain(redisPassword);
-  }, 45_000);
+    expect(String(wrong)).not.toContain("wrong-pw-5a5a");
+    const noCertificate = await checkRedis({
+      mode: "standalone",
+      url: `rediss://127.0.0.1:${redis.port}`,
+      username: "troupe-host",
+      password: redisPassword,
+      tls: { caFile: certificates.caFile },
+    }).catch((error: unknown) => error as Error);
+    expect(RedisUnreachableError.isInstance(noCertificate)).toBe(true);
+    expect(String(noCertificate)).toContain(
+      `Cannot reach Redis at rediss://127.0.0.1:${redis.port}`,
+    );
+    expect(String(noCertificate)).not.toContain(redisPassword);
+  }, 30_000);
 });

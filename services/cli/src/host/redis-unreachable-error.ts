@@ -28,4 +28,18 @@ export class RedisUnreachableError extends TroupeError {
     this.name = "RedisUnreachableError";
     this.url = shown;
   }
+
+  /**
+   * Whether `value` is a `RedisUnreachableError` from any copy of the package.
+   *
+   * @param value - anything, typically a caught exception.
+   * @returns `true` for a branded Troupe error with code `unavailable` and this name.
+   */
+  static override isInstance(value: unknown): value is RedisUnreachableError {
+    return (
+      TroupeError.isInstance(value) &&
+      value.code === "unavailable" &&
+      value.name === "RedisUnreachableError"
+    );
+  }
 }
