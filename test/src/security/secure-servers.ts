@@ -33,7 +33,7 @@ export async function startTlsNatsServer(
   users: readonly string[],
   shardCount: number,
 ): Promise<SecureServer> {
-  const port = await findFreePort();
+  const port = await findFreePort("127.0.0.1");
   const config = [
     renderNatsServerConfig({ host: "127.0.0.1", port, storeDir: join(folder, "js"), shardCount }),
     "tls {",
@@ -55,6 +55,30 @@ export async function startTlsNatsServer(
 }
 
 /**
+ * Starts `nats-server` (JetStream on, Troupe's inbox mapping in the global
+ * account) with `extraConfig` appended, e.g. the `accounts` block of
+ * `renderTenantsConfig` (issue #17).
+ *
+ * @param folder - data folder (config, JetStream store).
+ * @param extraConfig - nats-server config text.
+ * @param shardCount - shards of the global account's inbox mapping.
+ */
+export async function startConfiguredNatsServer(
+  folder: string,
+  extraConfig: string,
+  shardCount: number,
+): Promise<SecureServer> {
+  const port = await findFreePort("127.0.0.1");
+  const config = [
+    renderNatsServerConfig({ host: "127.0.0.1", port, storeDir: join(folder, "js"), shardCount }),
+    extraConfig,
+  ].join("\n");
+  const path = join(folder, "nats-server.conf");
+  await writeFile(path, config);
+  return await startServer(findServerBinary("nats-server") ?? "nats-server", ["-c", path], port);
+}
+
+/**
  * Starts `redis-server` on a TLS port only (`port 0`), requiring a client
  * certificate of the test CA, with the `default` user off and one ACL user.
  *
@@ -67,7 +91,7 @@ export async function startTlsRedisServer(
   certificates: TestCertificates,
   acl: { readonly user: string; readonly password: string },
 ): Promise<SecureServer> {
-  const port = await findFreePort();
+  const port = await findFreePort("127.0.0.1");
   const config = [
     "port 0",
     "bind 127.0.0.1",

@@ -1,10 +1,13 @@
 import "reflect-metadata"; // tsyringe, used by @peculiar/x509, needs the Reflect metadata API
 import { webcrypto } from "node:crypto";
+
+type CryptoKey = webcrypto.CryptoKey;
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as x509 from "@peculiar/x509";
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 /** ECDSA P-256 with SHA-256: accepted by nats-server, redis-server (OpenSSL) and Node. */
 const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
