@@ -50,7 +50,7 @@ export async function startTlsNatsServer(
   ].join("\n");
   const path = join(folder, "nats-server.conf");
   await writeFile(path, config);
-  const binary = (await findServerBinary("nats-server")) ?? "nats-server";
+  const binary = findServerBinary("nats-server") ?? "nats-server";
   return await startServer(binary, ["-c", path], port);
 }
 
@@ -109,7 +109,7 @@ export async function startTlsRedisServer(
   ].join("\n");
   const path = join(folder, "redis.conf");
   await writeFile(path, config);
-  const binary = (await findServerBinary("redis-server")) ?? "redis-server";
+  const binary = findServerBinary("redis-server") ?? "redis-server";
   return await startServer(binary, [path], port);
 }
 

@@ -185,7 +185,7 @@ describe("tenant isolation with NATS accounts and Redis ACL users (issue #17)", 
       password: tenantA.redisPassword,
       maxRetriesPerRequest: 0,
     });
-    opened.push({ close: async () => redisA.disconnect() });
+    opened.push({ close: () => Promise.resolve(redisA.disconnect()) });
     expect(await redisA.hget(`${tenantA.name}:deployment`, "shardCount")).toBe(String(SHARDS));
     await expect(redisA.hget(`${tenantB.name}:deployment`, "shardCount")).rejects.toThrow(/NOPERM/);
     await expect(redisA.set(`${tenantB.name}:lease:0`, "stolen")).rejects.toThrow(/NOPERM/);

@@ -2,7 +2,6 @@ import "reflect-metadata"; // tsyringe, used by @peculiar/x509, needs the Reflec
 import { webcrypto } from "node:crypto";
 
 type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as x509 from "@peculiar/x509";
@@ -65,7 +64,7 @@ export async function writeTestCertificates(folder: string): Promise<TestCertifi
 
 interface Issued {
   readonly certificate: x509.X509Certificate;
-  readonly keys: CryptoKeyPair;
+  readonly keys: webcrypto.CryptoKeyPair;
 }
 
 let serial = 1;
@@ -75,10 +74,7 @@ const validity = () => {
 };
 
 async function createCa(name: string): Promise<Issued> {
-  const keys = (await webcrypto.subtle.generateKey(algorithm, true, [
-    "sign",
-    "verify",
-  ])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(algorithm, true, ["sign", "verify"]);
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: (serial++).toString(16).padStart(2, "0"),
     name: `CN=${name}`,
@@ -102,10 +98,7 @@ async function issue(
   commonName: string,
   names: { type: "dns" | "ip"; value: string }[],
 ): Promise<Issued> {
-  const keys = (await webcrypto.subtle.generateKey(algorithm, true, [
-    "sign",
-    "verify",
-  ])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(algorithm, true, ["sign", "verify"]);
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: (serial++).toString(16).padStart(2, "0"),
     subject: `CN=${commonName}`,
