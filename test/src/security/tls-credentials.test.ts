@@ -189,4 +189,8 @@ describe("TLS and credentials (issue #17)", () => {
     );
     expect(String(noCertificate)).not.toContain(redisPassword);
   }, 30_000);
+
+  it("the host drains on SIGTERM and exits 0, its TLS connections closed", async () => {
+    expect(await host.stop()).toBe(0);
+  }, 30_000);
 });
