@@ -87,6 +87,7 @@ const folderLayers = {
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],
   "services/cli": [
     "local-servers",
+    ["connection", "tenants"],
     "demo",
     "host",
     "dev",

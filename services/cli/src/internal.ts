@@ -158,3 +158,19 @@ export {
   type ConnectionSettings,
   type SettingSource,
 } from "./cli/connection-settings.js";
+export {
+  renderTenantsConfig,
+  CLIENT_DENIED_PUBLISH_SUBJECTS,
+  type TenantSpec,
+  type TenantsConfig,
+  type TenantsConfigOptions,
+} from "./tenants/render-tenants-config.js";
+export { writeTenantsConfig } from "./tenants/write-tenants-config.js";
+export { createRedisConnection } from "./connection/create-redis-connection.js";
+export {
+  connectionConfigSchema,
+  readConnectionConfig,
+  type ConnectionConfig,
+} from "./connection/connection-config.js";
+export { ConnectionConfigError } from "./connection/connection-config-error.js";
+export type { RedisSettings, RedisEndpoint } from "./connection/redis-settings.js";

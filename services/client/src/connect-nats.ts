@@ -2,6 +2,7 @@ import {
   AuthorizationError,
   connect,
   credsAuthenticator,
+  nkeyAuthenticator,
   type NatsConnection,
   type NodeConnectionOptions,
 } from "@nats-io/transport-node";
@@ -12,6 +13,7 @@ import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   type TroupeClientCredentials,
   type TroupeClientOptions,
+  type TroupeClientTls,
 } from "./troupe-client-options.js";
 
 /** Pause between reconnect attempts after a lost connection, in ms. */
@@ -24,18 +26,19 @@ const RECONNECT_TIME_WAIT_MS = 1_000;
  * `natsUrl` the URL is found as by `resolveDeployment` (`TROUPE_NATS_URL`, the
  * running `troupe dev`, the default).
  *
- * @param options - URLs, credentials, name and connect timeout (see {@link TroupeClientOptions}).
+ * @param options - URLs, credentials, TLS, name and connect timeout (see {@link TroupeClientOptions}).
  * @returns the connection.
- * @throws {@link NatsUnreachableError} naming the URLs when no server answered.
+ * @throws {@link NatsUnreachableError} naming the URLs (passwords redacted) when no server answered
+ *   or the TLS handshake failed.
  * @throws nats.js `AuthorizationError` when a server refused the credentials.
- * @throws the file system's error when `credentials.credsFile` cannot be read.
+ * @throws the file system's error when a credentials or TLS file cannot be read.
  */
 export async function connectNats(options: TroupeClientOptions): Promise<NatsConnection> {
   const urls =
     options.natsUrl === undefined
       ? (await resolveDeployment({})).natsUrls
       : splitNatsUrls(options.natsUrl);
-  const auth = await authOptions(options.credentials);
+  const security = await natsSecurityOptions(options.credentials, options.tls);
   try {
     return await connect({
       servers: urls,
@@ -43,12 +46,39 @@ export async function connectNats(options: TroupeClientOptions): Promise<NatsCon
       timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       maxReconnectAttempts: -1,
       reconnectTimeWait: RECONNECT_TIME_WAIT_MS,
-      ...auth,
+      ...security,
     });
   } catch (error) {
     if (error instanceof AuthorizationError) throw error;
     throw new NatsUnreachableError(urls, error);
   }
+}
+
+/**
+ * The nats.js connect options for credentials and TLS (issue #17), shared by
+ * the client and Troupe's hosts: `authenticator` for a `.creds` or NKey seed
+ * file, `token` / `user` + `pass`, and `tls` with the file paths.
+ *
+ * @param credentials - one kind of credentials, or none.
+ * @param tls - TLS files, or none.
+ * @returns options to spread into nats.js `connect()`.
+ * @throws the file system's error when a `.creds` or seed file cannot be read.
+ */
+export async function natsSecurityOptions(
+  credentials: TroupeClientCredentials | undefined,
+  tls: TroupeClientTls | undefined,
+): Promise<Partial<NodeConnectionOptions>> {
+  const tlsOptions =
+    tls === undefined || Object.values(tls).every((value) => value === undefined)
+      ? {}
+      : {
+          tls: {
+            ...(tls.caFile === undefined ? {} : { caFile: tls.caFile }),
+            ...(tls.certFile === undefined ? {} : { certFile: tls.certFile }),
+            ...(tls.keyFile === undefined ? {} : { keyFile: tls.keyFile }),
+          },
+        };
+  return { ...(await authOptions(credentials)), ...tlsOptions };
 }
 
 async function authOptions(
@@ -58,6 +88,10 @@ async function authOptions(
   if (credentials.credsFile !== undefined) {
     const creds = await readFile(credentials.credsFile);
     return { authenticator: credsAuthenticator(new Uint8Array(creds)) };
+  }
+  if (credentials.nkeySeedFile !== undefined) {
+    const seed = (await readFile(credentials.nkeySeedFile, "utf8")).trim();
+    return { authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)) };
   }
   return {
     ...(credentials.token === undefined ? {} : { token: credentials.token }),

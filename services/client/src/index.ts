@@ -24,7 +24,9 @@ export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   type TroupeClientCredentials,
   type TroupeClientOptions,
+  type TroupeClientTls,
 } from "./troupe-client-options.js";
+export { redactUrl, redactUrls, REDACTED } from "./redact-url.js";
 export {
   DEFAULT_NATS_URL,
   resolveDeployment,

@@ -1,11 +1,12 @@
 import { TroupeError } from "@troupe/protocol";
+import { redactUrls } from "./redact-url.js";
 
 /**
  * The client could not connect to NATS: no server answered at any of the URLs
  * within the connect timeout. Retryable: start a server (or fix the URL) and
  * connect again. Code `unavailable`.
  *
- * Shape: `TroupeError` plus `urls` (the URLs tried) and `cause` (the nats.js
+ * Shape: `TroupeError` plus `urls` (the URLs tried, passwords redacted: issue #17) and `cause` (the nats.js
  * error, e.g. `ConnectionError: connection refused` or a `TimeoutError`).
  *
  * @example
@@ -27,15 +28,16 @@ export class NatsUnreachableError extends TroupeError {
    */
   constructor(urls: readonly string[], cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
+    const shown = redactUrls(urls);
     super(
       "unavailable",
-      `Cannot reach NATS at ${urls.join(", ")} (${reason}). ` +
+      `Cannot reach NATS at ${shown.join(", ")} (${reason}). ` +
         "Start a local Troupe cluster with `npx troupe dev`, " +
         "or point at a running server (CLI: --nats; client: option natsUrl; or TROUPE_NATS_URL).",
-      { retryable: true, cause, details: { urls: [...urls] } },
+      { retryable: true, cause, details: { urls: shown } },
     );
     this.name = "NatsUnreachableError";
-    this.urls = urls;
+    this.urls = shown;
   }
 
   /**

@@ -1,9 +1,11 @@
 /**
  * Credentials for the NATS connection; give one kind.
  *
- * Shape: `{ token?, user?, pass?, credsFile? }`. `credsFile` is the path of a
- * `.creds` file (JWT and NKey seed, NATS decentralized auth); it is read once at
- * connect.
+ * Shape: `{ token?, user?, pass?, nkeySeedFile?, credsFile? }`. `credsFile` is
+ * the path of a `.creds` file (JWT and NKey seed, NATS decentralized auth);
+ * `nkeySeedFile` the path of a file holding a user NKey seed (`SU…`, as
+ * `nk -gen user` writes it). Files are read once at connect. Secrets are never
+ * logged (issue #17).
  */
 export interface TroupeClientCredentials {
   /** A server token. */
@@ -14,6 +16,22 @@ export interface TroupeClientCredentials {
   readonly pass?: string;
   /** Path of a `.creds` file. */
   readonly credsFile?: string;
+  /** Path of a file holding a user NKey seed (`SU…`); issue #17. */
+  readonly nkeySeedFile?: string;
+}
+
+/**
+ * TLS for the NATS connection (issue #17): PEM file paths. `caFile` trusts a
+ * private CA; `certFile` + `keyFile` present a client certificate (servers
+ * with `verify: true`). Giving any field turns TLS on; a `tls://` URL does too.
+ */
+export interface TroupeClientTls {
+  /** PEM file of the CA(s) that signed the server's certificate. */
+  readonly caFile?: string;
+  /** PEM file of the client certificate, with `keyFile`. */
+  readonly certFile?: string;
+  /** PEM file of the client certificate's private key, with `certFile`. */
+  readonly keyFile?: string;
 }
 
 /** Options of `TroupeClient.connect`. Every field is optional. */
@@ -25,8 +43,10 @@ export interface TroupeClientOptions {
    * `"nats://127.0.0.1:4222"`. See `resolveDeployment`.
    */
   readonly natsUrl?: string | readonly string[];
-  /** Credentials: token, user/pass, or a `.creds` file path. Default: none. */
+  /** Credentials: token, user/pass, an NKey seed file or a `.creds` file path. Default: none. */
   readonly credentials?: TroupeClientCredentials;
+  /** TLS files (CA, client certificate and key); default: none (plain TCP unless a `tls://` URL). */
+  readonly tls?: TroupeClientTls;
   /**
    * Deployment prefix: stream names are `<PREFIX>_EVENTS`, `<PREFIX>_INBOX`
    * (see `streamNames` of `@troupe/protocol`); default `TROUPE_PREFIX`, else

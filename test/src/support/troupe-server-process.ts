@@ -25,17 +25,23 @@ export interface TroupeServerProcess {
  * @param home - TROUPE_HOME of the running `troupe dev`.
  * @param args - the command and its arguments, e.g. `["gateway", "--port", "0"]`.
  * @param options - `ready` (true once stdout shows the process serves), `name`
- *   for errors, `readyTimeoutMs` (default 60 000).
+ *   for errors, `readyTimeoutMs` (default 60 000), `env` (extra variables).
  * @throws Error with the output when it exits first or is not ready in time.
  */
 export async function startTroupeServerProcess(
   home: string,
   args: readonly string[],
-  options: { ready: (stdout: string) => boolean; name: string; readyTimeoutMs?: number },
+  options: {
+    ready: (stdout: string) => boolean;
+    name: string;
+    readyTimeoutMs?: number;
+    /** Extra environment variables (e.g. `TROUPE_NATS_*` credentials). */
+    env?: Record<string, string>;
+  },
 ): Promise<TroupeServerProcess> {
   const child = spawn(process.execPath, [troupeBin, ...args], {
     cwd: repositoryRoot,
-    env: cliEnv(home),
+    env: cliEnv(home, options.env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

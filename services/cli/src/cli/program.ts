@@ -12,6 +12,7 @@ import { mcpCommand } from "./commands/mcp-command.js";
 import { sendCommand } from "./commands/send-command.js";
 import { sessionCommands } from "./commands/session-commands.js";
 import { tailCommand } from "./commands/tail-command.js";
+import { tenantsCommand } from "./commands/tenants-command.js";
 
 /**
  * The `troupe` command line: every subcommand, with `--help` on each.
@@ -40,6 +41,7 @@ export function createProgram(): Command {
   program.addCommand(a2aCommand());
   program.addCommand(gatewayCommand());
   program.addCommand(migrateCommand());
+  program.addCommand(tenantsCommand());
   rejectJsonWhereNotTaken(program);
   return program;
 }

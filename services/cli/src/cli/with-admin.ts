@@ -1,10 +1,12 @@
 import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { redisRetryDelayMs, watchRedisConnection } from "@troupe/runtime";
 import { readDeployment } from "../admin/read-deployment.js";
 import { connectNats } from "@troupe/client/internal";
+import { asRedis } from "../connection/as-redis.js";
+import { createRedisConnection } from "../connection/create-redis-connection.js";
 import { checkRedis } from "../host/check-redis.js";
 import { stderrRedisLogger } from "../host/stderr-redis-logger.js";
 import {
@@ -35,12 +37,14 @@ export async function withAdmin<T>(
 ): Promise<T> {
   const settings = await resolveConnection(flags);
   if (settings.note !== undefined) process.stderr.write(`note: ${settings.note}\n`);
-  await checkRedis(settings.redisUrl);
-  const nats = await connectNats({ natsUrl: settings.natsUrl, name: "troupe-cli" });
-  const redis = new Redis(settings.redisUrl, {
-    maxRetriesPerRequest: 1,
-    retryStrategy: redisRetryDelayMs,
-  });
+  await checkRedis(settings.redis);
+  const nats = await connectNats({ ...settings.nats, name: "troupe-cli" });
+  const redis = asRedis(
+    createRedisConnection(settings.redis, {
+      maxRetriesPerRequest: 1,
+      retryStrategy: redisRetryDelayMs,
+    }),
+  );
   watchRedisConnection(redis, stderrRedisLogger("troupe"), "admin");
   try {
     const jsm = await jetstreamManager(nats);

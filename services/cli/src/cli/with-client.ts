@@ -14,7 +14,7 @@ export async function withClient<T>(
   const connection = await resolveConnection(flags);
   if (connection.note !== undefined) process.stderr.write(`note: ${connection.note}\n`);
   const client = await TroupeClient.connect({
-    natsUrl: connection.natsUrl,
+    ...connection.nats,
     prefix: connection.prefix,
     name: "troupe-cli",
   });

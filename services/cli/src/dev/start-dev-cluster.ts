@@ -1,3 +1,4 @@
+import { redactUrl } from "@troupe/client";
 import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -140,7 +141,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       natsMonitorUrl = nats.monitorUrl;
       progress(`nats-server (JetStream) at ${natsUrl}, pid ${nats.pid}`);
     } else {
-      progress(`using NATS at ${natsUrl}`);
+      progress(`using NATS at ${redactUrl(natsUrl)}`);
     }
     if (redisUrl === undefined) {
       const redis = await startLocalRedisServer({
@@ -154,7 +155,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       redisUrl = redis.url;
       progress(`redis-server at ${redisUrl}, pid ${redis.pid}`);
     } else {
-      progress(`using Redis at ${redisUrl}`);
+      progress(`using Redis at ${redactUrl(redisUrl)}`);
     }
     const hostArgs = [
       "--nats",

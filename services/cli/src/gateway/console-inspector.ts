@@ -5,7 +5,10 @@ import { resolveDeployment } from "@troupe/client";
 import type { ConsoleInspector } from "@troupe/gateway";
 import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { redisRetryDelayMs } from "@troupe/runtime";
-import { Redis } from "ioredis";
+import { asRedis } from "../connection/as-redis.js";
+import { createRedisConnection } from "../connection/create-redis-connection.js";
+import type { NatsClientSettings } from "../connection/nats-client-settings.js";
+import type { RedisSettings } from "../connection/redis-settings.js";
 import type { AdminDeps } from "../admin/admin-deps.js";
 import { clusterStatus } from "../admin/cluster-status.js";
 import { inspectActor } from "../admin/inspect-actor.js";
@@ -18,6 +21,10 @@ import { DEMO_AGENT_MODULE, loadAgentModule } from "../host/load-agents.js";
 export interface ConsoleInspectorOptions {
   readonly natsUrl: string;
   readonly redisUrl: string;
+  /** NATS credentials and TLS (issue #17); default: `natsUrl` alone. */
+  readonly nats?: NatsClientSettings;
+  /** Redis mode, ACL user and TLS (issue #17); default: `redisUrl` alone. */
+  readonly redis?: RedisSettings;
   readonly prefix: string;
   /**
    * Agent module whose kinds a replay runs (the hosts' module); default: the
@@ -46,12 +53,15 @@ export interface OpenConsoleInspector extends ConsoleInspector {
 export async function openConsoleInspector(
   options: ConsoleInspectorOptions,
 ): Promise<OpenConsoleInspector> {
-  const nats = await connectNats({ natsUrl: options.natsUrl, name: "troupe-gateway-console" });
-  const redis = new Redis(options.redisUrl, {
-    maxRetriesPerRequest: 1,
-    retryStrategy: redisRetryDelayMs,
-    lazyConnect: false,
+  const nats = await connectNats({
+    ...(options.nats ?? { natsUrl: options.natsUrl }),
+    name: "troupe-gateway-console",
   });
+  const connection = createRedisConnection(
+    options.redis ?? { mode: "standalone", url: options.redisUrl },
+    { maxRetriesPerRequest: 1, retryStrategy: redisRetryDelayMs, lazyConnect: false },
+  );
+  const redis = asRedis(connection);
   // A Redis outage surfaces as a failed request (500 on that route), never as a crash.
   redis.on("error", () => undefined);
   const jsm = await jetstreamManager(nats);

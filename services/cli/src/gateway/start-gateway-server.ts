@@ -1,11 +1,17 @@
 import { TroupeClient } from "@troupe/client";
 import { serveGateway, type GatewayAuth } from "@troupe/gateway";
+import type { NatsClientSettings } from "../connection/nats-client-settings.js";
+import type { RedisSettings } from "../connection/redis-settings.js";
 import { openConsoleInspector } from "./console-inspector.js";
 
 /** Options of {@link startGatewayServer}. */
 export interface GatewayServerOptions {
   readonly natsUrl: string;
   readonly redisUrl: string;
+  /** NATS credentials and TLS (issue #17); default: `natsUrl` alone. */
+  readonly nats?: NatsClientSettings;
+  /** Redis mode, ACL user and TLS (issue #17); default: `redisUrl` alone. */
+  readonly redis?: RedisSettings;
   readonly prefix: string;
   /** Listen address; default 127.0.0.1 (without tokens only loopback is allowed). */
   readonly host?: string;
@@ -38,7 +44,7 @@ export interface GatewayServer {
  */
 export async function startGatewayServer(options: GatewayServerOptions): Promise<GatewayServer> {
   const client = await TroupeClient.connect({
-    natsUrl: options.natsUrl,
+    ...(options.nats ?? { natsUrl: options.natsUrl }),
     prefix: options.prefix,
     name: "troupe-gateway",
   });

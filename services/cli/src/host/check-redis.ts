@@ -1,15 +1,21 @@
-import { Redis } from "ioredis";
+import { redactUrl } from "@troupe/client";
+import { createRedisConnection } from "../connection/create-redis-connection.js";
+import { describeRedis, type RedisSettings } from "../connection/redis-settings.js";
 import { RedisUnreachableError } from "./redis-unreachable-error.js";
 
 /**
- * Connects to Redis once, without retries, and PINGs it.
+ * Connects to Redis once, without retries, and PINGs it (through the
+ * connection factory: standalone, Cluster or Sentinel, with ACL user and TLS).
  *
- * @param url - Redis URL, e.g. `redis://127.0.0.1:6379`.
+ * @param redis - Redis settings, or a URL (e.g. `redis://127.0.0.1:6379`).
  * @param timeoutMs - connect timeout, in ms; default 3 000 ms.
- * @throws RedisUnreachableError when it does not answer.
+ * @throws RedisUnreachableError (URL redacted) when it does not answer, refuses the
+ *   credentials (`WRONGPASS`) or the TLS handshake fails.
  */
-export async function checkRedis(url: string, timeoutMs = 3_000): Promise<void> {
-  const redis = new Redis(url, {
+export async function checkRedis(redis: RedisSettings | string, timeoutMs = 3_000): Promise<void> {
+  const settings: RedisSettings =
+    typeof redis === "string" ? { mode: "standalone", url: redis } : redis;
+  const connection = createRedisConnection(settings, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
@@ -19,13 +25,13 @@ export async function checkRedis(url: string, timeoutMs = 3_000): Promise<void> 
   // The "error" event carries the reason (e.g. ECONNREFUSED); connect() only
   // rejects with "Connection is closed".
   let firstError: unknown;
-  redis.on("error", (error: unknown) => (firstError ??= error));
+  connection.on("error", (error: unknown) => (firstError ??= error));
   try {
-    await redis.connect();
-    await redis.ping();
+    await connection.connect();
+    await connection.ping();
   } catch (error) {
-    throw new RedisUnreachableError(url, firstError ?? error);
+    throw new RedisUnreachableError(describeRedis(settings, redactUrl), firstError ?? error);
   } finally {
-    redis.disconnect();
+    connection.disconnect();
   }
 }

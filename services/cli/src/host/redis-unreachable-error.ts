@@ -1,27 +1,45 @@
+import { redactUrl } from "@troupe/client";
 import { TroupeError } from "@troupe/protocol";
 
 /**
- * No Redis server answered at the URL. Retryable: start one (or fix the URL)
- * and try again. Code `unavailable`; `url` is the URL tried, `cause` the
- * ioredis error.
+ * No Redis server answered at the URL, or it refused the credentials or the
+ * TLS handshake. Retryable: start one (or fix the URL) and try again. Code
+ * `unavailable`; `url` is the URL tried (or a description of the cluster /
+ * sentinel settings), its password redacted (issue #17); `cause` the ioredis
+ * error (e.g. `WRONGPASS`, `NOAUTH`, a TLS error).
  */
 export class RedisUnreachableError extends TroupeError {
   /**
    * @param url - the Redis URL tried.
    * @param cause - the connect error from ioredis.
    */
-  constructor(
-    readonly url: string,
-    cause: unknown,
-  ) {
+  readonly url: string;
+
+  constructor(url: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
+    const shown = redactUrl(url);
     super(
       "unavailable",
-      `Cannot reach Redis at ${url} (${reason}). ` +
+      `Cannot reach Redis at ${shown} (${reason}). ` +
         "Start a local Troupe cluster with `npx troupe dev`, or a bare server with `redis-server`, " +
         "or give the URL with --redis or TROUPE_REDIS_URL.",
-      { retryable: true, cause, details: { url } },
+      { retryable: true, cause, details: { url: shown } },
     );
     this.name = "RedisUnreachableError";
+    this.url = shown;
+  }
+
+  /**
+   * Whether `value` is a `RedisUnreachableError` from any copy of the package.
+   *
+   * @param value - anything, typically a caught exception.
+   * @returns `true` for a branded Troupe error with code `unavailable` and this name.
+   */
+  static override isInstance(value: unknown): value is RedisUnreachableError {
+    return (
+      TroupeError.isInstance(value) &&
+      value.code === "unavailable" &&
+      value.name === "RedisUnreachableError"
+    );
   }
 }

@@ -39,7 +39,7 @@ export async function runA2aCommand(options: A2aCommandOptions): Promise<void> {
       );
     }
     const client = await TroupeClient.connect({
-      natsUrl: admin.settings.natsUrl,
+      ...admin.settings.nats,
       prefix: admin.settings.prefix,
       name: "troupe-a2a",
     });

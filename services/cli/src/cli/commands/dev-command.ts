@@ -1,3 +1,5 @@
+import type { RedisSettings } from "../../connection/redis-settings.js";
+import { resolveConnection, type NatsClientSettings } from "../connection-settings.js";
 import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT, TroupeError } from "@troupe/protocol";
 import { Command, Option } from "commander";
 import { join, resolve } from "node:path";
@@ -186,8 +188,12 @@ export function devCommand(): Command {
               startGateway: async (deployment) => {
                 const { startGatewayServer } =
                   await import("../../gateway/start-gateway-server.js");
+                // Servers given by TROUPE_NATS_URL / TROUPE_REDIS_URL take the credentials and
+                // TLS of the environment and TROUPE_CONFIG, as the hosts do (issue #17).
+                const external = await externalServerSettings(deployment);
                 return await startGatewayServer({
                   ...deployment,
+                  ...external,
                   port: await gatewayPort(options.gatewayPort),
                   log: (line) => say(pc.dim(`[gateway] ${line}`)),
                 });
@@ -269,4 +275,29 @@ async function gatewayPort(requested: number | undefined): Promise<number> {
 /** A relative module path made absolute (as `startDevCluster` gives it to the hosts). */
 function absoluteModule(specifier: string): string {
   return specifier.startsWith(".") ? resolve(specifier) : specifier;
+}
+
+/** Credentials and TLS for the servers `troupe dev` did not start itself (issue #17). */
+async function externalServerSettings(deployment: {
+  readonly natsUrl: string;
+  readonly redisUrl: string;
+}): Promise<{ nats?: NatsClientSettings; redis?: RedisSettings }> {
+  const settings = await resolveConnection({});
+  const { username, password, tls } = settings.redis;
+  return {
+    ...(deployment.natsUrl === process.env.TROUPE_NATS_URL
+      ? { nats: { ...settings.nats, natsUrl: deployment.natsUrl } }
+      : {}),
+    ...(deployment.redisUrl === process.env.TROUPE_REDIS_URL
+      ? {
+          redis: {
+            mode: "standalone" as const,
+            url: deployment.redisUrl,
+            ...(username === undefined ? {} : { username }),
+            ...(password === undefined ? {} : { password }),
+            ...(tls === undefined ? {} : { tls }),
+          },
+        }
+      : {}),
+  };
 }

@@ -40,6 +40,8 @@ export async function runGatewayCommand(options: GatewayCommandOptions): Promise
   const gateway = await startGatewayServer({
     natsUrl: connection.natsUrl,
     redisUrl: connection.redisUrl,
+    nats: connection.nats,
+    redis: connection.redis,
     prefix: connection.prefix,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.port === undefined ? {} : { port: options.port }),

@@ -1,9 +1,13 @@
 import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { agentKinds, type AgentDefinition } from "@troupe/agents";
+import { redactUrl } from "@troupe/client";
 import { type ActorHost, redisRetryDelayMs, watchRedisConnection } from "@troupe/runtime";
-import { Redis } from "ioredis";
 import { readDeployment } from "../../admin/read-deployment.js";
-import { checkNats } from "../../host/check-nats.js";
+import { asRedis } from "../../connection/as-redis.js";
+import { connectHostNats } from "../../connection/connect-host-nats.js";
+import { createRedisConnection } from "../../connection/create-redis-connection.js";
+import { createHostLogger } from "../../connection/host-logger.js";
+import { describeRedis } from "../../connection/redis-settings.js";
 import { checkRedis } from "../../host/check-redis.js";
 import { stderrRedisLogger } from "../../host/stderr-redis-logger.js";
 import {
@@ -17,14 +21,11 @@ import { runHost } from "../../host/run-host.js";
 import { HostHealth } from "../../host/host-health.js";
 import { createHostHttpApp } from "../../host/host-http-app.js";
 import { serveHostHttp, type HostHttpServer } from "../../host/serve-host-http.js";
-import { resolveConnection } from "../connection-settings.js";
+import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
 import { streamSettings, type StreamFlags } from "../stream-options.js";
 
-/** Options of `troupe host`. */
-export interface HostCommandOptions extends StreamFlags {
-  readonly nats?: string;
-  readonly redis?: string;
-  readonly prefix?: string;
+/** Options of `troupe host` (connection flags: see `ConnectionFlags`). */
+export interface HostCommandOptions extends ConnectionFlags, StreamFlags {
   readonly agent?: string;
   readonly shards?: number;
   readonly concurrency?: number;
@@ -45,8 +46,9 @@ export interface HostCommandOptions extends StreamFlags {
  * the whole host, the AI SDK included).
  *
  * @param options - parsed flags.
- * @throws NatsUnreachableError / RedisUnreachableError naming the URL,
- *   AgentModuleError for a bad module, ModelNotConfiguredError for an agent whose
+ * @throws NatsUnreachableError / RedisUnreachableError naming the URL (password
+ *   redacted), nats.js `AuthorizationError` for refused NATS credentials,
+ *   ConnectionConfigError for bad connection settings, AgentModuleError for a bad module, ModelNotConfiguredError for an agent whose
  *   model's provider key is missing, ShardCountMismatchError for a wrong `--shards`.
  */
 export async function runHostCommand(options: HostCommandOptions): Promise<void> {
@@ -61,22 +63,36 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
           port: options.healthPort,
           ...(options.healthHost === undefined ? {} : { host: options.healthHost }),
         });
-  await checkNats(connection.natsUrl);
-  await checkRedis(connection.redisUrl);
+  await checkRedis(connection.redis);
   // Without --agent, join a running troupe dev with the agents it serves.
   const agentModule =
     options.agent ??
     (connection.source === "troupe dev" ? connection.dev?.agentModule : undefined) ??
     DEMO_AGENT_MODULE;
-  const toolRedis = new Redis(connection.redisUrl, { retryStrategy: redisRetryDelayMs });
-  watchRedisConnection(toolRedis, stderrRedisLogger("troupe host"), "tools");
+  // The host's own connections carry the deployment's credentials and TLS (issue #17);
+  // the host does not own them, so they are closed after it stopped.
+  const nats = await connectHostNats(connection.nats, options.hostId ?? "troupe-host");
+  const hostRedis = createRedisConnection(connection.redis, {
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 2,
+    retryStrategy: redisRetryDelayMs,
+  });
+  const toolRedis = createRedisConnection(connection.redis, { retryStrategy: redisRetryDelayMs });
+  const logger = createHostLogger();
+  watchRedisConnection(asRedis(hostRedis), logger, "host");
+  watchRedisConnection(asRedis(toolRedis), stderrRedisLogger("troupe host"), "tools");
+  const closeConnections = async () => {
+    await nats.close().catch(() => undefined);
+    hostRedis.disconnect();
+    toolRedis.disconnect();
+  };
   let host: ActorHost;
   let agents: AgentDefinition[];
   let models: AgentModel[];
   let shardCount: number;
   try {
     const context: AgentModuleContext = {
-      redis: toolRedis,
+      redis: asRedis(toolRedis),
       natsUrl: connection.natsUrl,
       redisUrl: connection.redisUrl,
       log: (line) => process.stderr.write(`${line}\n`),
@@ -86,11 +102,12 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
     models = agentModels(agents, process.env);
     shardCount =
       options.shards ??
-      (await readDeployment(toolRedis, connection.prefix))?.shardCount ??
+      (await readDeployment(asRedis(toolRedis), connection.prefix))?.shardCount ??
       DEFAULT_SHARD_COUNT;
     host = await runHost({
-      nats: connection.natsUrl,
-      redis: connection.redisUrl,
+      nats,
+      redis: asRedis(hostRedis),
+      logger,
       kinds: agentKinds({ agents }),
       settings: {
         prefix: connection.prefix,
@@ -101,14 +118,17 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
         ...(options.drainTimeout === undefined ? {} : { drainTimeoutMs: options.drainTimeout }),
       },
       onStopped: async () => {
-        await toolRedis.quit();
+        await toolRedis.quit().catch(() => undefined);
+        await hostRedis.quit().catch(() => undefined);
+        await nats.close().catch(() => undefined);
         await healthServer?.close();
       },
     });
     health.started(host);
   } catch (error) {
-    // The tools' Redis connection would keep the process alive after the error.
-    toolRedis.disconnect();
+    // Open connections (and the health server) would keep the process alive after the error.
+    await closeConnections();
+    await healthServer?.close();
     throw error;
   }
   const names = agents.map((agent) => agent.name);
@@ -123,7 +143,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
         })
       : `troupe host ${host.hostId} (pid ${process.pid}) serves ` +
           `${models.map(({ agent, model }) => `${agent} (${model})`).join(", ")} ` +
-          `on ${connection.natsUrl} and ${connection.redisUrl}, ${shardCount} shards` +
+          `on ${redactUrl(connection.natsUrl)} and ${describeRedis(connection.redis, redactUrl)}, ${shardCount} shards` +
           (healthServer === undefined ? ". " : `, health on ${healthServer.url}/readyz. `) +
           "SIGTERM or Ctrl-C stops it gracefully.\n",
   );

@@ -2,12 +2,17 @@ import type { AgentDefinition } from "@troupe/agents";
 import { TroupeClient } from "@troupe/client";
 import { connectNats } from "@troupe/client/internal";
 import { TroupeError } from "@troupe/protocol";
-import { Redis } from "ioredis";
+import { asRedis } from "../../connection/as-redis.js";
+import { createRedisConnection } from "../../connection/create-redis-connection.js";
 import { DEMO_AGENT_MODULE, loadAgentModule } from "../../host/load-agents.js";
 import { servedAgentOf, type ServedAgent } from "../../mcp/agent-tool.js";
 import { mcpListenAddress } from "../../mcp/mcp-listen-address.js";
 import { serveMcp } from "../../mcp/serve-mcp.js";
-import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
+import {
+  resolveConnection,
+  type ConnectionFlags,
+  type ConnectionSettings,
+} from "../connection-settings.js";
 import { cliVersion } from "../init/project-template.js";
 
 /** Flags of `troupe mcp`. */
@@ -42,11 +47,11 @@ export async function runMcpCommand(options: McpCommandOptions): Promise<void> {
   const module = options.agentModule ?? connection.dev?.agentModule ?? DEMO_AGENT_MODULE;
   const agents = selectAgents(await loadAgents(module, connection), options.agent);
   const client = await TroupeClient.connect({
-    natsUrl: connection.natsUrl,
+    ...connection.nats,
     prefix: connection.prefix,
     name: "troupe-mcp",
   });
-  const nats = await connectNats({ natsUrl: connection.natsUrl, name: "troupe-mcp-transcripts" });
+  const nats = await connectNats({ ...connection.nats, name: "troupe-mcp-transcripts" });
   const closeConnections = async () => {
     await client.close().catch(() => undefined);
     await nats.close().catch(() => undefined);
@@ -88,9 +93,11 @@ export async function runMcpCommand(options: McpCommandOptions): Promise<void> {
 /** The module's agents; a lazy Redis for factories that want one (the agents are not run here). */
 async function loadAgents(
   module: string,
-  connection: { natsUrl: string; redisUrl: string },
+  connection: ConnectionSettings,
 ): Promise<AgentDefinition[]> {
-  const redis = new Redis(connection.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const redis = asRedis(
+    createRedisConnection(connection.redis, { lazyConnect: true, maxRetriesPerRequest: 1 }),
+  );
   try {
     return await loadAgentModule(module, {
       redis,
