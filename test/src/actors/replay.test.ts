@@ -19,7 +19,7 @@ function withCount(record: ActorRecord, count: number): ActorRecord {
 
 describe("journal replay", () => {
   let cluster: Cluster;
-  const keys = new RedisKeys("troupe");
+  const keys = new RedisKeys("troupe", 8);
   beforeAll(async () => {
     cluster = await startCluster({ shardCount: 8 });
   });

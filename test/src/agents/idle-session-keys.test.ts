@@ -25,7 +25,7 @@ describe("what an idle session leaves in Redis (issue #12)", () => {
     await cluster.waitForOwners([host.hostId], 20_000);
     const sessionId = "idle-keys-1";
     await sendUntilIdle(cluster, sessionId, "hello");
-    const keys = new RedisKeys("troupe");
+    const keys = new RedisKeys("troupe", 8);
     const expected = [keys.actor(`run/${sessionId}`), keys.actor(`session/${sessionId}`)];
     const sessionKeys = async () =>
       (await cluster.redis.keys(`troupe:*${sessionId}*`))

@@ -86,7 +86,7 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
     );
     hosts.push(...started);
     const hostIds = started.map((host) => host.hostId);
-    const leases = new RedisLeaseStore(redis, new RedisKeys("troupe"));
+    const leases = new RedisLeaseStore(redis, new RedisKeys("troupe", shardCount));
     await waitFor(
       async () => {
         const owners = (await leases.holders(shardCount)).map((holder) => holder.owner);
@@ -149,7 +149,7 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
     // `troupe host`'s connection check takes the seeds too: one dead server is no failure.
     await checkNats(seeds);
 
-    const snapshots = new RedisSnapshotStore(redis, new RedisKeys("troupe"));
+    const snapshots = new RedisSnapshotStore(redis, new RedisKeys("troupe", shardCount));
     const perActor = messageCount / actorCount;
     await waitFor(
       async () => {

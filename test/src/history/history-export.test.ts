@@ -150,7 +150,10 @@ describe("history export of a live conversation", () => {
       ...record,
       state: { ...state, context: { ...state.context, runCount: 99 } },
     };
-    await redis.set(new RedisKeys("troupe").actor(target), encodeStoredActorValue(tampered));
+    await redis.set(
+      new RedisKeys("troupe", running().shardCount).actor(target),
+      encodeStoredActorValue(tampered),
+    );
     expect((await snapshots.load(target))?.record.state).toMatchObject({
       context: { runCount: 99 },
     });

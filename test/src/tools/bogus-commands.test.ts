@@ -14,7 +14,7 @@ const BATCH = 500;
 // had, is answered (a verdict each) and leaves Redis exactly as it was.
 describe("bogus commands leave nothing behind", () => {
   let cluster: Cluster;
-  const keys = new RedisKeys("troupe");
+  const keys = new RedisKeys("troupe", 8);
 
   beforeAll(async () => {
     cluster = await startCluster({ shardCount: 8 });

@@ -3,12 +3,12 @@ import type { Redis } from "ioredis";
 
 /**
  * Narrows a {@link RedisConnection} to `Redis` for the APIs that still declare
- * `Redis` (`ActorHost.start({ redis })`, `watchRedisConnection`, the admin
- * readers, agent modules' `redis`). Both classes share the commands Troupe uses
- * and a Cluster runs every Troupe script (one hash tag per shard), so the cast
- * is sound at run time; it goes once the stores take `RedisConnection`
- * (issue #17, the lead's change). Every use is a call of this function, so
- * `grep asRedis` finds them all.
+ * `Redis`: agent modules' `redis` (`AgentModuleContext`), the console
+ * inspector and the admin and MCP connections, whose readers hand it to such
+ * code. Both classes share the commands Troupe uses and a Cluster runs every
+ * Troupe script (one hash tag per shard, issue #17), so the cast is sound at
+ * run time for those commands. Every use is a call of this function, so `grep
+ * asRedis` finds them all.
  *
  * @param connection - a `Redis` or a `Cluster`.
  * @returns the same object, typed `Redis`.

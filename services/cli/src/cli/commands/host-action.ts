@@ -79,8 +79,8 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
   });
   const toolRedis = createRedisConnection(connection.redis, { retryStrategy: redisRetryDelayMs });
   const logger = createHostLogger();
-  watchRedisConnection(asRedis(hostRedis), logger, "host");
-  watchRedisConnection(asRedis(toolRedis), stderrRedisLogger("troupe host"), "tools");
+  watchRedisConnection(hostRedis, logger, "host");
+  watchRedisConnection(toolRedis, stderrRedisLogger("troupe host"), "tools");
   const closeConnections = async () => {
     await nats.close().catch(() => undefined);
     hostRedis.disconnect();
@@ -102,11 +102,11 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
     models = agentModels(agents, process.env);
     shardCount =
       options.shards ??
-      (await readDeployment(asRedis(toolRedis), connection.prefix))?.shardCount ??
+      (await readDeployment(toolRedis, connection.prefix))?.shardCount ??
       DEFAULT_SHARD_COUNT;
     host = await runHost({
       nats,
-      redis: asRedis(hostRedis),
+      redis: hostRedis,
       logger,
       kinds: agentKinds({ agents }),
       settings: {
