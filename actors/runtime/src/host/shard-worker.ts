@@ -30,6 +30,8 @@ import type { ActorRecord, PendingEffect } from "../step/actor-record.js";
 import { deadLetterItem } from "../step/dead-letter-items.js";
 import type { CommitOutcome, SnapshotStore } from "../stores/snapshot-store.js";
 import { ActorCell, type ActorCellDependencies } from "./actor-cell.js";
+import { scanForCatchUp } from "./shard-catch-up.js";
+import { catchUpRange } from "./shard-count-state.js";
 import type { EffectRunner } from "./effect-runner.js";
 import type { HostSettings } from "./host-options.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
@@ -103,12 +105,16 @@ export class ShardWorker {
    * @param token - the fencing token of the host's lease on it.
    * @param dependencies - clients, stores and settings of the host.
    * @param onLeaseLost - called once a commit found the lease gone.
+   * @param resizeMarkerSeq - inbox sequence of the last shard-count change's
+   *   marker (`ShardCountState.markerSeq`, issue #17); undefined when the count
+   *   never changed.
    */
   constructor(
     readonly shard: number,
     readonly token: number,
     private readonly dependencies: ShardWorkerDependencies,
     private readonly onLeaseLost: (worker: ShardWorker) => void,
+    private readonly resizeMarkerSeq?: number,
   ) {
     const { snapshots, publisher, effects, limit, logger, settings, clock, refusals } =
       dependencies;
@@ -146,7 +152,13 @@ export class ShardWorker {
     return this.#abort.signal;
   }
 
-  /** Creates the consumer from the watermark, starts consuming and wakes dirty actors. */
+  /**
+   * Creates the consumer from the watermark, starts consuming and wakes dirty
+   * actors. After a change of the shard count, while the watermark has not
+   * passed the change's marker, it first hands the actors of this shard their
+   * messages below the marker from the whole inbox (`scanForCatchUp`), then
+   * consumes its own subjects from the marker on (issue #17, decision 0035).
+   */
   async start(): Promise<void> {
     const { jsm, js, streams, settings, snapshots } = this.dependencies;
     const stored = await snapshots.watermark(this.shard);
@@ -156,9 +168,11 @@ export class ShardWorker {
       // traffic that creates no actor (bogus commands) adds none (issue #11).
       await snapshots.saveWatermark(this.shard, this.token, 1);
     }
-    const watermark = stored ?? 0;
+    let watermark = stored ?? 0;
     this.#savedWatermark = watermark;
     this.#highestDelivered = Math.max(0, watermark - 1);
+    const catchUp = catchUpRange(watermark, this.resizeMarkerSeq);
+    if (catchUp !== undefined) watermark = await this.#catchUp(catchUp);
     const name = shardConsumerName(settings.prefix, this.shard);
     await jsm.consumers.delete(streams.inbox, name).catch(() => false);
     await jsm.consumers.add(streams.inbox, {
@@ -179,6 +193,37 @@ export class ShardWorker {
     for (const actor of await snapshots.dirtyActors(this.shard)) {
       this.#cellFor(actor)?.wake();
     }
+  }
+
+  /**
+   * Dispatches this shard's messages below the marker (stream order, so each
+   * actor's old messages are queued before any new one).
+   *
+   * @returns the sequence the shard's own consumer starts at: after the marker.
+   */
+  async #catchUp(range: { fromSeq: number; markerSeq: number }): Promise<number> {
+    const { js, jsm, streams, settings, logger } = this.dependencies;
+    let handed = 0;
+    await scanForCatchUp({
+      js,
+      jsm,
+      stream: streams.inbox,
+      ...range,
+      shard: this.shard,
+      shardCount: settings.shardCount,
+      onMessage: (message) => {
+        handed += 1;
+        this.#dispatch(message);
+      },
+      onSkipped: (seq) => (this.#highestDelivered = Math.max(this.#highestDelivered, seq)),
+      signal: this.#stopAccepting.signal,
+    });
+    this.#highestDelivered = Math.max(this.#highestDelivered, range.markerSeq);
+    logger.info(
+      { shard: this.shard, ...range, handed },
+      "shard caught up after a shard-count change",
+    );
+    return range.markerSeq + 1;
   }
 
   async #consume(messages: ConsumerMessages): Promise<void> {
