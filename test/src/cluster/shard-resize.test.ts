@@ -6,16 +6,17 @@
  * records any duplicate, gap or reordering.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { jetstream } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, headers } from "@nats-io/transport-node";
 import { startLocalNatsServer, startLocalRedisServer } from "@troupe/cli";
 import { encodeMessage, inboxSubject, parseAddress } from "@troupe/protocol";
-import { RedisKeys } from "@troupe/protocol/internal";
+import { RedisKeys, streamNames } from "@troupe/protocol/internal";
 import {
   ActorHost,
   ShardCountChangingError,
   ShardCountMismatchError,
   changeShardCount,
+  replayActor,
   type ShardCountChange,
 } from "@troupe/runtime";
 import { RedisSnapshotStore } from "@troupe/runtime/internal";
@@ -217,5 +218,21 @@ describe("raising the shard count of a live deployment", () => {
     );
     expect(await pendingTimers(TO)).toBe(0);
     for (const actor of TIMER_ACTORS) expect((await context(actor))?.alarms).toBe(1);
+
+    // The journal of an actor that lived through the change replays to its
+    // snapshot: its messages under the old shard number are read too.
+    const replayed = await replayActor(
+      {
+        js,
+        jsm: await jetstreamManager(nats),
+        streams: streamNames("troupe"),
+        shardCount: TO,
+        earlierShardCounts: [FROM],
+        snapshots,
+        definition: counterKind,
+      },
+      parseAddress(ACTORS[0] ?? ""),
+    );
+    expect(replayed).toMatchObject({ reproduces: true, messagesRead: rounds });
   }, 120_000);
 });

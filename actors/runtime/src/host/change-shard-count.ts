@@ -87,7 +87,8 @@ export interface ShardCountChange {
  *    finished (its saved watermark, then the next message on its subjects).
  * 5. Moves durable timers and dirty-set members to their new shard, sets every
  *    new shard's watermark to W, and records `shardCount = to`,
- *    `resizeMarkerSeq = S`, `resizeCatchUpFrom = W` (and removes `resizeTo`).
+ *    `resizeMarkerSeq = S`, `resizeCatchUpFrom = W`, appends N to
+ *    `earlierShardCounts` (for journal reads) and removes `resizeTo`.
  * 6. Releases the leases. Hosts started with `shardCount = to` take the shards;
  *    each first reads the inbox from W to S for its own actors (under the new
  *    count), then its own subjects after S. Hosts still running with the old
@@ -261,6 +262,8 @@ export async function changeShardCount(
         markerSeq,
         "resizeCatchUpFrom",
         catchUpFrom,
+        "earlierShardCounts",
+        [...state.earlierShardCounts.filter((count) => count !== from), from].join(","),
       )
       .hdel(keys.deployment(), "resizeTo")
       .exec();

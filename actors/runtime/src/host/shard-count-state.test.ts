@@ -24,6 +24,7 @@ describe("readShardCountState", () => {
       resizeFrom: undefined,
       markerSeq: undefined,
       catchUpFrom: undefined,
+      earlierShardCounts: [],
     });
   });
 });

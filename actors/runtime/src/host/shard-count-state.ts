@@ -24,6 +24,12 @@ export interface ShardCountState {
   readonly markerSeq: number | undefined;
   /** Lowest inbox sequence W an old shard had not finished at the last change. */
   readonly catchUpFrom: number | undefined;
+  /**
+   * Every count the deployment had before the current one, oldest first
+   * (`earlierShardCounts`, comma-separated): journal reads look for an actor's
+   * older messages under these shard numbers too.
+   */
+  readonly earlierShardCounts: readonly number[];
 }
 
 /**
@@ -39,6 +45,10 @@ export function readShardCountState(hash: Readonly<Record<string, string>>): Sha
     resizeFrom: positiveInteger(hash.resizeFrom),
     markerSeq: positiveInteger(hash.resizeMarkerSeq),
     catchUpFrom: positiveInteger(hash.resizeCatchUpFrom),
+    earlierShardCounts: (hash.earlierShardCounts ?? "")
+      .split(",")
+      .map(positiveInteger)
+      .filter((count) => count !== undefined),
   };
 }
 
