@@ -10,6 +10,7 @@ describe("readShardCountState", () => {
         resizeMarkerSeq: "120",
         resizeCatchUpFrom: "97",
         resizeTo: "x",
+        earlierShardCounts: "2,4,zero",
       }),
     ).toEqual({
       shardCount: 8,
@@ -17,6 +18,7 @@ describe("readShardCountState", () => {
       markerSeq: 120,
       catchUpFrom: 97,
       resizeTo: undefined,
+      earlierShardCounts: [2, 4],
     });
     expect(readShardCountState({})).toEqual({
       shardCount: undefined,
