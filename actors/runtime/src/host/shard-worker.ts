@@ -172,7 +172,11 @@ export class ShardWorker {
     this.#savedWatermark = watermark;
     this.#highestDelivered = Math.max(0, watermark - 1);
     const catchUp = catchUpRange(watermark, this.resizeMarkerSeq);
-    if (catchUp !== undefined) watermark = await this.#catchUp(catchUp);
+    if (catchUp !== undefined) {
+      watermark = await this.#catchUp(catchUp);
+      // Drained or lost during the scan: no consumer for a worker that stopped.
+      if (!this.#accepting) return;
+    }
     const name = shardConsumerName(settings.prefix, this.shard);
     await jsm.consumers.delete(streams.inbox, name).catch(() => false);
     await jsm.consumers.add(streams.inbox, {
