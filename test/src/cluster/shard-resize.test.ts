@@ -183,10 +183,21 @@ describe("raising the shard count of a live deployment", () => {
     await Promise.all(oldHosts.map((host) => host.stop()));
     // A host with the old count refuses to start now.
     await expect(startInProcess(FROM)).rejects.toBeInstanceOf(ShardCountMismatchError);
-    const owners = await Promise.all(
-      Array.from({ length: TO }, (_, shard) => redis.hget(keys.lease(shard), "owner")),
+    // Only the new hosts ever own a shard from now on; together they own all 8.
+    const newIds = newHosts.map((host) => host.hostId);
+    const oldOwners = new Set<string>();
+    await waitFor(
+      async () => {
+        const owners = await Promise.all(
+          Array.from({ length: TO }, (_, shard) => redis.hget(keys.lease(shard), "owner")),
+        );
+        for (const owner of owners)
+          if (owner !== null && !newIds.includes(owner)) oldOwners.add(owner);
+        return owners.every((owner) => owner !== null && newIds.includes(owner));
+      },
+      { timeoutMs: 20_000, description: "the new hosts own every shard" },
     );
-    expect(new Set(owners)).toEqual(new Set(newHosts.map((host) => host.hostId)));
+    expect([...oldOwners]).toEqual([]);
 
     // Some load after the change, then everything must be applied exactly once, in order.
     const roundsAtSwitch = rounds;
