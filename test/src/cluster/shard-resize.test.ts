@@ -145,6 +145,7 @@ describe("raising the shard count of a live deployment", () => {
       description: "the load is being processed",
     });
 
+    const changeStartedAt = Date.now();
     changing = true;
     let refusal: unknown;
     const change: ShardCountChange = await changeShardCount({
@@ -178,7 +179,11 @@ describe("raising the shard count of a live deployment", () => {
       description: "no lease held after the change",
     });
 
-    const newHosts = await Promise.all([startHost(TO), startHost(TO)]);
+    // The new hosts run in this process (a host process takes ~20 s to start on
+    // a loaded box); the old ones are processes.
+    const newHosts = await Promise.all([startInProcess(TO), startInProcess(TO)]);
+    cleanup.push(() => Promise.all(newHosts.map((host) => host.stop())));
+    const pauseMs = Date.now() - changeStartedAt;
     changing = false;
     await Promise.all(oldHosts.map((host) => host.stop()));
     // A host with the old count refuses to start now.
@@ -212,6 +217,13 @@ describe("raising the shard count of a live deployment", () => {
       async () =>
         (await Promise.all(ACTORS.map(context))).every((state) => state?.lastStep === rounds),
       { timeoutMs: 30_000, description: `every actor at step ${rounds}` },
+    );
+    const states = await Promise.all(ACTORS.map(context));
+    process.stderr.write(
+      `shard-resize: ${rounds * ACTORS.length} step messages sent (${sentDuringChange} during the change), ` +
+        `${states.reduce((sum, state) => sum + (state?.lastStep ?? 0), 0)} applied, ` +
+        `${states.reduce((sum, state) => sum + (state?.stepErrors?.length ?? 0), 0)} out of order or twice; ` +
+        `processing paused for at most ${pauseMs} ms (change ${FROM} → ${TO} until the new hosts were ready)\n`,
     );
     for (const actor of ACTORS) {
       const state = await context(actor);

@@ -187,17 +187,25 @@ export async function changeShardCount(
       const shard = stored === null ? -1 : parseShardInboxSubject(stored.subject).shard;
       return { seq: ack.seq, mapped: shard === shardOf(probe, to) };
     };
-    while (!(await publishProbe()).mapped) {
+    // JetStream's API may not answer for a moment while the server reloads: a
+    // failed probe counts as "not yet" (it is skipped like every probe).
+    const tryProbe = () => publishProbe().catch(() => undefined);
+    const waitOrTimeOut = async () => {
       if (Date.now() > mappingDeadline) {
         throw new TroupeError(
           "timeout",
-          `nats-server still maps troupe.*.*.in with ${from} shards; reload it with the mapping for ${to} and run this again`,
+          `nats-server does not map troupe.*.*.in with ${to} shards yet; reload it with the mapping for ${to} and run this again`,
         );
       }
       await sleep(500);
-    }
+    };
+    while ((await tryProbe())?.mapped !== true) await waitOrTimeOut();
     await sleep(options.settleMs ?? 1_000);
-    const marker = await publishProbe();
+    let marker = await tryProbe();
+    while (marker === undefined) {
+      await waitOrTimeOut();
+      marker = await tryProbe();
+    }
     if (!marker.mapped) {
       throw new TroupeError("internal", "nats-server went back to the old mapping; run this again");
     }
