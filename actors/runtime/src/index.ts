@@ -31,11 +31,13 @@ export * from "./errors/effect-cancelled-error.js";
 export * from "./errors/history-not-reproducible-error.js";
 export * from "./errors/lease-lost-error.js";
 export * from "./errors/redis-key-layout-error.js";
+export * from "./errors/shard-count-changing-error.js";
 export * from "./errors/shard-count-mismatch-error.js";
 export * from "./errors/stream-settings-refused-error.js";
 export * from "./errors/unknown-machine-version-error.js";
 export * from "./errors/unsupported-machine-action-error.js";
 export * from "./host/actor-host.js";
+export * from "./host/change-shard-count.js";
 export * from "./host/host-options.js";
 export {
   REFUSAL_RECORD_TTL_MS,

@@ -28,6 +28,7 @@
  * | `actor_not_found` | an actor has no stored snapshot (it was never created, or its keys are gone), so there is nothing to read or export (issue #14) |
  * | `history_not_reproducible` | an actor's journal, replayed through the step, does not give its stored snapshot generations (the machine changed, or the journal lost early messages to retention); no history is written (issue #14) |
  * | `invalid_options` | a call was given options it does not accept (e.g. the test kit's `createTestDeployment({ hosts: 0 })`, `clock.advance(-1)`); nothing was started or changed (issue #14) |
+ * | `shard_count_changing` | a change of the deployment's shard count is under way (`troupe shards resize`): hosts hold no shard until it ends, a host started meanwhile refuses to start, and a second change is refused (issue #17, decision 0035) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -60,6 +61,7 @@ export const TROUPE_ERROR_CODES = [
   "actor_not_found",
   "history_not_reproducible",
   "invalid_options",
+  "shard_count_changing",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

@@ -18,7 +18,8 @@ export class StreamSettingsRefusedError extends TroupeError {
   constructor(
     readonly stream: string,
     readonly replicas: number,
-    readonly placement: { readonly cluster?: string; readonly tags?: readonly string[] } | undefined,
+    readonly placement:
+      { readonly cluster?: string; readonly tags?: readonly string[] } | undefined,
     readonly serverCode: number | undefined,
     readonly serverDescription: string,
     options: { readonly cause?: unknown } = {},

@@ -21,6 +21,7 @@ import { pino, type Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
 import { systemClock } from "../clock/system-clock.js";
 import { RedisKeyLayoutError } from "../errors/redis-key-layout-error.js";
+import { ShardCountChangingError } from "../errors/shard-count-changing-error.js";
 import { ShardCountMismatchError } from "../errors/shard-count-mismatch-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
@@ -36,6 +37,7 @@ import { hostSettingsSchema, type HostSettings, type HostSettingsInput } from ".
 import type { HostRuntime } from "./host-runtime.js";
 import { OutboxPublisher } from "./outbox-publisher.js";
 import { MembershipSettling, planRebalance } from "./rebalance-plan.js";
+import { mustHoldNoShard, readShardCountState } from "./shard-count-state.js";
 import { ShardWorker, type LeaseLossReason } from "./shard-worker.js";
 import { UnroutableCapture } from "./unroutable-capture.js";
 import { VersionRefusals, type VersionRefusalReport } from "./version-refusals.js";
@@ -130,6 +132,12 @@ export class ActorHost {
   #joinedBefore = false;
   #stopped: Promise<void> | undefined;
   #unroutable: UnroutableCapture | undefined;
+  /** `<p>:deployment`: the shard count and the state of a change of it (issue #17). */
+  #deploymentKey = "";
+  /** Marker sequence of the last shard-count change (decision 0035). */
+  #resizeMarkerSeq: number | undefined;
+  /** Whether the last rebalance found a shard-count change under way (or another count). */
+  #holdingNoShard = false;
 
   private constructor(
     private readonly runtime: HostRuntime,
@@ -160,6 +168,8 @@ export class ActorHost {
    *   `invoke` the host cannot carry out (see `assertSupportedMachine`); a list
    *   of kinds is checked before connecting.
    * @throws ShardCountMismatchError when the deployment was created with another shard count.
+   * @throws ShardCountChangingError when a change of the deployment's shard
+   *   count is under way (`changeShardCount`, issue #17).
    */
   static async start(options: ActorHostOptions): Promise<ActorHost> {
     const settings: HostSettings = hostSettingsSchema.parse(options.settings ?? {});
@@ -193,9 +203,17 @@ export class ActorHost {
     const keys = new RedisKeys(settings.prefix, settings.shardCount);
     const membership = new RedisMembershipStore(redis, keys);
     const recorded = await membership.claimShardCount(settings.shardCount);
-    if (recorded !== settings.shardCount) {
+    const shardCountState = readShardCountState(await redis.hgetall(keys.deployment()));
+    if (recorded !== settings.shardCount || shardCountState.resizeTo !== undefined) {
       if (ownsNats) await nats.close();
       if (typeof options.redis === "string") redis.disconnect();
+      if (shardCountState.resizeTo !== undefined) {
+        throw new ShardCountChangingError(
+          recorded,
+          shardCountState.resizeTo,
+          "this host cannot start until it ends",
+        );
+      }
       throw new ShardCountMismatchError(settings.shardCount, recorded);
     }
     const legacyShards = await membership.claimKeyLayout(settings.shardCount);
@@ -253,6 +271,8 @@ export class ActorHost {
       nats: ownsNats,
       redis: typeof options.redis === "string",
     });
+    host.#deploymentKey = keys.deployment();
+    host.#resizeMarkerSeq = shardCountState.markerSeq;
     host.#unroutable = UnroutableCapture.start(nats, js, {
       queue: `${settings.prefix}-unroutable`,
       logger,
@@ -431,6 +451,11 @@ export class ActorHost {
       );
     }
     this.#joinedBefore = true;
+    if (await this.#mustHoldNoShard()) {
+      for (const worker of this.#workers.values()) if (worker.accepting) this.#startRelease(worker);
+      if (!settling) this.#initialShare.resolve();
+      return;
+    }
     const plan = planRebalance({
       shardCount: settings.shardCount,
       hostId: settings.hostId,
@@ -453,6 +478,33 @@ export class ActorHost {
     if (!settling) this.#initialShare.resolve();
   }
 
+  /**
+   * Reads the deployment's shard-count state (issue #17, decision 0035): while a
+   * change is under way, or once the deployment has another count than this
+   * host, the host holds no shard. Logged once per change of that answer.
+   */
+  async #mustHoldNoShard(): Promise<boolean> {
+    const { settings, logger, redis } = this.runtime;
+    const state = readShardCountState(await redis.hgetall(this.#deploymentKey));
+    this.#resizeMarkerSeq = state.markerSeq;
+    const hold = mustHoldNoShard(state, settings.shardCount);
+    if (hold !== this.#holdingNoShard) {
+      this.#holdingNoShard = hold;
+      if (!hold) logger.info({ shardCount: settings.shardCount }, "shards may be acquired again");
+      else if (state.resizeTo !== undefined)
+        logger.warn(
+          { from: state.shardCount, to: state.resizeTo },
+          "the deployment's shard count is being changed; releasing every shard until it ends",
+        );
+      else
+        logger.error(
+          { shardCount: settings.shardCount, deploymentShardCount: state.shardCount },
+          `the deployment now has ${state.shardCount} shards; this host (shardCount ${settings.shardCount}) holds none: restart it with shardCount ${state.shardCount}`,
+        );
+    }
+    return hold;
+  }
+
   async #acquire(shard: number): Promise<void> {
     const { settings, leases, logger } = this.runtime;
     if (this.#releasing.has(shard)) return;
@@ -464,8 +516,12 @@ export class ActorHost {
       await leases.release(shard, settings.hostId, token).catch(() => undefined);
       return;
     }
-    const started = new ShardWorker(shard, token, this.runtime, (lost, reason) =>
-      this.#onLeaseLost(lost, reason),
+    const started = new ShardWorker(
+      shard,
+      token,
+      this.runtime,
+      (lost, reason) => this.#onLeaseLost(lost, reason),
+      this.#resizeMarkerSeq,
     );
     this.#workers.set(shard, started);
     this.#renewedAt.set(shard, this.runtime.clock.now());

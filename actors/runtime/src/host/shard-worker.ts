@@ -30,6 +30,8 @@ import type { ActorRecord, PendingEffect } from "../step/actor-record.js";
 import { deadLetterItem } from "../step/dead-letter-items.js";
 import type { CommitOutcome, LeaseGrant, SnapshotStore } from "../stores/snapshot-store.js";
 import { ActorCell, type ActorCellDependencies } from "./actor-cell.js";
+import { scanForCatchUp } from "./shard-catch-up.js";
+import { catchUpRange } from "./shard-count-state.js";
 import type { EffectRunner } from "./effect-runner.js";
 import type { HostSettings } from "./host-options.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
@@ -111,12 +113,16 @@ export class ShardWorker {
    * @param dependencies - clients, stores and settings of the host.
    * @param onLeaseLost - called once a commit found the lease gone (`lost`), or
    *   found that the store lost commits made under it (`writes_lost`, issue #17).
+   * @param resizeMarkerSeq - inbox sequence of the last shard-count change's
+   *   marker (`ShardCountState.markerSeq`, issue #17); undefined when the count
+   *   never changed.
    */
   constructor(
     readonly shard: number,
     readonly token: number,
     private readonly dependencies: ShardWorkerDependencies,
     private readonly onLeaseLost: (worker: ShardWorker, reason: LeaseLossReason) => void,
+    private readonly resizeMarkerSeq?: number,
   ) {
     const { snapshots, publisher, effects, limit, logger, settings, clock, refusals } =
       dependencies;
@@ -168,7 +174,13 @@ export class ShardWorker {
     return this.#abort.signal;
   }
 
-  /** Creates the consumer from the watermark, starts consuming and wakes dirty actors. */
+  /**
+   * Creates the consumer from the watermark, starts consuming and wakes dirty
+   * actors. After a change of the shard count, while the watermark has not
+   * passed the change's marker, it first hands the actors of this shard their
+   * messages below the marker from the whole inbox (`scanForCatchUp`), then
+   * consumes its own subjects from the marker on (issue #17, decision 0035).
+   */
   async start(): Promise<void> {
     const { jsm, js, streams, settings, snapshots } = this.dependencies;
     const stored = await snapshots.watermark(this.shard);
@@ -178,9 +190,15 @@ export class ShardWorker {
       // traffic that creates no actor (bogus commands) adds none (issue #11).
       await snapshots.saveWatermark(this.shard, this.lease, 1);
     }
-    const watermark = stored ?? 0;
+    let watermark = stored ?? 0;
     this.#savedWatermark = watermark;
     this.#highestDelivered = Math.max(0, watermark - 1);
+    const catchUp = catchUpRange(watermark, this.resizeMarkerSeq);
+    if (catchUp !== undefined) {
+      watermark = await this.#catchUp(catchUp);
+      // Drained or lost during the scan: no consumer for a worker that stopped.
+      if (!this.#accepting) return;
+    }
     const name = shardConsumerName(settings.prefix, this.shard);
     await jsm.consumers.delete(streams.inbox, name).catch(() => false);
     await jsm.consumers.add(streams.inbox, {
@@ -205,6 +223,37 @@ export class ShardWorker {
     for (const actor of await snapshots.dirtyActors(this.shard)) {
       this.#cellFor(actor)?.wake();
     }
+  }
+
+  /**
+   * Dispatches this shard's messages below the marker (stream order, so each
+   * actor's old messages are queued before any new one).
+   *
+   * @returns the sequence the shard's own consumer starts at: after the marker.
+   */
+  async #catchUp(range: { fromSeq: number; markerSeq: number }): Promise<number> {
+    const { js, jsm, streams, settings, logger } = this.dependencies;
+    let handed = 0;
+    await scanForCatchUp({
+      js,
+      jsm,
+      stream: streams.inbox,
+      ...range,
+      shard: this.shard,
+      shardCount: settings.shardCount,
+      onMessage: (message) => {
+        handed += 1;
+        this.#dispatch(message);
+      },
+      onSkipped: (seq) => (this.#highestDelivered = Math.max(this.#highestDelivered, seq)),
+      signal: this.#stopAccepting.signal,
+    });
+    this.#highestDelivered = Math.max(this.#highestDelivered, range.markerSeq);
+    logger.info(
+      { shard: this.shard, ...range, handed },
+      "shard caught up after a shard-count change",
+    );
+    return range.markerSeq + 1;
   }
 
   async #consume(messages: ConsumerMessages): Promise<void> {

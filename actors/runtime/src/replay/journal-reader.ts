@@ -1,5 +1,11 @@
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
-import { CONTENT_TYPE_HEADER, shardInboxSubject, shardOf } from "@troupe/protocol";
+import {
+  CONTENT_TYPE_HEADER,
+  INTERNAL_SUBJECT_ROOT,
+  parseShardInboxSubject,
+  shardInboxSubject,
+  shardOf,
+} from "@troupe/protocol";
 import type { InboxMessage } from "../step/process-message.js";
 import type { StreamNames, ActorAddress } from "@troupe/protocol";
 
@@ -9,6 +15,12 @@ export interface JournalSource {
   readonly jsm: JetStreamManager;
   readonly streams: StreamNames;
   readonly shardCount: number;
+  /**
+   * Counts the deployment had before `shardCount` (`earlierShardCounts` of the
+   * `<p>:deployment` hash, issue #17): an actor's messages from before a change
+   * of the shard count are stored under its shard number of then. Default none.
+   */
+  readonly earlierShardCounts?: readonly number[];
 }
 
 /**
@@ -25,25 +37,43 @@ export async function* readJournal(
   address: ActorAddress,
   untilSeq = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<InboxMessage> {
-  const subject = shardInboxSubject(shardOf(address, source.shardCount), address);
-  let lastSeq: number;
+  const shards = new Set(
+    [source.shardCount, ...(source.earlierShardCounts ?? [])].map((count) =>
+      shardOf(address, count),
+    ),
+  );
+  const subjects = [...shards].map((shard) => shardInboxSubject(shard, address));
+  let lastSeq = 0;
   try {
-    const last = await source.jsm.streams.getMessage(source.streams.inbox, {
-      last_by_subj: subject,
-    });
-    if (last === null) return;
-    lastSeq = Math.min(last.seq, untilSeq);
+    for (const subject of subjects) {
+      const last = await source.jsm.streams.getMessage(source.streams.inbox, {
+        last_by_subj: subject,
+      });
+      if (last !== null) lastSeq = Math.max(lastSeq, last.seq);
+    }
+    if (lastSeq === 0) return;
+    lastSeq = Math.min(lastSeq, untilSeq);
   } catch {
     return;
   }
+  // One subject: as before. After a change of the shard count: every shard
+  // number of the actor (`_troupe.inbox.*.<kind>.<id>`), kept when the number
+  // is one of its shards under a count the deployment had.
   const consumer = await source.js.consumers.get(source.streams.inbox, {
-    filter_subjects: subject,
+    filter_subjects:
+      subjects.length === 1
+        ? (subjects[0] ?? "")
+        : `${INTERNAL_SUBJECT_ROOT}.inbox.*.${address.kind}.${address.id}`,
     deliver_policy: DeliverPolicy.All,
   });
   const messages = await consumer.consume();
   try {
     for await (const message of messages) {
       if (message.seq > lastSeq) break;
+      if (subjects.length > 1 && !shards.has(parseShardInboxSubject(message.subject).shard)) {
+        if (message.seq >= lastSeq) break;
+        continue;
+      }
       yield {
         seq: message.seq,
         subject: message.subject,

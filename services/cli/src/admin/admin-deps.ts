@@ -22,4 +22,9 @@ export interface AdminDeps {
    * caller does not know it: a wrong count places actors on the wrong shard.
    */
   readonly shardCount: number;
+  /**
+   * Counts the deployment had before `shardCount` (issue #17, `troupe shards
+   * resize`): journal reads also look under an actor's shard numbers of then.
+   */
+  readonly earlierShardCounts?: readonly number[];
 }

@@ -53,6 +53,9 @@ export async function exportHistoryCommand(
       jsm: options.jsm,
       streams,
       shardCount: options.shardCount,
+      ...(options.earlierShardCounts === undefined
+        ? {}
+        : { earlierShardCounts: options.earlierShardCounts }),
       snapshots: new RedisSnapshotStore(options.redis, keys),
       kinds: resolveKinds(options, keys, streams),
       ...(troupe === undefined && agents === undefined

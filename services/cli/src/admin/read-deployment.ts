@@ -1,11 +1,17 @@
 import { RedisKeys } from "@troupe/protocol/internal";
 import type { RedisConnection } from "@troupe/runtime";
+import { readShardCountState } from "@troupe/runtime/internal";
 import { DEFAULT_DEPLOYMENT_PREFIX } from "./admin-deps.js";
 
-/** Settings recorded for a deployment by its first host. Shape: `{ shardCount }`. */
+/** Settings recorded for a deployment by its first host. Shape: `{ shardCount, earlierShardCounts? }`. */
 export interface DeploymentRecord {
   /** Shards of the deployment, recorded once by the first host that started. */
   readonly shardCount: number;
+  /**
+   * Counts it had before `shardCount`, oldest first; present only once the
+   * count was changed (`troupe shards resize`, issue #17).
+   */
+  readonly earlierShardCounts?: readonly number[];
 }
 
 /**
@@ -25,8 +31,9 @@ export async function readDeployment(
   redis: RedisConnection,
   prefix: string = DEFAULT_DEPLOYMENT_PREFIX,
 ): Promise<DeploymentRecord | undefined> {
-  const value = await redis.hget(new RedisKeys(prefix).deployment(), "shardCount");
-  if (value === null) return undefined;
-  const shardCount = Number(value);
-  return Number.isInteger(shardCount) && shardCount > 0 ? { shardCount } : undefined;
+  const state = readShardCountState(await redis.hgetall(new RedisKeys(prefix).deployment()));
+  if (state.shardCount === undefined) return undefined;
+  return state.earlierShardCounts.length === 0
+    ? { shardCount: state.shardCount }
+    : { shardCount: state.shardCount, earlierShardCounts: state.earlierShardCounts };
 }

@@ -120,6 +120,9 @@ export async function replayActorCommand(
       jsm: options.jsm,
       streams,
       shardCount: options.shardCount,
+      ...(options.earlierShardCounts === undefined
+        ? {}
+        : { earlierShardCounts: options.earlierShardCounts }),
       snapshots: new RedisSnapshotStore(options.redis, keys),
       definition,
     },

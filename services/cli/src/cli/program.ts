@@ -11,6 +11,7 @@ import { initCommand } from "./commands/init-command.js";
 import { mcpCommand } from "./commands/mcp-command.js";
 import { sendCommand } from "./commands/send-command.js";
 import { sessionCommands } from "./commands/session-commands.js";
+import { shardsCommand } from "./commands/shards-command.js";
 import { tailCommand } from "./commands/tail-command.js";
 import { tenantsCommand } from "./commands/tenants-command.js";
 
@@ -36,6 +37,7 @@ export function createProgram(): Command {
   program.addCommand(tailCommand());
   for (const command of sessionCommands()) program.addCommand(command);
   for (const command of adminCommands()) program.addCommand(command);
+  program.addCommand(shardsCommand());
   program.addCommand(hostCommand());
   program.addCommand(mcpCommand());
   program.addCommand(a2aCommand());

@@ -23,6 +23,8 @@ export interface AdminConnection {
   readonly redis: Redis;
   /** Recorded shard count of the deployment (64 when none was recorded yet). */
   readonly shardCount: number;
+  /** Counts the deployment had before `shardCount` (issue #17). */
+  readonly earlierShardCounts: readonly number[];
 }
 
 /**
@@ -48,9 +50,10 @@ export async function withAdmin<T>(
   watchRedisConnection(redis, stderrRedisLogger("troupe"), "admin");
   try {
     const jsm = await jetstreamManager(nats);
-    const shardCount =
-      (await readDeployment(redis, settings.prefix))?.shardCount ?? DEFAULT_SHARD_COUNT;
-    return await body({ settings, nats, jsm, redis, shardCount });
+    const deployment = await readDeployment(redis, settings.prefix);
+    const shardCount = deployment?.shardCount ?? DEFAULT_SHARD_COUNT;
+    const earlierShardCounts = deployment?.earlierShardCounts ?? [];
+    return await body({ settings, nats, jsm, redis, shardCount, earlierShardCounts });
   } finally {
     redis.disconnect();
     await nats.close();

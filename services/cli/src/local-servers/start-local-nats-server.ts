@@ -25,6 +25,16 @@ export interface LocalNatsServerOptions extends LocalServerOptions {
 export interface LocalNatsServer extends LocalServer {
   /** HTTP monitor base URL, for example `http://127.0.0.1:40013` (`/healthz`, `/varz`, `/jsz`). */
   readonly monitorUrl: string;
+  /**
+   * Rewrites the configuration with another shard count's inbox mapping and
+   * sends the server SIGHUP (nats-server reloads its configuration, mappings
+   * included, without dropping connections). Resolves once the signal is sent;
+   * the reload itself takes a few milliseconds (`changeShardCount` waits for a
+   * probe to show the new mapping). Issue #17, docs/decisions/0035.
+   *
+   * @param shardCount - the new shard count.
+   */
+  reloadWithShardCount(shardCount: number): Promise<void>;
 }
 
 interface PortsFile {
@@ -66,16 +76,18 @@ export async function startLocalNatsServer(
 
   const dataDir = await mkdtemp(join(tmpdir(), options.dataDirPrefix ?? "troupe-nats-"));
   const configFile = join(dataDir, "nats-server.conf");
-  await writeFile(
-    configFile,
-    renderNatsServerConfig({
-      host: options.host ?? "127.0.0.1",
-      port: options.port,
-      storeDir: options.storeDir ?? join(dataDir, "store"),
-      shardCount: options.shardCount ?? DEFAULT_SHARD_COUNT,
-      portsFileDir: dataDir,
-    }),
-  );
+  const writeConfig = (shardCount: number) =>
+    writeFile(
+      configFile,
+      renderNatsServerConfig({
+        host: options.host ?? "127.0.0.1",
+        port: options.port,
+        storeDir: options.storeDir ?? join(dataDir, "store"),
+        shardCount,
+        portsFileDir: dataDir,
+      }),
+    );
+  await writeConfig(options.shardCount ?? DEFAULT_SHARD_COUNT);
 
   let server: ServerProcess | undefined;
   const stop = async (): Promise<void> => {
@@ -111,7 +123,11 @@ export async function startLocalNatsServer(
       { timeoutMs: startTimeoutMs },
     );
     if (healthy !== true) throw new Error(`JetStream not healthy within ${startTimeoutMs} ms`);
-    return { url, monitorUrl, pid: running.pid, dataDir, stop };
+    const reloadWithShardCount = async (shardCount: number): Promise<void> => {
+      await writeConfig(shardCount);
+      process.kill(running.pid, "SIGHUP");
+    };
+    return { url, monitorUrl, pid: running.pid, dataDir, stop, reloadWithShardCount };
   } catch (error) {
     const outputTail = server?.outputTail() ?? "";
     await stop();

@@ -115,6 +115,7 @@ function adminDeps(admin: AdminConnection): AdminDeps {
     jsm: admin.jsm,
     prefix: admin.settings.prefix,
     shardCount: admin.shardCount,
+    earlierShardCounts: admin.earlierShardCounts,
   };
 }
 
