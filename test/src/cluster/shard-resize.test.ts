@@ -55,7 +55,16 @@ describe("raising the shard count of a live deployment", () => {
     cleanup.push(() => redis.quit());
     const js = jetstream(nats);
     const keys = new RedisKeys("troupe");
-    const snapshots = new RedisSnapshotStore(redis, keys);
+    // An actor's keys carry its shard's hash tag (decision 0031): read them
+    // under the count the deployment has now (the change moves them).
+    const snapshotsNow = async () =>
+      new RedisSnapshotStore(
+        redis,
+        new RedisKeys(
+          "troupe",
+          Number((await redis.hget(keys.deployment(), "shardCount")) ?? FROM),
+        ),
+      );
     const hosts: HostProcess[] = [];
     cleanup.push(() => Promise.all(hosts.map((host) => host.stop())));
     const startHost = async (shardCount: number) => {
@@ -97,8 +106,10 @@ describe("raising the shard count of a live deployment", () => {
       });
     };
     const context = async (actor: string) =>
-      ((await snapshots.load(actor))?.record.state as { context: CounterContext } | undefined)
-        ?.context;
+      (
+        (await (await snapshotsNow()).load(actor))?.record.state as
+          { context: CounterContext } | undefined
+      )?.context;
     const pendingTimers = async (shardCount: number) => {
       let total = 0;
       for (let shard = 0; shard < shardCount; shard += 1) {
@@ -251,7 +262,7 @@ describe("raising the shard count of a live deployment", () => {
         streams: streamNames("troupe"),
         shardCount: TO,
         earlierShardCounts: [FROM],
-        snapshots,
+        snapshots: await snapshotsNow(),
         definition: counterKind,
       },
       parseAddress(ACTORS[0] ?? ""),
