@@ -1,3 +1,4 @@
+import { RedisKeys } from "@troupe/protocol/internal";
 import { ActorHost, type HostSettingsInput } from "@troupe/runtime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { counterKind, type CounterContext } from "../fixtures/counter-machine.js";
@@ -147,7 +148,8 @@ describe("passivation and snapshot generations", () => {
         ),
       { timeoutMs: 10_000, description: "the kept generations expired" },
     );
-    for (const actor of actors) expect(await keysOf(actor)).toEqual([`troupe:actor:${actor}`]);
+    const layout = new RedisKeys("troupe", cluster.shardCount);
+    for (const actor of actors) expect(await keysOf(actor)).toEqual([layout.actor(actor)]);
   });
 
   it("after 10 messages the latest snapshot is generation 10 and history holds generations 9, 8, 7, newest first", async () => {

@@ -185,7 +185,7 @@ describe("raising the shard count of a live deployment", () => {
     expect(change.movedTimers).toBeGreaterThan(0);
     expect(await redis.hget(keys.deployment(), "shardCount")).toBe(String(TO));
     // The old hosts hold nothing now (and say they must be restarted).
-    await waitFor(async () => (await redis.keys("troupe:lease:*")).length === 0, {
+    await waitFor(async () => (await redis.keys("troupe:{*}:lease")).length === 0, {
       timeoutMs: 10_000,
       description: "no lease held after the change",
     });

@@ -225,7 +225,7 @@ async function armedTimers(
 ): Promise<{ member: string; deadlineMs: number; score: number }[]> {
   const timers: { member: string; deadlineMs: number; score: number }[] = [];
   for (let shard = 0; shard < deployment.shardCount; shard++) {
-    const key = `${deployment.prefix}:timers:${shard}`;
+    const key = `${deployment.prefix}:{${shard}}:timers`;
     for (const member of await deployment.redis.zrange(key, 0, "-1")) {
       timers.push({
         member,

@@ -82,7 +82,7 @@ describe("bogus commands leave nothing behind", () => {
     await waitFor(
       async () =>
         (await unfinishedInbox()) === 0 &&
-        (await cluster.redis.keys("troupe:dirty:*")).length === 0,
+        (await cluster.redis.keys("troupe:{*}:dirty")).length === 0,
       { timeoutMs: 30_000, intervalMs: 250, description: "the real session's work settled" },
     );
     const before = await allKeys();
@@ -117,7 +117,7 @@ describe("bogus commands leave nothing behind", () => {
     await waitFor(
       async () =>
         (await unfinishedInbox()) === 0 &&
-        (await cluster.redis.keys("troupe:dirty:*")).length === 0,
+        (await cluster.redis.keys("troupe:{*}:dirty")).length === 0,
       {
         timeoutMs: 60_000,
         intervalMs: 250,
@@ -128,6 +128,6 @@ describe("bogus commands leave nothing behind", () => {
     expect(await cluster.redis.dbsize()).toBe(sizeBefore);
     expect(await allKeys()).toEqual(before);
     expect(await cluster.redis.exists(keys.actor("session/nosuch-0"))).toBe(0);
-    expect(await cluster.redis.keys("troupe:actor:session/nosuch-*")).toEqual([]);
+    expect(await cluster.redis.keys("troupe:{*}:actor:session/nosuch-*")).toEqual([]);
   }, 360_000);
 });
