@@ -13,6 +13,7 @@
  * natsServerUrls("nats://a:4222, ,nats://b:4222"); // ["nats://a:4222", "nats://b:4222"]
  */
 export function natsServerUrls(given: string | readonly string[]): string[] {
-  const list = typeof given === "string" ? given.split(",") : given.flatMap((url) => url.split(","));
+  const list =
+    typeof given === "string" ? given.split(",") : given.flatMap((url) => url.split(","));
   return list.map((url) => url.trim()).filter((url) => url !== "");
 }

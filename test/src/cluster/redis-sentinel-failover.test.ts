@@ -81,7 +81,7 @@ describe("Redis Sentinel failover with a zombie host", () => {
     await sleep(300 + Math.floor(Math.random() * 600));
     zombie.signal("SIGSTOP");
     group.signal(replicaPort, "SIGSTOP");
-    cleanup.push(async () => zombie.signal("SIGCONT"));
+    cleanup.push(() => Promise.resolve(zombie.signal("SIGCONT")));
     await send(SESSIONS.slice(6));
     // A random point of the load: the master has writes its replica lacks.
     await sleep(800 + Math.floor(Math.random() * 1200));

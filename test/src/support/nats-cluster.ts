@@ -70,7 +70,8 @@ interface NodeState {
  */
 export async function startNatsCluster(options: NatsClusterOptions = {}): Promise<NatsCluster> {
   const binary = findServerBinary("nats-server");
-  if (binary === undefined) throw new Error("nats-server is not installed (node infra/ensure-servers.mjs)");
+  if (binary === undefined)
+    throw new Error("nats-server is not installed (node infra/ensure-servers.mjs)");
   const size = options.size ?? 3;
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const dataDir = await mkdtemp(join(tmpdir(), `${testRunMarker()}nats-cluster-`));
@@ -140,15 +141,22 @@ export async function startNatsCluster(options: NatsClusterOptions = {}): Promis
           await response.body?.cancel();
           return response.ok;
         },
-        { timeoutMs: startTimeoutMs, intervalMs: 100, description: `nats-server ${node.name} healthy` },
+        {
+          timeoutMs: startTimeoutMs,
+          intervalMs: 100,
+          description: `nats-server ${node.name} healthy`,
+        },
       );
     } catch (error) {
-      throw new Error(`${String(error)}\noutput of ${node.name}:\n${node.output}`, { cause: error });
+      throw new Error(`${String(error)}\noutput of ${node.name}:\n${node.output}`, {
+        cause: error,
+      });
     }
   };
   const nodeNamed = (name: string) => {
     const node = nodes.find((candidate) => candidate.name === name);
-    if (node === undefined) throw new Error(`no node ${name} (nodes: ${nodes.map((n) => n.name).join(", ")})`);
+    if (node === undefined)
+      throw new Error(`no node ${name} (nodes: ${nodes.map((n) => n.name).join(", ")})`);
     return node;
   };
   const stop = async () => {

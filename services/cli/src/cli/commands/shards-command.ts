@@ -1,14 +1,7 @@
 import { Command } from "commander";
 import { connectionOptions } from "../connection-options.js";
-import type { ConnectionFlags } from "../connection-settings.js";
 import { positiveInteger } from "../parse-number.js";
-
-/** Flags of `troupe shards resize`. */
-export interface ShardsResizeOptions extends ConnectionFlags {
-  readonly to: number;
-  readonly pauseTimeout: number;
-  readonly mappingTimeout: number;
-}
+import type { ShardsResizeOptions } from "./shards-resize-action.js";
 
 /**
  * `troupe shards resize --to <count>`: raises the shard count of a live

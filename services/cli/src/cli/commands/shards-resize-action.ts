@@ -1,7 +1,14 @@
 import { inboxSubjectMapping } from "@troupe/protocol";
 import { changeShardCount, type ShardCountChangeStep } from "@troupe/runtime";
 import { withAdmin } from "../with-admin.js";
-import type { ShardsResizeOptions } from "./shards-command.js";
+import type { ConnectionFlags } from "../connection-settings.js";
+
+/** Flags of `troupe shards resize`. */
+export interface ShardsResizeOptions extends ConnectionFlags {
+  readonly to: number;
+  readonly pauseTimeout: number;
+  readonly mappingTimeout: number;
+}
 
 /**
  * `troupe shards resize --to <count>`: runs `changeShardCount` and tells the
