@@ -9,6 +9,7 @@ describe("streamNames", () => {
       deltas: "TROUPE_DELTAS",
       deadLetter: "TROUPE_DEADLETTER",
       transcript: "TROUPE_TRANSCRIPT",
+      claims: "TROUPE_CLAIMS",
     });
     expect(streamNames("team-a.b").events).toBe("TEAM-A_B_EVENTS");
   });
