@@ -118,7 +118,7 @@ async function run(): Promise<number> {
           progress("activation from stored snapshots");
           activation = await measureActivation(
             cluster.redis,
-            new RedisKeys("troupe"),
+            new RedisKeys("troupe", shardCount),
             cluster.snapshots,
             written,
           );

@@ -296,9 +296,10 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
         // The host committed the same count as the actor's snapshot.
         const redis = new Redis(servers.redisUrl);
         try {
-          const stored = await new RedisSnapshotStore(redis, new RedisKeys(prefix)).load(
-            `counter/${counterId}`,
-          );
+          const stored = await new RedisSnapshotStore(
+            redis,
+            new RedisKeys(prefix, SHARD_COUNT),
+          ).load(`counter/${counterId}`);
           expect((stored?.record.state as { context?: unknown } | undefined)?.context).toEqual({
             count: 15,
           });
