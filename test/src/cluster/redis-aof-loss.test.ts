@@ -103,19 +103,7 @@ describe("a single Redis losing the last second of its AOF", () => {
     let lostBytes = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
       const batch = sessions.slice(round * PER_ROUND, (round + 1) * PER_ROUND);
-      await Promise.all(
-        batch.map((session, index) =>
-          js.publish(
-            `troupe.session.${session}.in`,
-            new TextEncoder().encode(
-              JSON.stringify({
-                type: "user.message",
-                text: `/tool slow_charge ${JSON.stringify({ key: session, delayMs: 150 * index })}`,
-              }),
-            ),
-          ),
-        ),
-      );
+      await calls.sendTo(js, batch, (index) => 150 * index);
       // A random point of the loaded run: calls claimed, running or just recorded.
       await sleep(400 + Math.floor(Math.random() * 1200));
       const crashAt = Date.now();

@@ -57,19 +57,7 @@ describe("hosts on a Redis Cluster", () => {
     cleanup.push(() => Promise.all(hosts.map((host) => host.stop())));
 
     const js = jetstream(client);
-    await Promise.all(
-      SESSIONS.map((session, index) =>
-        js.publish(
-          `troupe.session.${session}.in`,
-          new TextEncoder().encode(
-            JSON.stringify({
-              type: "user.message",
-              text: `/tool ${toolOf(session)} ${JSON.stringify({ key: session, delayMs: 100 * (index % 5) })}`,
-            }),
-          ),
-        ),
-      ),
-    );
+    await calls.sendTo(js, SESSIONS, (index) => 100 * (index % 5));
     await sleep(300 + Math.floor(Math.random() * 500));
     const killedAt = Date.now();
     hosts[0]!.signal("SIGKILL");

@@ -64,19 +64,7 @@ describe("Redis Sentinel failover with a zombie host", () => {
     // master's writes from now on never reach it.
     const js = jetstream(client);
     const send = (sessions: readonly string[]) =>
-      Promise.all(
-        sessions.map((session, index) =>
-          js.publish(
-            `troupe.session.${session}.in`,
-            new TextEncoder().encode(
-              JSON.stringify({
-                type: "user.message",
-                text: `/tool slow_charge ${JSON.stringify({ key: session, delayMs: 200 * (index % 4) })}`,
-              }),
-            ),
-          ),
-        ),
-      );
+      calls.sendTo(js, sessions, (index) => 200 * (index % 4));
     await send(SESSIONS.slice(0, 6));
     await sleep(300 + Math.floor(Math.random() * 600));
     zombie.signal("SIGSTOP");

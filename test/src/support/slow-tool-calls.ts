@@ -17,6 +17,16 @@ export interface SlowToolCalls {
   readonly logs: ReadonlyMap<string, SessionEventLog>;
   /** Sends `/tool <tool> {"key":<session>,"delayMs":…}` to every session. */
   send(js: JetStreamClient, delayMs: number): Promise<void>;
+  /**
+   * Sends the same to some sessions, each with its own delay.
+   *
+   * @param delayMs - the tool's delay for the session at `index` of `sessions`, in ms.
+   */
+  sendTo(
+    js: JetStreamClient,
+    sessions: readonly string[],
+    delayMs: (index: number) => number,
+  ): Promise<void>;
   /** Executions of the session's call so far (lines in its count file). */
   executions(session: string): Promise<number>;
   /** Waits until every call has begun executing. */
@@ -54,24 +64,32 @@ export async function slowToolCalls(
   };
   const ended = (log: SessionEventLog) =>
     log.events.some((event) => event.type === "run.completed" || event.type === "run.failed");
+  async function sendTo(
+    js: JetStreamClient,
+    some: readonly string[],
+    delayMs: (index: number) => number,
+  ): Promise<void> {
+    await Promise.all(
+      some.map((session, index) =>
+        js.publish(
+          `troupe.session.${session}.in`,
+          new TextEncoder().encode(
+            JSON.stringify({
+              type: "user.message",
+              text: `/tool ${toolOf(session)} ${JSON.stringify({ key: session, delayMs: delayMs(index) })}`,
+            }),
+          ),
+        ),
+      ),
+    );
+  }
   return {
     toolDir,
     logs,
     async send(js, delayMs) {
-      await Promise.all(
-        sessions.map((session) =>
-          js.publish(
-            `troupe.session.${session}.in`,
-            new TextEncoder().encode(
-              JSON.stringify({
-                type: "user.message",
-                text: `/tool ${toolOf(session)} ${JSON.stringify({ key: session, delayMs })}`,
-              }),
-            ),
-          ),
-        ),
-      );
+      await sendTo(js, sessions, () => delayMs);
     },
+    sendTo,
     executions,
     async waitStarted(timeoutMs) {
       await waitFor(
