@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { agentKinds, defineAgent } from "@troupe/agents";
+import { isProcessAlive } from "@troupe/client/internal";
 import { replayActorCommand } from "@troupe/cli/internal";
 import { startLocalNatsServer, startLocalRedisServer, type LocalServer } from "@troupe/cli";
 import { Redis } from "ioredis";
@@ -108,7 +109,7 @@ describe("a single Redis losing the last second of its AOF", () => {
       await sleep(400 + Math.floor(Math.random() * 1200));
       const crashAt = Date.now();
       process.kill(redisServer.pid, "SIGKILL");
-      await waitFor(() => Promise.resolve(!isAlive(redisServer.pid)), {
+      await waitFor(() => Promise.resolve(!isProcessAlive(redisServer.pid)), {
         timeoutMs: 5_000,
         description: "redis-server gone",
       });
@@ -169,12 +170,3 @@ describe("a single Redis losing the last second of its AOF", () => {
     }
   }, 240_000);
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

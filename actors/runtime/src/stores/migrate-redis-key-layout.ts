@@ -1,4 +1,5 @@
 import { RedisKeys } from "@troupe/protocol/internal";
+import { scanAll } from "./move-actor-keys.js";
 import type { RedisConnection } from "./redis-connection.js";
 
 /** What {@link migrateRedisKeyLayout} moved. */
@@ -61,16 +62,11 @@ export async function migrateRedisKeyLayout(
     [legacy.historyPattern, "history"],
   ] as const) {
     const start = `${prefix}:${kind}:`;
-    let cursor = "0";
-    do {
-      const [next, found] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 500);
-      cursor = next;
-      for (const key of found) {
-        const address = key.slice(start.length);
-        await redis.rename(key, kind === "actor" ? keys.actor(address) : keys.history(address));
-        actorKeys += 1;
-      }
-    } while (cursor !== "0");
+    for (const key of await scanAll(redis, pattern)) {
+      const address = key.slice(start.length);
+      await redis.rename(key, kind === "actor" ? keys.actor(address) : keys.history(address));
+      actorKeys += 1;
+    }
   }
   await redis.hset(keys.deployment(), "keyLayout", RedisKeys.LAYOUT);
   return { shardKeys, actorKeys, leasesDropped };

@@ -37,8 +37,11 @@ export async function moveActorKeys(
   return moved;
 }
 
-/** Every key matching `pattern`, on every master of a Cluster. */
-async function scanAll(redis: RedisConnection, pattern: string): Promise<string[]> {
+/**
+ * Every key matching `pattern` (a `SCAN MATCH` glob), on the server or on every
+ * master of a Cluster.
+ */
+export async function scanAll(redis: RedisConnection, pattern: string): Promise<string[]> {
   const nodes = redis instanceof Cluster ? redis.nodes("master") : [redis];
   const found: string[] = [];
   for (const node of nodes) {
