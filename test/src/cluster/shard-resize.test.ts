@@ -7,9 +7,9 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { connect, headers } from "@nats-io/transport-node";
+import { connect } from "@nats-io/transport-node";
 import { startLocalNatsServer, startLocalRedisServer } from "@troupe/cli";
-import { encodeMessage, inboxSubject, parseAddress } from "@troupe/protocol";
+import { parseAddress } from "@troupe/protocol";
 import { RedisKeys, streamNames } from "@troupe/protocol/internal";
 import {
   ActorHost,
@@ -26,6 +26,7 @@ import { counterKind, type CounterContext } from "../fixtures/counter-machine.js
 import { testDataDirPrefix } from "../harness/test-run-marker.js";
 import { capturingLogger } from "../support/capturing-logger.js";
 import { startHostProcess, type HostProcess } from "../support/host-process.js";
+import { sendToInbox } from "../support/send-to-inbox.js";
 import { waitFor } from "../support/wait-for.js";
 
 const FROM = 4;
@@ -85,26 +86,8 @@ describe("raising the shard count of a live deployment", () => {
         settings: { shardCount },
         logger: capturingLogger().logger,
       });
-    const send = async (
-      actor: string,
-      type: string,
-      payload: Record<string, unknown>,
-      id: string,
-    ) => {
-      const { bytes, contentType } = encodeMessage({
-        v: 1,
-        id,
-        type,
-        payload,
-        meta: { timestampMs: Date.now() },
-      });
-      const messageHeaders = headers();
-      messageHeaders.set("Content-Type", contentType);
-      await js.publish(inboxSubject(parseAddress(actor)), bytes, {
-        headers: messageHeaders,
-        msgID: id,
-      });
-    };
+    const send = (actor: string, type: string, payload: Record<string, unknown>, id: string) =>
+      sendToInbox(js, actor, type, payload, id);
     const context = async (actor: string) =>
       (
         (await (await snapshotsNow()).load(actor))?.record.state as

@@ -4,14 +4,15 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from "@nats-io/jetstream";
-import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { RedisKeys, streamNames, type StreamNames } from "@troupe/protocol/internal";
 import { RedisLeaseStore, RedisSnapshotStore } from "@troupe/runtime/internal";
 import { type ActorKindDefinition, type ReplayReport, replayActor } from "@troupe/runtime";
-import { encodeMessage, inboxSubject, parseAddress } from "@troupe/protocol";
+import { parseAddress } from "@troupe/protocol";
 import { Redis } from "ioredis";
 import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
 import { startHostProcess, type HostProcess, type HostProcessOptions } from "./host-process.js";
+import { sendToInbox } from "./send-to-inbox.js";
 import { waitFor } from "./wait-for.js";
 
 /** A test deployment: real servers, clients for the test itself, and host child processes. */
@@ -104,19 +105,7 @@ export async function startCluster(
       return host;
     },
     async send(actor, type, payload, messageId) {
-      const { bytes, contentType } = encodeMessage({
-        v: 1,
-        id: messageId ?? `test-${crypto.randomUUID()}`,
-        type,
-        payload,
-        meta: { timestampMs: Date.now() },
-      });
-      const messageHeaders = headers();
-      messageHeaders.set("Content-Type", contentType);
-      await js.publish(inboxSubject(parseAddress(actor)), bytes, {
-        headers: messageHeaders,
-        ...(messageId === undefined ? {} : { msgID: messageId }),
-      });
+      await sendToInbox(js, actor, type, payload, messageId);
     },
     async publishToSession(sessionId, message) {
       nats.publish(
