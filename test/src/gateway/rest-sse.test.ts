@@ -181,11 +181,21 @@ describe("gateway SSE: resume and backpressure", () => {
       });
       // Another client reads the same history at its own pace, meanwhile.
       const other = await openEvents(gateway.url, sessionId, { from: 1 });
-      // Cheap on purpose (the latest event only): a reader behind for 2 s
-      // per chunk would be cut too.
-      const helloCompleted = (seen: readonly SseEvent[]) =>
-        seen.at(-1)?.event === "run.completed" && seen.at(-1)!.data.includes('"text":"Hello! I am');
-      const otherRead = other.readUntil(helloCompleted, 60_000);
+      // Cheap on purpose (each event looked at once): a reader behind for 2 s
+      // per chunk would be cut too. Not only the latest event: another event
+      // may follow the run's completion in the same chunk.
+      let scanned = 0;
+      const helloCompleted = (seen: readonly SseEvent[]) => {
+        for (; scanned < seen.length; scanned++) {
+          const event = seen[scanned]!;
+          if (event.event === "run.completed" && event.data.includes('"text":"Hello! I am')) {
+            return true;
+          }
+        }
+        return false;
+      };
+      // The clock runs from here: through the slow client's cut and the run.
+      const otherRead = other.readUntil(helloCompleted, 150_000);
       try {
         await waitFor(() => logged.some((line) => line.includes(`events stream of ${sessionId}`)), {
           timeoutMs: 60_000,
