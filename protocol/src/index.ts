@@ -245,3 +245,18 @@ export {
   type HistoryFileFormat,
 } from "./history/history-codec.js";
 export { InvalidHistoryError } from "./history/invalid-history-error.js";
+
+export {
+  TRACEPARENT_HEADER,
+  TRACESTATE_HEADER,
+  traceCarrierFromHeaders,
+  traceCarrierSchema,
+  type TraceCarrier,
+} from "./telemetry/trace-carrier.js";
+export {
+  ATTRIBUTES,
+  METRICS,
+  SPAN_NAMES,
+  TELEMETRY_SCOPE,
+  type MetricDefinition,
+} from "./telemetry/telemetry-names.js";

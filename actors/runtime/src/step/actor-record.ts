@@ -1,3 +1,4 @@
+import type { TraceCarrier } from "@troupe/protocol";
 import { Packr } from "msgpackr";
 
 /**
@@ -40,6 +41,12 @@ export interface PendingEffect {
    * after a crash it is answered at once with `effect.failed` code `cancelled`.
    */
   readonly cancelled?: true;
+  /**
+   * Trace context of the step that requested the effect (issue #18): the
+   * effect's span is its child on whichever host runs it, also after a crash.
+   * Absent when tracing is off. Not compared by replay.
+   */
+  readonly trace?: TraceCarrier;
 }
 
 /** A durable timer: `event` is delivered to the machine at `deadlineMs`. */
@@ -61,6 +68,12 @@ export interface OutboxItem {
    * entries, so that a message sent in the same transition never overtakes them.
    */
   readonly first?: true;
+  /**
+   * Trace context of the step that produced the item (issue #18), published as
+   * the `traceparent`/`tracestate` headers, also when a new owner republishes
+   * the outbox after a crash. Absent when tracing is off.
+   */
+  readonly trace?: TraceCarrier;
 }
 
 const packr = new Packr({ useRecords: false, moreTypes: false });

@@ -3,6 +3,7 @@ import {
   DecodeError,
   type MessageEnvelope,
   type MessageSchemas,
+  type TraceCarrier,
   PayloadTooLargeError,
   TroupeError,
   decodeMessage,
@@ -31,6 +32,11 @@ export interface InboxMessage {
   readonly contentType: string | undefined;
   /** Time the stream stored the message, Unix ms (deterministic "now"). */
   readonly timestampMs: number;
+  /**
+   * Trace context of the host's span for this step (issue #18), stamped on the
+   * outbox items and the effects the step produces. Absent when tracing is off.
+   */
+  readonly trace?: TraceCarrier | undefined;
 }
 
 /** Why a message did not change the snapshot. */
