@@ -49,6 +49,19 @@ describe("a single Redis losing the last second of its AOF", () => {
         dataDirPrefix: testDataDirPrefix("redis"),
         ...(port === undefined ? {} : { port }),
       });
+    // Restarting on the same port right after a SIGKILL can fail under load
+    // (the port not yet free): a few tries, each failure printed.
+    const restartRedis = async (port: number): Promise<LocalServer> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await startRedis(port);
+        } catch (error) {
+          if (attempt === 3) throw error;
+          console.warn(`redis-server restart ${attempt} failed, trying again:`, error);
+          await sleep(500);
+        }
+      }
+    };
     let redisServer: LocalServer = await startRedis();
     cleanup.push(() => redisServer.stop());
     const port = Number(new URL(redisServer.url).port);
@@ -120,7 +133,9 @@ describe("a single Redis losing the last second of its AOF", () => {
         lostBytes += size - before.size;
         await truncate(file, before.size);
       }
-      redisServer = await startRedis(port);
+      // The killed server's own folder (its config; the data is in storeDir).
+      await redisServer.stop();
+      redisServer = await restartRedis(port);
       pauses.push(Date.now() - crashAt);
     }
     expect(lostBytes).toBeGreaterThan(0);
