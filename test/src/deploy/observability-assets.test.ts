@@ -94,7 +94,11 @@ const targetLabels = ["job", "instance", "otel_scope_name"];
 const allowedLabels = (metric: string): string[] => {
   const definition = troupeSeriesNames.get(metric);
   if (definition === undefined) return targetLabels; // `up`
-  return [...targetLabels, ...prometheusLabels(definition), ...(metric.endsWith("_bucket") ? ["le"] : [])];
+  return [
+    ...targetLabels,
+    ...prometheusLabels(definition),
+    ...(metric.endsWith("_bucket") ? ["le"] : []),
+  ];
 };
 const metricsOf = (expression: string): MetricDefinition[] =>
   promqlNames(expression)
@@ -135,10 +139,16 @@ describe("observability assets in infra/observability", () => {
 
   it("the dashboard has a panel for every metric, reads the ${DS_PROMETHEUS} input and panels do not overlap", () => {
     expect(dashboard.__inputs).toEqual([
-      expect.objectContaining({ name: "DS_PROMETHEUS", type: "datasource", pluginId: "prometheus" }),
+      expect.objectContaining({
+        name: "DS_PROMETHEUS",
+        type: "datasource",
+        pluginId: "prometheus",
+      }),
     ]);
     const uids = [
-      ...dashboard.panels.filter((panel) => panel.type !== "row").map((panel) => panel.datasource?.uid),
+      ...dashboard.panels
+        .filter((panel) => panel.type !== "row")
+        .map((panel) => panel.datasource?.uid),
       ...panelTargets.map((target) => target.datasource.uid),
       ...dashboard.templating.list.map((variable) => variable.datasource.uid),
     ];
@@ -228,7 +238,9 @@ describe("observability assets in infra/observability", () => {
         // A broken expression is refused, so the check above is not a no-op.
         await writeFile(
           file,
-          stringify({ groups: [{ name: "broken", rules: [{ record: "x:y", expr: "sum(rate(x[1m])" }] }] }),
+          stringify({
+            groups: [{ name: "broken", rules: [{ record: "x:y", expr: "sum(rate(x[1m])" }] }],
+          }),
         );
         await expect(run("promtool", ["check", "rules", file])).rejects.toThrow(/parse error/);
       } finally {

@@ -48,9 +48,7 @@ export function prometheusName(metric: MetricDefinition): string {
  */
 export function prometheusSeriesNames(metric: MetricDefinition): string[] {
   const name = prometheusName(metric);
-  return metric.type === "histogram"
-    ? [`${name}_bucket`, `${name}_sum`, `${name}_count`]
-    : [name];
+  return metric.type === "histogram" ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name];
 }
 
 /**

@@ -85,7 +85,8 @@ export function promqlNames(expression: string): PromqlNames {
     const name = match[2];
     if (name === undefined || keywords.has(name)) continue;
     if (match[3] !== undefined) {
-      if (!knownFunctions.has(name)) throw new Error(`unknown PromQL function ${name} in ${expression}`);
+      if (!knownFunctions.has(name))
+        throw new Error(`unknown PromQL function ${name} in ${expression}`);
       functions.add(name);
     } else {
       metrics.add(name);
