@@ -8,10 +8,7 @@ import { closedLoopRate } from "../turns/closed-loop-rate.js";
 import { TurnDriver } from "../turns/turn-driver.js";
 import { startCluster, type Cluster } from "../../support/cluster.js";
 import { testRunMarker } from "../../harness/test-run-marker.js";
-import {
-  startTroupeServerProcess,
-  type TroupeServerProcess,
-} from "../../support/troupe-server-process.js";
+import { startTroupeServerProcess } from "../../support/troupe-server-process.js";
 import type { OtlpSink } from "./otlp-sink.js";
 import { tracingEnvironment, type TracingMode } from "./tracing-environment.js";
 
