@@ -11,8 +11,10 @@
  * own attributes and metrics are under `troupe.`; metric units are UCUM
  * (`s`, `{message}`), as https://opentelemetry.io/docs/specs/semconv/general/metrics/
  * asks. Prometheus sees `troupe.messages.processed` as
- * `troupe_messages_processed_total` (OpenTelemetry's Prometheus exporter
- * replaces dots and adds unit and `_total` suffixes).
+ * `troupe_messages_processed_total` (OpenTelemetry's Prometheus exporter 0.223
+ * replaces dots with `_` and adds `_total` to counters, but no unit suffix:
+ * `troupe.step.duration` is `troupe_step_duration_bucket`; see
+ * `test/src/support/prometheus-names.ts` and docs/observability.md).
  */
 
 /** Instrumentation scope of every Troupe tracer and meter. */

@@ -1,14 +1,14 @@
 import { readFile, writeFile } from "node:fs/promises";
 
 /** The sections of `latest-results.md`, in the order they appear. */
-export const resultSections = ["actor-host", "agent-turn", "gateway"] as const;
+export const resultSections = ["actor-host", "agent-turn", "gateway", "tracing"] as const;
 /** One of {@link resultSections}. */
 export type ResultSection = (typeof resultSections)[number];
 
 const title = [
   "# Benchmarks: latest results",
   "",
-  "Written by `npm run bench` (all), `npm run bench:host`, `npm run bench:turns` or `npm run bench:gateway` (one section each); see `README.md` beside this file.",
+  "Written by `npm run bench` (all), `npm run bench:host`, `npm run bench:turns`, `npm run bench:gateway` or `npm run bench:tracing` (one section each); see `README.md` beside this file.",
 ].join("\n");
 
 const marker = (section: ResultSection, end: "start" | "end") =>

@@ -26,6 +26,10 @@ import { buildKustomization, readYamlDocuments, type KubernetesObject } from "./
  * are for, every container has requests and a memory limit, and the Helm
  * values agree with the hosts' settings.
  *
+ * The host pods carry Prometheus scrape annotations for their health port's
+ * `/metrics`, and `monitoring/` holds an optional prometheus-operator
+ * PodMonitor for them (issue #18).
+ *
  * The kustomizations are built by `buildKustomization` (resources, namespace,
  * images, replicas); where `kubectl` is installed, its own `kubectl kustomize`
  * must give the same objects.
@@ -206,6 +210,60 @@ describe("Kubernetes manifests in infra/kubernetes", () => {
     );
     expect(limit).toBe("1Gi");
     expect(heapMib).toBeLessThan(1024 * 0.8);
+  });
+
+  it("the host pods are annotated for Prometheus on the port that serves /metrics (issue #18)", async () => {
+    const objects = await buildKustomization(`${kubernetesFolder}overlays/example`);
+    const deployment = find<IDeployment>(objects, "Deployment", "troupe-host");
+    const config = find<{ data: Record<string, string> }>(
+      objects,
+      "ConfigMap",
+      "troupe-host-config",
+    ).data;
+    const healthPort = hostContainer(deployment).ports?.find(
+      (port) => port.name === "health",
+    )?.containerPort;
+    expect(deployment.spec?.template.metadata?.annotations).toEqual({
+      "prometheus.io/scrape": "true",
+      "prometheus.io/port": String(healthPort),
+      "prometheus.io/path": "/metrics",
+    });
+    expect(String(healthPort)).toBe(config["TROUPE_HEALTH_PORT"]);
+  });
+
+  it("the optional PodMonitor selects the host pods and scrapes their health port's /metrics", async () => {
+    const objects = await buildKustomization(`${kubernetesFolder}monitoring`);
+    expect(objects.map((object) => `${object.apiVersion} ${object.kind}`)).toEqual([
+      "monitoring.coreos.com/v1 PodMonitor",
+    ]);
+    const monitor = objects[0] as unknown as {
+      metadata: { name: string };
+      spec: {
+        selector: { matchLabels: Record<string, string> };
+        podMetricsEndpoints: { port: string; path: string; interval: string }[];
+      };
+    };
+    // The alert rules select job `troupe-host` or `<namespace>/troupe-host`, the PodMonitor's default.
+    expect(monitor.metadata.name).toBe("troupe-host");
+    const host = find<IDeployment>(
+      await buildKustomization(`${kubernetesFolder}base`),
+      "Deployment",
+      "troupe-host",
+    );
+    expect(host.spec!.template.metadata!.labels).toMatchObject(monitor.spec.selector.matchLabels);
+    expect(monitor.spec.selector.matchLabels).toEqual(host.spec!.selector.matchLabels);
+    const portNames = hostContainer(host).ports?.map((port) => port.name);
+    expect(monitor.spec.podMetricsEndpoints).toEqual([
+      { port: "health", path: "/metrics", interval: "15s" },
+    ]);
+    expect(portNames).toContain(monitor.spec.podMetricsEndpoints[0]!.port);
+    if (kubectlAvailable) {
+      const { stdout } = await promisify(execFile)("kubectl", [
+        "kustomize",
+        `${kubernetesFolder}monitoring`,
+      ]);
+      expect(parseDocument(stdout).toJS()).toEqual(monitor);
+    }
   });
 
   it("the NATS and Redis chart values match the hosts' settings", async () => {
