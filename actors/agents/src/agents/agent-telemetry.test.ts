@@ -66,7 +66,7 @@ async function points(name: string): Promise<DataPoint<unknown>[]> {
   const metric = exported?.scopeMetrics
     .flatMap((scope) => scope.metrics)
     .find((candidate) => candidate.descriptor.name === name);
-  return (metric?.dataPoints ?? []) as DataPoint<unknown>[];
+  return metric?.dataPoints ?? [];
 }
 
 /** The one finished span of this name. */
