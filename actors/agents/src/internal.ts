@@ -37,3 +37,6 @@ export * from "./tools/tool-result-store.js";
 export * from "./mcp/mcp-server-connection.js";
 export * from "./mcp/mcp-tool-catalog.js";
 export * from "./mcp/mcp-tool-result.js";
+export * from "./agents/approvals-pending.js";
+export * from "./agents/model-call-telemetry.js";
+export * from "./tools/tool-telemetry.js";

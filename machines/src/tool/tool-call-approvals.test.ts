@@ -10,6 +10,7 @@ import {
   toolSteps,
 } from "../testing/tool-kit.js";
 import type { ToolCallEvent } from "./tool-call-events.js";
+import { APPROVAL_TIMER_ID } from "./tool-call-context.js";
 import {
   APPROVAL_TIMED_OUT_CONTENT,
   INVALID_QUESTION_CONTENT,
@@ -18,7 +19,7 @@ import {
 } from "./tool-call-steps.js";
 
 const about = { toolCallId: "call_1", runId: "r1", tool: "charge" };
-const TIMER = "xstate.after.approvalTimeout.tool.awaitingApproval";
+const TIMER = APPROVAL_TIMER_ID;
 const finished = (payload: Record<string, unknown>) =>
   sendMessage({
     to: "run/s1",

@@ -3,6 +3,16 @@ import type { ToolExecutionStatus, ToolStart, ActorInput } from "@troupe/protoco
 /** The call a tool call actor runs, as `tool.start` described it (without the session id). */
 export type ToolCallRequest = Omit<ToolStart, "sessionId">;
 
+/**
+ * The id of the durable timer a tool call actor arms while it waits for an
+ * approval (xstate's `xstate.after.<delay>.<machine id>.<state>` of the
+ * `awaitingApproval` state's `approvalTimeout`): armed when the approval is
+ * requested, cancelled when it is settled or the call is cancelled. So the
+ * members of the shards' timer sets with this id are the approvals pending —
+ * what `troupe.approvals.pending` counts (issue #18).
+ */
+export const APPROVAL_TIMER_ID = "xstate.after.approvalTimeout.tool.awaitingApproval";
+
 /** How a call's approval was settled: the first `tool.approve` / `tool.deny`, or the timeout. */
 export type ApprovalDecision = "approved" | "denied" | "timed_out";
 

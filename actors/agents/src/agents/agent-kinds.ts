@@ -35,6 +35,7 @@ import {
   migrateToolCallSnapshot,
 } from "./machine-versions.js";
 import { createModelCallHandler } from "./model-call-handler.js";
+import { watchPendingApprovals } from "./approvals-pending.js";
 import type { Environment } from "../models/resolve-model.js";
 
 /** How long the stream attempt counter of a model call is kept after its last stream, in ms: 7 days. */
@@ -80,6 +81,8 @@ export function agentKinds(
       mcp,
     });
     mcp.start(agents.all);
+    // `troupe.approvals.pending`, counted from the shards' timer sets (issue #18).
+    const approvals = watchPendingApprovals(services.redis, services.keys);
     const publishProgress = createToolProgressPublisher(services.nats, services.streams.deltas);
     const publishDelta = createDeltaPublisher(services.nats, services.streams.deltas);
     const transcript = new JetStreamTranscriptReader(services.js, services.streams.transcript);
@@ -140,7 +143,10 @@ export function agentKinds(
           logger: services.logger,
         }),
       },
-      dispose: () => mcp.close(),
+      dispose: () => {
+        approvals.stop();
+        return mcp.close();
+      },
     };
     return [session, run, tool];
   };

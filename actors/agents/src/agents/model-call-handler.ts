@@ -22,6 +22,7 @@ import { ModelTimeoutError } from "./model-timeout-error.js";
 import { toModelCallError } from "./to-model-call-error.js";
 import { assertModelOutputFits } from "./model-output-size.js";
 import { DeltaBatcher } from "./delta-batcher.js";
+import { ModelCallTelemetry } from "./model-call-telemetry.js";
 import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
 
 /** Options of {@link createModelCallHandler}. */
@@ -152,62 +153,77 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
         options.onPublishError?.(error, delta);
       }
     }, attemptKnown);
-    let streamed: StreamedModelCall;
-    try {
-      streamed = await streamModelCall({
-        model,
-        ...prompt,
-        ...modelToolSettings(agent, input.withoutTools, prompt.messages),
-        signal,
-        timeouts: {
-          idleMs: agent.limits.modelIdleTimeoutMs,
-          callMs: agent.limits.modelCallTimeoutMs,
-        },
-        providerOptions: {
-          troupe: {
-            sessionId: input.sessionId,
-            runId: input.runId,
-            modelCallIndex: input.modelCallIndex,
-            retry: input.retry,
+    // The model call's span (`chat <model>`, issue #18): a child of the host's
+    // effect span, active while the model streams.
+    const telemetry = new ModelCallTelemetry(model);
+    let responseModel: string | undefined;
+    const call = async (): Promise<ModelCallOutput> => {
+      let streamed: StreamedModelCall;
+      try {
+        streamed = await streamModelCall({
+          model,
+          ...prompt,
+          ...modelToolSettings(agent, input.withoutTools, prompt.messages),
+          signal,
+          timeouts: {
+            idleMs: agent.limits.modelIdleTimeoutMs,
+            callMs: agent.limits.modelCallTimeoutMs,
           },
-        },
-        onDelta: (kind, text) => {
-          deltas.add(kind, text);
-          return Promise.resolve();
-        },
+          providerOptions: {
+            troupe: {
+              sessionId: input.sessionId,
+              runId: input.runId,
+              modelCallIndex: input.modelCallIndex,
+              retry: input.retry,
+            },
+          },
+          onDelta: (kind, text) => {
+            deltas.add(kind, text);
+            return Promise.resolve();
+          },
+        });
+      } finally {
+        await deltas.drain();
+      }
+      responseModel = streamed.responseModel;
+      // A stream attempt that could not be counted fails the call (retryable).
+      await attempt;
+      if (streamed.timedOut !== undefined && !signal.aborted) {
+        throw new ModelTimeoutError({
+          timeout: streamed.timedOut,
+          timeoutMs:
+            streamed.timedOut === "idle"
+              ? agent.limits.modelIdleTimeoutMs
+              : agent.limits.modelCallTimeoutMs,
+          provider: model.provider,
+          modelId: model.modelId,
+        });
+      }
+      if (streamed.aborted || (signal.aborted && !streamed.finished)) {
+        return cancelledOrRethrow(signal, streamed);
+      }
+      if (streamed.hasError) {
+        throw toModelCallError(streamed.error, model);
+      }
+      return assertModelOutputFits({
+        text: streamed.text,
+        ...(streamed.reasoning.length > 0 ? { reasoning: streamed.reasoning } : {}),
+        finishReason: streamed.finishReason ?? "other",
+        usage: streamed.usage,
+        // A call without tools ends the run: calls of tools it was not offered are dropped.
+        toolCalls: input.withoutTools
+          ? []
+          : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
       });
-    } finally {
-      await deltas.drain();
+    };
+    try {
+      const output = await telemetry.within(call);
+      telemetry.succeeded(output, responseModel);
+      return output;
+    } catch (error) {
+      telemetry.failed(error);
+      throw error;
     }
-    // A stream attempt that could not be counted fails the call (retryable).
-    await attempt;
-    if (streamed.timedOut !== undefined && !signal.aborted) {
-      throw new ModelTimeoutError({
-        timeout: streamed.timedOut,
-        timeoutMs:
-          streamed.timedOut === "idle"
-            ? agent.limits.modelIdleTimeoutMs
-            : agent.limits.modelCallTimeoutMs,
-        provider: model.provider,
-        modelId: model.modelId,
-      });
-    }
-    if (streamed.aborted || (signal.aborted && !streamed.finished)) {
-      return cancelledOrRethrow(signal, streamed);
-    }
-    if (streamed.hasError) {
-      throw toModelCallError(streamed.error, model);
-    }
-    return assertModelOutputFits({
-      text: streamed.text,
-      ...(streamed.reasoning.length > 0 ? { reasoning: streamed.reasoning } : {}),
-      finishReason: streamed.finishReason ?? "other",
-      usage: streamed.usage,
-      // A call without tools ends the run: calls of tools it was not offered are dropped.
-      toolCalls: input.withoutTools
-        ? []
-        : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
-    });
   };
 }
 

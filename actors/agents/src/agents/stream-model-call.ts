@@ -47,6 +47,8 @@ export interface StreamedModelCall {
   readonly toolCalls: StreamedToolCall[];
   readonly usage: Usage;
   readonly finishReason: string | undefined;
+  /** The model id the provider said answered (`model-call-response-metadata`), when it said. */
+  readonly responseModel: string | undefined;
   readonly finished: boolean;
   readonly aborted: boolean;
   readonly timedOut: "idle" | "call" | undefined;
@@ -89,6 +91,7 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
   const toolCalls: StreamedToolCall[] = [];
   const usage = { inputTokens: 0, outputTokens: 0 };
   let finishReason: string | undefined;
+  let responseModel: string | undefined;
   let finished = false;
   let hasError = false;
   let error: unknown;
@@ -155,6 +158,9 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
             input: rawArguments(part.input, part.invalid === true),
           });
           break;
+        case "model-call-response-metadata":
+          if (part.modelId !== undefined) responseModel = part.modelId;
+          break;
         case "model-call-end":
           usage.inputTokens += part.usage.inputTokens ?? 0;
           usage.outputTokens += part.usage.outputTokens ?? 0;
@@ -186,6 +192,7 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
     toolCalls,
     usage,
     finishReason,
+    responseModel,
     finished,
     aborted,
     timedOut: bounded,

@@ -17,9 +17,11 @@ import type { EffectContext, EffectHandler } from "@troupe/runtime";
 import {
   MAX_TOOL_RESULT_BYTES,
   type ToolDefinition,
+  type ToolEffectClass,
   type ToolProgressReport,
   isRetryableEffectClass,
 } from "./define-tool.js";
+import { ToolCallTelemetry } from "./tool-telemetry.js";
 import {
   DEFAULT_LIVENESS_MS,
   DEFAULT_LIVENESS_RENEW_MS,
@@ -124,13 +126,35 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
 
   return async (rawInput: unknown, context: EffectContext): Promise<ToolExecuteOutput> => {
     const input = readInput(rawInput);
+    // The tool call's span (`execute_tool <tool>`, issue #18): a child of the
+    // host's effect span, active while the tool runs; and its count.
+    const telemetry = new ToolCallTelemetry(input);
+    const seen: CallProgress = { effectClass: undefined, attempt: undefined };
+    try {
+      const output = await telemetry.within(() => execute(input, context, telemetry, seen));
+      telemetry.ended(output.status, seen.effectClass, seen.attempt);
+      return output;
+    } catch (error) {
+      telemetry.threw(error, seen.effectClass, seen.attempt);
+      throw error;
+    }
+  };
+
+  /** One `tool.execute`; notes the effect class and execution attempt in `seen` as they become known. */
+  async function execute(
+    input: ReadInput,
+    context: EffectContext,
+    telemetry: ToolCallTelemetry,
+    seen: CallProgress,
+  ): Promise<ToolExecuteOutput> {
     const { signal } = context;
     const tools = await options.toolsOf(input.agent);
     const tool = Object.hasOwn(tools, input.toolName) ? tools[input.toolName] : undefined;
     if (tool === undefined) return unknownToolOutput(input.toolName, Object.keys(tools));
+    const effectClass = input.effectClass ?? tool.effectClass;
+    seen.effectClass = effectClass;
     const args = parseToolArguments(tool, input.input);
     if (!args.ok) return { status: "invalid_arguments", content: args.message };
-    const effectClass = input.effectClass ?? tool.effectClass;
     const key = input.idempotencyKey;
     const log = logger?.child({ idempotencyKey: key, tool: tool.name, effectClass });
     if (signal.aborted) return abortedBeforeRun(signal);
@@ -168,6 +192,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       }
       if (decision.kind === "outcome_unknown") {
         const { executionAttempts } = decision;
+        seen.attempt = executionAttempts;
         log?.warn({ executionAttempts }, "tool call outcome unknown; not run again");
         return record(
           input,
@@ -178,6 +203,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       }
       const { executionAttempt } = decision;
       retryingAttempt = executionAttempt;
+      seen.attempt = executionAttempt;
       const alive = keepAlive(key, executionAttempt);
       let outcome: Awaited<ReturnType<typeof runExecutionAttempt>>;
       const progress = progressReporter(input, tool.name, context.address);
@@ -215,6 +241,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
         { executionAttempt, outcome: outcome.kind },
         "tool execution attempt failed; retrying",
       );
+      telemetry.retried(executionAttempt, outcome.kind);
       try {
         await sleep(backoffMs * 2 ** (executionAttempt - 1), undefined, { signal });
       } catch {
@@ -272,7 +299,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
         signal,
       );
     }
-  };
+  }
 
   /**
    * The `reportProgress` of one execution attempt: reports become `tool.progress`
@@ -371,6 +398,12 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
     );
     return reused(recorded.result);
   }
+}
+
+/** What one `tool.execute` learnt so far, for its span: the effect class and the execution attempt. */
+interface CallProgress {
+  effectClass: ToolEffectClass | undefined;
+  attempt: number | undefined;
 }
 
 /** A `tool.execute` input with its defaults: arguments as text, the idempotency key set. */

@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { metrics } from "@opentelemetry/api";
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from "@opentelemetry/sdk-metrics";
+import { countPendingApprovals, watchPendingApprovals } from "@troupe/agents/internal";
+import { METRICS } from "@troupe/protocol";
+import { RedisKeys } from "@troupe/protocol/internal";
+import { startCluster, type Cluster } from "../support/cluster.js";
+import { followSession } from "../support/session-events.js";
+import { waitFor } from "../support/wait-for.js";
+
+const TOOLS_HOST = "test/src/fixtures/tools-host.ts";
+
+// Issue #18: `troupe.approvals.pending` counts the tool calls waiting for an
+// approval from the approval timers in the shards' timer sets (decision 0037):
+// right whichever host owns the calls, and after the host that asked is gone.
+describe("approvals pending (troupe.approvals.pending)", () => {
+  let cluster: Cluster;
+  let keys: RedisKeys;
+  beforeEach(async () => {
+    cluster = await startCluster({ shardCount: 8 });
+    keys = new RedisKeys("troupe", cluster.shardCount);
+  });
+  afterEach(async () => {
+    metrics.disable();
+    await cluster?.stop();
+  });
+
+  const pending = () => countPendingApprovals(cluster.redis, keys);
+
+  async function waitForCount(count: number): Promise<void> {
+    await waitFor(async () => (await pending()) === count, {
+      timeoutMs: 20_000,
+      description: `${count} approvals pending`,
+    });
+  }
+
+  it("counts requested approvals, drops settled and cancelled ones, keeps them across a host restart, and reports them as a gauge", async () => {
+    const first = await cluster.startHost({}, { entry: TOOLS_HOST });
+    await cluster.waitForOwners([first.hostId], 20_000);
+    expect(await pending()).toBe(0);
+    const calls: Record<string, unknown> = {};
+    for (const session of ["ap-1", "ap-2", "ap-3"]) {
+      const log = followSession(cluster.nats, session);
+      await cluster.publishToSession(session, {
+        type: "user.message",
+        agent: "gatekeeper",
+        text: `/tool charge {"key":"${session}"}`,
+      });
+      calls[session] = (await log.first("tool.approval_requested", undefined, 30_000))[
+        "toolCallId"
+      ];
+      log.stop();
+    }
+    await waitForCount(3);
+
+    // The gauge a host registers reports the same figure when metrics are collected.
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    const watch = watchPendingApprovals(cluster.redis, keys);
+    await reader.forceFlush();
+    const gauge = exporter
+      .getMetrics()
+      .at(-1)
+      ?.scopeMetrics.flatMap((scope) => scope.metrics)
+      .find((metric) => metric.descriptor.name === METRICS.approvalsPending.name);
+    expect(gauge?.dataPoints.map((point) => point.value)).toEqual([3]);
+    watch.stop();
+    await reader.shutdown();
+
+    // The host that asked stops; the approvals are still pending for its successor.
+    await first.stop();
+    expect(await pending()).toBe(3);
+    const second = await cluster.startHost({}, { entry: TOOLS_HOST });
+    await cluster.waitForOwners([second.hostId], 30_000);
+
+    await cluster.publishToSession("ap-1", { type: "tool.approve", toolCallId: calls["ap-1"] });
+    await cluster.publishToSession("ap-2", { type: "tool.deny", toolCallId: calls["ap-2"] });
+    await waitForCount(1);
+    // A cancelled run's waiting call publishes no settlement; its timer goes all the same.
+    await cluster.publishToSession("ap-3", { type: "run.cancel" });
+    await waitForCount(0);
+  });
+});
