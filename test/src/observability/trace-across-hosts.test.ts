@@ -15,7 +15,11 @@ import { ATTRIBUTES, SPAN_NAMES } from "@troupe/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
 import { testRunMarker } from "../harness/test-run-marker.js";
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.js";
+import {
+  startOtlpReceiver,
+  type OtlpReceiver,
+  type ReceivedSpan,
+} from "../support/otlp-receiver.js";
 import {
   startTroupeServerProcess,
   type TroupeServerProcess,
@@ -117,7 +121,8 @@ describe("one trace per turn across the client and two host processes (issue #18
             ...["--agent", AGENT_MODULE, "--host-id", `trace-host-${n}`, "--json"],
           ],
           {
-            ready: (stdout) => stdout.split("\n").some((line) => parseReadyLine(line) !== undefined),
+            ready: (stdout) =>
+              stdout.split("\n").some((line) => parseReadyLine(line) !== undefined),
             name: `troupe host ${n}`,
             env,
           },
@@ -191,9 +196,9 @@ describe("one trace per turn across the client and two host processes (issue #18
       expect(step.attributes[ATTRIBUTES.inboxSeq]).toEqual(expect.any(Number));
       expect(step.attributes[ATTRIBUTES.generation]).toEqual(expect.any(Number));
     }
-    expect(byName(SPAN_NAMES.process("run")).map((span) => span.attributes[ATTRIBUTES.actorKind])).toContain(
-      "run",
-    );
+    expect(
+      byName(SPAN_NAMES.process("run")).map((span) => span.attributes[ATTRIBUTES.actorKind]),
+    ).toContain("run");
     for (const name of [SPAN_NAMES.effect("model.call"), SPAN_NAMES.effect("tool.execute")]) {
       for (const effect of byName(name)) {
         expect(effect.kind).toBe(KIND.internal);
@@ -208,9 +213,9 @@ describe("one trace per turn across the client and two host processes (issue #18
     }
     // The run's step taking the model's answer is the child of the model call's effect span.
     const modelCalls = new Set(byName(SPAN_NAMES.effect("model.call")).map((span) => span.spanId));
-    expect(byName(SPAN_NAMES.process("run")).some((span) => modelCalls.has(span.parentSpanId))).toBe(
-      true,
-    );
+    expect(
+      byName(SPAN_NAMES.process("run")).some((span) => modelCalls.has(span.parentSpanId)),
+    ).toBe(true);
     for (const publish of byName(SPAN_NAMES.publishOutbox)) {
       expect(publish.kind).toBe(KIND.producer);
       expect(publish.attributes[ATTRIBUTES.messagingBatchCount]).toBeGreaterThan(0);

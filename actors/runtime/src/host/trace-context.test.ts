@@ -7,7 +7,13 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { ATTRIBUTES, SPAN_NAMES, TELEMETRY_SCOPE, traceCarrierFromHeaders } from "@troupe/protocol";
+import {
+  ATTRIBUTES,
+  SPAN_NAMES,
+  TELEMETRY_SCOPE,
+  type TraceCarrier,
+  traceCarrierFromHeaders,
+} from "@troupe/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OutboxItem } from "../step/actor-record.js";
 import { OutboxPublisher, outboxHeaders } from "./outbox-publisher.js";
@@ -20,7 +26,7 @@ const carrier = {
   tracestate: "vendor=1",
 };
 
-function item(messageId: string, trace?: typeof carrier): OutboxItem {
+function item(messageId: string, trace?: TraceCarrier): OutboxItem {
   return {
     subject: `troupe.session.s1.ev.${messageId}`,
     messageId,
@@ -68,7 +74,7 @@ describe("with an in-memory tracer provider and the W3C propagator", () => {
       tracestate: "vendor=1",
     });
     // and back from headers
-    const headers = outboxHeaders(item("1", childCarrier as typeof carrier));
+    const headers = outboxHeaders(item("1", childCarrier));
     expect(traceCarrierFromHeaders((name) => headers.get(name) || undefined)).toEqual(childCarrier);
     child.end();
   });
@@ -76,7 +82,11 @@ describe("with an in-memory tracer provider and the W3C propagator", () => {
   it("an outbox is published with each item's stored traceparent, in one PRODUCER span child of the first item's trace", async () => {
     const published: { subject: string; traceparent: string; tracestate: string }[] = [];
     const js = {
-      publish: (subject: string, _body: Uint8Array, options: { headers: ReturnType<typeof outboxHeaders> }) => {
+      publish: (
+        subject: string,
+        _body: Uint8Array,
+        options: { headers: ReturnType<typeof outboxHeaders> },
+      ) => {
         published.push({
           subject,
           traceparent: options.headers.get("traceparent"),
@@ -88,7 +98,11 @@ describe("with an in-memory tracer provider and the W3C propagator", () => {
     const other = { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" };
     await new OutboxPublisher(js).publish([item("1", carrier), item("2", other), item("3")]);
     expect(published).toEqual([
-      { subject: "troupe.session.s1.ev.1", traceparent: carrier.traceparent, tracestate: "vendor=1" },
+      {
+        subject: "troupe.session.s1.ev.1",
+        traceparent: carrier.traceparent,
+        tracestate: "vendor=1",
+      },
       { subject: "troupe.session.s1.ev.2", traceparent: other.traceparent, tracestate: "" },
       { subject: "troupe.session.s1.ev.3", traceparent: "", tracestate: "" },
     ]);

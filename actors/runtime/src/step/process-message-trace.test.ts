@@ -42,7 +42,7 @@ function inbox(seq: number, type: string, payload: unknown, trace?: typeof trace
     v: 1,
     id: `m${seq}`,
     type,
-    payload: payload as Record<string, unknown>,
+    payload: payload,
     meta: { timestampMs: 1_000 + seq },
   });
   return {
@@ -62,7 +62,9 @@ function committed(result: StepResult) {
 
 describe("processMessage stamps the message's trace context (issue #18)", () => {
   it("every new outbox item and new pending effect carries the step's trace; earlier effects keep theirs", () => {
-    const first = committed(processMessage(undefined, inbox(1, "ask", { what: "x" }, traceA), options));
+    const first = committed(
+      processMessage(undefined, inbox(1, "ask", { what: "x" }, traceA), options),
+    );
     expect(first.record.outbox.length).toBeGreaterThan(0);
     expect(first.record.outbox.map((item) => item.trace)).toEqual(
       first.record.outbox.map(() => traceA),

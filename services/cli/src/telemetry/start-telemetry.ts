@@ -71,7 +71,9 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
     return NOTHING_STARTED;
   }
   if (settings.environmentMetrics && readers.length > 0) {
-    diag.warn("troupe: OTEL_METRICS_EXPORTER is ignored: this process registers its own metric readers");
+    diag.warn(
+      "troupe: OTEL_METRICS_EXPORTER is ignored: this process registers its own metric readers",
+    );
   }
   const hostAttributes =
     options.hostId === undefined

@@ -15,7 +15,9 @@ describe("telemetrySettings reads the standard OTEL_* variables (issue #18)", ()
   });
 
   it("an OTLP endpoint or a traces exporter turns tracing on; `none` and OTEL_SDK_DISABLED keep it off", () => {
-    expect(telemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }).tracing).toBe(true);
+    expect(
+      telemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }).tracing,
+    ).toBe(true);
     expect(
       telemetrySettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://c:4318/v1/traces" }).tracing,
     ).toBe(true);
@@ -29,7 +31,9 @@ describe("telemetrySettings reads the standard OTEL_* variables (issue #18)", ()
   });
 
   it("metrics exporters from the environment only when OTEL_METRICS_EXPORTER names one, not from an endpoint alone", () => {
-    expect(telemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c" }).environmentMetrics).toBe(false);
+    expect(telemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c" }).environmentMetrics).toBe(
+      false,
+    );
     expect(telemetrySettings({ OTEL_METRICS_EXPORTER: "otlp" }).environmentMetrics).toBe(true);
     expect(telemetrySettings({ OTEL_METRICS_EXPORTER: "none" }).environmentMetrics).toBe(false);
     expect(telemetrySettings({ OTEL_SERVICE_NAME: " shop " }).serviceName).toBe("shop");
@@ -64,7 +68,10 @@ describe("startTelemetry", () => {
     const span = trace.getTracer("t").startSpan("x");
     expect(span.isRecording()).toBe(true);
     const fields = context.with(trace.setSpan(context.active(), span), () => traceLogFields());
-    expect(fields).toEqual({ trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId });
+    expect(fields).toEqual({
+      trace_id: span.spanContext().traceId,
+      span_id: span.spanContext().spanId,
+    });
     expect(fields.trace_id).toMatch(/^[\da-f]{32}$/);
     const headers: Record<string, string> = {};
     propagation.inject(trace.setSpan(context.active(), span), headers);
