@@ -86,6 +86,7 @@ const folderLayers = {
   "actors/agents": ["models", "tools", ["mcp", "transcript"], "agents"],
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],
   "services/cli": [
+    "telemetry",
     "local-servers",
     ["connection", "tenants"],
     "demo",

@@ -1,14 +1,38 @@
 import type { JetStreamClient, JetStreamManager, PubAck } from "@nats-io/jetstream";
-import { headers } from "@nats-io/transport-node";
-import { CONTENT_TYPE_HEADER, encodeMessage } from "@troupe/protocol";
+import { type MsgHdrs, headers } from "@nats-io/transport-node";
+import {
+  SpanKind,
+  SpanStatusCode,
+  type TextMapSetter,
+  context,
+  propagation,
+  trace,
+} from "@opentelemetry/api";
+import {
+  ATTRIBUTES,
+  CONTENT_TYPE_HEADER,
+  SPAN_NAMES,
+  TELEMETRY_SCOPE,
+  encodeMessage,
+} from "@troupe/protocol";
 import { isStreamNotFound } from "./is-stream-not-found.js";
 import type { SessionMessage } from "./session-message.js";
 import { InboxMappingMissingError } from "./inbox-mapping-missing-error.js";
 import { StreamsMissingError } from "./streams-missing-error.js";
 
+/** Writes W3C trace context into NATS headers. */
+const natsHeaderSetter: TextMapSetter<MsgHdrs> = {
+  set: (carrier, key, value) => carrier.set(key, value),
+};
+
 /**
  * Publishes built session messages with a JetStream ack: msgpack body,
  * `Content-Type` header, `Nats-Msg-Id` for the inbox stream's dedup window.
+ *
+ * Tracing (issue #18): each publish is a PRODUCER span `send session`, child
+ * of the caller's active span if any, whose context goes out as the
+ * `traceparent` / `tracestate` headers (nothing is injected when no
+ * OpenTelemetry propagator is registered).
  */
 export class SessionPublisher {
   /**
@@ -38,15 +62,32 @@ export class SessionPublisher {
    */
   async publish(message: SessionMessage): Promise<PubAck> {
     const { bytes, contentType } = encodeMessage(message.envelope, { subject: message.subject });
+    // `session/<sessionId>/<envelope id>` (see SessionMessage.msgID)
+    const sessionId = message.msgID.split("/")[1];
+    const span = trace.getTracer(TELEMETRY_SCOPE).startSpan(SPAN_NAMES.send("session"), {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        [ATTRIBUTES.messagingSystem]: "nats",
+        [ATTRIBUTES.messagingOperationType]: "send",
+        [ATTRIBUTES.messagingDestination]: message.subject,
+        [ATTRIBUTES.messagingMessageId]: message.msgID,
+        [ATTRIBUTES.actorKind]: "session",
+        ...(sessionId === undefined ? {} : { [ATTRIBUTES.actorId]: sessionId }),
+      },
+    });
     const messageHeaders = headers();
     messageHeaders.set(CONTENT_TYPE_HEADER, contentType);
+    propagation.inject(trace.setSpan(context.active(), span), messageHeaders, natsHeaderSetter);
     try {
       return await this.js.publish(message.subject, bytes, {
         headers: messageHeaders,
         msgID: message.msgID,
       });
     } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: String(error).slice(0, 500) });
       throw await this.explain(error, message.subject);
+    } finally {
+      span.end();
     }
   }
 

@@ -1,8 +1,12 @@
 import type { JsMsg } from "@nats-io/jetstream";
+import { type Span, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import {
+  ATTRIBUTES,
   type ActorAddress,
   CONTENT_TYPE_HEADER,
+  SPAN_NAMES,
   formatAddress,
+  traceCarrierFromHeaders,
   type TroupeError,
 } from "@troupe/protocol";
 import type { Logger } from "pino";
@@ -16,6 +20,7 @@ import type { CommitOutcome, SnapshotStore } from "../stores/snapshot-store.js";
 import type { EffectRunner } from "./effect-runner.js";
 import { Mailbox } from "./mailbox.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
+import { carrierOfSpan, contextOfCarrier, failSpan, hostTracer } from "./trace-context.js";
 import type { VersionRefusals } from "./version-refusals.js";
 
 /** Pause before retrying a message after a transient failure, in ms (doubles up to 2 s). */
@@ -327,8 +332,44 @@ export class ActorCell {
     );
   }
 
-  /** @returns the refusal when the step refused (nothing acked), else undefined. */
+  /**
+   * Processes one message inside a CONSUMER span `process <kind>` (issue #18),
+   * child of the message's `traceparent`: active while the step, commit and
+   * publish run (logs carry its ids), its context stamped on what the step
+   * produces.
+   *
+   * @returns the refusal when the step refused (nothing acked), else undefined.
+   */
   async #handle(message: JsMsg): Promise<UnknownMachineVersionError | undefined> {
+    const parent = contextOfCarrier(
+      traceCarrierFromHeaders((name) => message.headers?.get(name) || undefined),
+    );
+    const span = hostTracer().startSpan(
+      SPAN_NAMES.process(this.address.kind),
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          [ATTRIBUTES.messagingSystem]: "nats",
+          [ATTRIBUTES.messagingOperationType]: "process",
+          [ATTRIBUTES.messagingDestination]: message.subject,
+          [ATTRIBUTES.actorKind]: this.address.kind,
+          [ATTRIBUTES.actorId]: this.address.id,
+          [ATTRIBUTES.inboxSeq]: message.seq,
+        },
+      },
+      parent,
+    );
+    try {
+      return await context.with(trace.setSpan(parent, span), () => this.#step(message, span));
+    } catch (error) {
+      failSpan(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  async #step(message: JsMsg, span: Span): Promise<UnknownMachineVersionError | undefined> {
     const { publisher, effects, clock } = this.dependencies;
     const inbox: InboxMessage = {
       seq: message.seq,
@@ -336,6 +377,7 @@ export class ActorCell {
       data: message.data,
       contentType: message.headers?.get(CONTENT_TYPE_HEADER) || undefined,
       timestampMs: Math.floor(Number(message.info.timestampNanos) / 1_000_000),
+      trace: carrierOfSpan(span),
     };
     const result = processMessage(this.#record, inbox, {
       definition: this.definition,
@@ -343,6 +385,13 @@ export class ActorCell {
       maxPayloadBytes: this.dependencies.maxPayloadBytes,
       live: this.#live,
     });
+    span.setAttribute(ATTRIBUTES.stepOutcome, result.outcome);
+    const rejection = result.outcome === "refused" ? result.error : stepRejection(result);
+    if (rejection !== undefined) {
+      if (result.outcome !== "refused") span.setAttribute(ATTRIBUTES.stepOutcome, "rejected");
+      span.setAttribute(ATTRIBUTES.errorType, rejection.code);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: rejection.message.slice(0, 500) });
+    }
     if (result.outcome === "refused") return result.error;
     if (result.outcome === "skipped") {
       this.#shard.complete(message);
@@ -357,9 +406,12 @@ export class ActorCell {
       this.#shard.complete(message);
       return undefined;
     }
+    span.setAttribute(ATTRIBUTES.generation, result.record.generation);
     const outcome = await this.#shard.commit(this.#record, result.record);
-    if (outcome === "conflict")
+    if (outcome === "conflict") {
+      span.setAttribute(ATTRIBUTES.stepOutcome, "conflict");
       throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);
+    }
     this.#record = withoutOutbox(result.record);
     this.#live = result.live;
     this.#outboxConfirmed = false;
@@ -388,6 +440,13 @@ export class ActorCell {
     this.#shard.complete(message);
     return undefined;
   }
+}
+
+/** The rejection a step result carries (dead-lettered message), if any. */
+function stepRejection(result: ReturnType<typeof processMessage>): TroupeError | undefined {
+  if (result.outcome === "committed") return result.rejection;
+  if (result.outcome === "not_created") return result.rejection;
+  return undefined;
 }
 
 /**

@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { type Span, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import {
+  ATTRIBUTES,
   type ActorAddress,
   DEFAULT_MAX_PAYLOAD_BYTES,
+  SPAN_NAMES,
+  type TraceCarrier,
   formatAddress,
   toWireError,
 } from "@troupe/protocol";
@@ -18,6 +22,7 @@ import {
   effectWireError,
 } from "../step/effect-result-item.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
+import { carrierOfSpan, contextOfCarrier, hostTracer } from "./trace-context.js";
 
 /**
  * Runs effect handlers and delivers each result as a message into the requesting
@@ -79,13 +84,18 @@ export class EffectRunner {
    * `effect.failed` with code `cancelled` at once instead of running it again.
    */
   async deliverCancelled(address: ActorAddress, effect: PendingEffect): Promise<void> {
-    await this.#deliver(address, effect, {
-      type: "effect.failed",
-      payload: {
-        effectId: effect.effectId,
-        error: toWireError(new EffectCancelledError(effect.effectId)),
+    await this.#deliver(
+      address,
+      effect,
+      {
+        type: "effect.failed",
+        payload: {
+          effectId: effect.effectId,
+          error: toWireError(new EffectCancelledError(effect.effectId)),
+        },
       },
-    });
+      effect.trace,
+    );
   }
 
   /** Whether one given effect of `address` is running on this host. */
@@ -151,11 +161,48 @@ export class EffectRunner {
     return done;
   }
 
+  /**
+   * Runs the effect inside an INTERNAL span `effect <name>` (issue #18), child
+   * of the trace context stored with the pending effect (`PendingEffect.trace`:
+   * the step that asked for it, on whichever host runs it, also after a crash),
+   * active while the handler runs so the handler's own spans are its children;
+   * the result message carries the span's context.
+   */
   async #run(
     address: ActorAddress,
     definition: ActorKindDefinition,
     effect: PendingEffect,
     signal: AbortSignal,
+  ): Promise<void> {
+    const parent = contextOfCarrier(effect.trace);
+    const span = hostTracer().startSpan(
+      SPAN_NAMES.effect(effect.effect),
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          [ATTRIBUTES.effectName]: effect.effect,
+          [ATTRIBUTES.effectId]: effect.effectId,
+          [ATTRIBUTES.actorKind]: address.kind,
+          [ATTRIBUTES.actorId]: address.id,
+        },
+      },
+      parent,
+    );
+    try {
+      await context.with(trace.setSpan(parent, span), () =>
+        this.#runInSpan(address, definition, effect, signal, span),
+      );
+    } finally {
+      span.end();
+    }
+  }
+
+  async #runInSpan(
+    address: ActorAddress,
+    definition: ActorKindDefinition,
+    effect: PendingEffect,
+    signal: AbortSignal,
+    span: Span,
   ): Promise<void> {
     const actor = formatAddress(address);
     const hostRunKey = this.keys.effectRun(actor, effect.effectId);
@@ -184,9 +231,19 @@ export class EffectRunner {
         type: "effect.completed",
         payload: { effectId: effect.effectId, output: output ?? null },
       };
+      span.setAttribute(ATTRIBUTES.effectOutcome, "completed");
     } catch (error) {
-      if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
+      if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) {
+        span.setAttribute(ATTRIBUTES.effectOutcome, "given_up");
+        return;
+      }
       const wireError = effectWireError(error);
+      span.setAttribute(
+        ATTRIBUTES.effectOutcome,
+        EffectCancelledError.isInstance(signal.reason) ? "cancelled" : "failed",
+      );
+      span.setAttribute(ATTRIBUTES.errorType, wireError.code);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: wireError.message.slice(0, 500) });
       // An expected failure (a typed error other than `internal`: a provider's
       // 4xx, a missing key, a timeout) is one line; its stack only at debug
       // level. An unexpected one (a bug) keeps its stack at warn (issue #13).
@@ -207,14 +264,18 @@ export class EffectRunner {
       }
       result = { type: "effect.failed", payload: { effectId: effect.effectId, error: wireError } };
     }
-    if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
-    await this.#deliver(address, effect, result, signal);
+    if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) {
+      span.setAttribute(ATTRIBUTES.effectOutcome, "given_up");
+      return;
+    }
+    await this.#deliver(address, effect, result, carrierOfSpan(span), signal);
   }
 
   async #deliver(
     address: ActorAddress,
     effect: PendingEffect,
     result: EffectResult,
+    traceCarrier: TraceCarrier | undefined,
     signal?: AbortSignal,
   ): Promise<void> {
     const actor = formatAddress(address);
@@ -224,6 +285,7 @@ export class EffectRunner {
       result,
       timestampMs: this.clock.now(),
       maxPayloadBytes: this.maxPayloadBytes,
+      trace: traceCarrier,
     });
     if (replacedBy !== undefined) {
       this.logger.warn(

@@ -13,7 +13,7 @@ export const hostSettingsSchema = z.object({
   hostId: z
     .string()
     .min(1)
-    .default(() => `host-${process.pid}-${crypto.randomUUID().slice(0, 8)}`),
+    .default(() => defaultHostId()),
   /** Prefix of Redis keys and JetStream stream names of the deployment. */
   prefix: z
     .string()
@@ -158,3 +158,14 @@ export const hostSettingsSchema = z.object({
 export type HostSettingsInput = z.input<typeof hostSettingsSchema>;
 /** Host settings with defaults applied. */
 export type HostSettings = z.infer<typeof hostSettingsSchema>;
+
+/**
+ * A fresh host id, `host-<pid>-<8 hex>`: the default of `hostId`. A process
+ * that needs its id before the host starts (the CLI, for its telemetry
+ * resource, issue #18) makes one with this and passes it in.
+ *
+ * @returns e.g. `"host-4242-1f2e3d4c"`.
+ */
+export function defaultHostId(): string {
+  return `host-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+}

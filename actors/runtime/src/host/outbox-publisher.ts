@@ -1,11 +1,25 @@
-import { CONTENT_TYPE_HEADER } from "@troupe/protocol";
+import { SpanKind } from "@opentelemetry/api";
+import {
+  ATTRIBUTES,
+  CONTENT_TYPE_HEADER,
+  SPAN_NAMES,
+  TRACEPARENT_HEADER,
+  TRACESTATE_HEADER,
+} from "@troupe/protocol";
 import { headers } from "@nats-io/transport-node";
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { OutboxItem } from "../step/actor-record.js";
+import { contextOfCarrier, failSpan, hostTracer } from "./trace-context.js";
 
 /**
  * Publishes outbox items to JetStream with their deterministic `Nats-Msg-Id`, so a
  * publish repeated after a crash is dropped by the stream's dedup window.
+ *
+ * Tracing (issue #18): each item's stored trace context (`OutboxItem.trace`,
+ * the span of the step that produced it) goes out as the `traceparent` /
+ * `tracestate` headers — also when a new owner republishes the outbox after a
+ * crash, so the receiving step continues the same trace. Each call is one
+ * PRODUCER span `publish outbox`, child of the first item's trace context.
  */
 export class OutboxPublisher {
   constructor(private readonly js: JetStreamClient) {}
@@ -19,25 +33,61 @@ export class OutboxPublisher {
    */
   async publish(items: readonly OutboxItem[]): Promise<void> {
     if (items.length === 0) return;
-    const first = items.filter((item) => item.first === true);
-    if (first.length > 0) {
-      await this.#publishAll(first);
-      await this.#publishAll(items.filter((item) => item.first !== true));
-      return;
+    const span = hostTracer().startSpan(
+      SPAN_NAMES.publishOutbox,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          [ATTRIBUTES.messagingSystem]: "nats",
+          [ATTRIBUTES.messagingOperationType]: "send",
+          [ATTRIBUTES.messagingBatchCount]: items.length,
+        },
+      },
+      contextOfCarrier(items[0]?.trace),
+    );
+    try {
+      const first = items.filter((item) => item.first === true);
+      if (first.length > 0) {
+        await this.#publishAll(first);
+        await this.#publishAll(items.filter((item) => item.first !== true));
+        return;
+      }
+      await this.#publishAll(items);
+    } catch (error) {
+      failSpan(span, error);
+      throw error;
+    } finally {
+      span.end();
     }
-    await this.#publishAll(items);
   }
 
   async #publishAll(items: readonly OutboxItem[]): Promise<void> {
     await Promise.all(
-      items.map((item) => {
-        const messageHeaders = headers();
-        messageHeaders.set(CONTENT_TYPE_HEADER, item.contentType);
-        return this.js.publish(item.subject, item.body, {
+      items.map((item) =>
+        this.js.publish(item.subject, item.body, {
           msgID: item.messageId,
-          headers: messageHeaders,
-        });
-      }),
+          headers: outboxHeaders(item),
+        }),
+      ),
     );
   }
+}
+
+/**
+ * The NATS headers of one outbox item: `Content-Type`, and `traceparent` /
+ * `tracestate` from its stored trace context when it has one (issue #18).
+ *
+ * @param item - the item.
+ * @returns the headers to publish it with.
+ */
+export function outboxHeaders(item: OutboxItem): ReturnType<typeof headers> {
+  const messageHeaders = headers();
+  messageHeaders.set(CONTENT_TYPE_HEADER, item.contentType);
+  if (item.trace !== undefined) {
+    messageHeaders.set(TRACEPARENT_HEADER, item.trace.traceparent);
+    if (item.trace.tracestate !== undefined) {
+      messageHeaders.set(TRACESTATE_HEADER, item.trace.tracestate);
+    }
+  }
+  return messageHeaders;
 }

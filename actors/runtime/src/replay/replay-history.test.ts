@@ -15,6 +15,7 @@ import type { InboxMessage } from "../step/process-message.js";
 import { journalMessage } from "./journal-message.js";
 import { recordActorHistory } from "./record-actor-history.js";
 import { formatHistoryReplayReport, replayRecordedHistory } from "./replay-history.js";
+import { StoredGenerations } from "./stored-generations.js";
 
 // A counter that asks for a `double` effect; version 2 renames the state
 // `counting` to `active` (an incompatible change: a version-1 snapshot says
@@ -142,6 +143,31 @@ describe("replayRecordedHistory", () => {
         { effectId: expect.any(String) as string, effect: "double", input: { count: 2 } },
       ]);
     }
+  });
+
+  it("trace context stamped by a live host is not compared: the journal still reproduces (issue #18)", () => {
+    const trace = { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" };
+    const traced = journal.map((message) => ({ ...message, trace }));
+    const { actor, steps } = recordActorHistory(counterKind(), address, traced);
+    // as the live host stored it: the pending effect and the outbox carry the trace
+    expect(actor.generations[1]?.effects).toEqual([
+      { effectId: expect.any(String) as string, effect: "double", input: { count: 2 }, trace },
+    ]);
+    expect(steps[0]?.record.outbox.every((item) => item.trace === trace)).toBe(true);
+    const history: TroupeHistory = { ...recorded(), actors: [actor] };
+    const report = replayRecordedHistory({ kinds: [counterKind()], history });
+    expect(report.divergence).toBeUndefined();
+    expect(report.reproduces).toBe(true);
+    // and a replayed record compares equal to the stored generation that has trace context
+    const untraced = recordActorHistory(counterKind(), address, journal).steps;
+    const last = steps.at(-1)?.record;
+    if (last === undefined) throw new Error("no generation");
+    const generations = new StoredGenerations(
+      { record: last, outboxConfirmed: false },
+      steps.slice(0, -1).map((step) => step.record),
+    );
+    for (const step of untraced) expect(generations.check(step.record)).toBeUndefined();
+    expect([...generations.compared]).toEqual([1, 2, 3]);
   });
 
   it("a changed machine of the same version diverges at the first generation it changes, with path, expected and got", () => {

@@ -12,6 +12,7 @@ import type { ActorRecord } from "../step/actor-record.js";
 import { processMessage, type InboxMessage, type StepResult } from "../step/process-message.js";
 import { readStoredState } from "../step/read-stored-state.js";
 import { firstDifference } from "./first-difference.js";
+import { withoutTrace } from "./without-trace.js";
 
 /** The kinds a replay may use: a list, or a map by kind name. */
 export type ReplayKinds = ReadonlyMap<string, ActorKindDefinition> | readonly ActorKindDefinition[];
@@ -319,7 +320,7 @@ function stepOf(seq: number, type: string | undefined, result: StepResult): Repl
 function comparable(record: ActorRecord): HistoryJson {
   return toHistoryJson({
     state: record.state,
-    effects: record.effects,
+    effects: withoutTrace(record.effects),
     timers: record.timers,
     eventSeq: record.eventSeq,
     outbox: record.outbox.map((item) => ({ subject: item.subject, messageId: item.messageId })),
@@ -347,7 +348,7 @@ function readRecorded(
   return {
     comparable: toHistoryJson({
       state: read.state,
-      effects: generation.effects,
+      effects: withoutTrace(generation.effects),
       timers: generation.timers,
       eventSeq: generation.eventSeq,
       outbox: generation.outbox,

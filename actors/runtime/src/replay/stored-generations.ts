@@ -1,6 +1,7 @@
 import { decodeActorRecord, encodeActorRecord, type ActorRecord } from "../step/actor-record.js";
 import type { StoredRecord } from "../stores/snapshot-store.js";
 import { firstDifference, type Difference } from "./first-difference.js";
+import { withoutTrace } from "./without-trace.js";
 
 /** A difference between a replayed record and the stored generation of the same number. */
 export type GenerationDifference = Difference & { readonly generation: number };
@@ -78,6 +79,13 @@ export class StoredGenerations {
   }
 }
 
+/** The record as stored, without trace context (a replay has none; issue #18). */
 function storedForm(record: ActorRecord, withOutbox: boolean): ActorRecord {
-  return decodeActorRecord(encodeActorRecord(withOutbox ? record : { ...record, outbox: [] }));
+  return decodeActorRecord(
+    encodeActorRecord({
+      ...record,
+      effects: withoutTrace(record.effects),
+      outbox: withOutbox ? withoutTrace(record.outbox) : [],
+    }),
+  );
 }

@@ -1,5 +1,6 @@
 import {
   type ActorAddress,
+  type TraceCarrier,
   type WireError,
   PayloadTooLargeError,
   TroupeError,
@@ -57,7 +58,8 @@ export function effectWireError(error: unknown): WireError {
  * one actor's bad data never takes down a host).
  *
  * @param input - requesting actor, the pending effect, the result, the message
- *   time (`meta.timestampMs`, Unix ms) and the payload limit in bytes.
+ *   time (`meta.timestampMs`, Unix ms), the payload limit in bytes and the
+ *   trace context to carry (`OutboxItem.trace`, issue #18).
  * @returns the outbox item and the error that replaced the result, if any.
  * @example
  * ```ts
@@ -70,8 +72,13 @@ export function effectResultItem(input: {
   readonly result: EffectResult;
   readonly timestampMs: number;
   readonly maxPayloadBytes: number;
+  /**
+   * Trace context the result message carries (issue #18): the span of the
+   * effect's run, so the step taking the result is its child. Absent: none.
+   */
+  readonly trace?: TraceCarrier | undefined;
 }): EffectResultItem {
-  const { address, effect, timestampMs, maxPayloadBytes } = input;
+  const { address, effect, timestampMs, maxPayloadBytes, trace } = input;
   const actor = formatAddress(address);
   const id = `${actor}:fx:${effect.effectId}`;
   const subject = inboxSubject(address);
@@ -86,7 +93,13 @@ export function effectResultItem(input: {
       },
       { maxPayloadBytes, subject },
     );
-    return { subject, messageId: id, contentType: encoded.contentType, body: encoded.bytes };
+    return {
+      subject,
+      messageId: id,
+      contentType: encoded.contentType,
+      body: encoded.bytes,
+      ...(trace === undefined ? {} : { trace }),
+    };
   };
   try {
     return { item: encode(input.result), replacedBy: undefined };

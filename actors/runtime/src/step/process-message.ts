@@ -241,13 +241,16 @@ function failEffectInstead(
   if (result.outcome !== "committed") return result;
   // The result itself is still dead-lettered, with a `message.rejected` event.
   const eventSeq = result.record.eventSeq + 1;
-  const deadLetter = deadLetterItems({
-    address: options.address,
-    message,
-    error,
-    eventSeq,
-    envelope: { id: envelope.id, type: envelope.type },
-  });
+  const deadLetter = withTrace(
+    deadLetterItems({
+      address: options.address,
+      message,
+      error,
+      eventSeq,
+      envelope: { id: envelope.id, type: envelope.type },
+    }),
+    message.trace,
+  );
   return {
     ...result,
     record: { ...result.record, eventSeq, outbox: [...result.record.outbox, ...deadLetter] },
@@ -380,8 +383,12 @@ function transitionMachine(
     maxPayloadBytes: options.maxPayloadBytes,
     ...(notCreated && record === undefined ? { transientEvents: true } : {}),
   });
+  // The step's span context on everything it produced (issue #18): earlier
+  // pending effects keep the trace of the step that requested them.
+  const outbox = withTrace(interpreted.outbox, message.trace);
+  const started = withTrace(interpreted.effects, message.trace);
   if (notCreated && record === undefined) {
-    return { outcome: "not_created", outbox: interpreted.outbox };
+    return { outcome: "not_created", outbox };
   }
   // `spawn` inside `assign` returns no action (an enqueued `spawnChild` was
   // refused above): such a child shows only in the next snapshot.
@@ -407,20 +414,20 @@ function transitionMachine(
     machineVersion: definition.version,
     state: machine.getPersistedSnapshot(next),
     eventSeq: interpreted.eventSeq,
-    effects: [...effects, ...interpreted.effects].map((effect) =>
+    effects: [...effects, ...started].map((effect) =>
       interpreted.effectsCancelled.includes(effect.effectId)
         ? { ...effect, cancelled: true as const }
         : effect,
     ),
     timers: nextTimers,
-    outbox: interpreted.outbox,
+    outbox,
   };
   // Timers armed and cancelled are not listed here: the snapshot store diffs
   // `record.timers` against the previous generation when it commits.
   return {
     outcome: "committed",
     record: nextRecord,
-    effectsStarted: interpreted.effects,
+    effectsStarted: started,
     effectsCancelled: interpreted.effectsCancelled,
     rejection: undefined,
     live: { generation: nextRecord.generation, snapshot: next },
@@ -436,14 +443,17 @@ function reject(
 ): StepResult {
   const actor = formatAddress(options.address);
   const eventSeq = (record?.eventSeq ?? 0) + 1;
-  const outbox: OutboxItem[] = deadLetterItems({
-    address: options.address,
-    message,
-    error,
-    eventSeq,
-    ...(envelope === undefined ? {} : { envelope: { id: envelope.id, type: envelope.type } }),
-    ...(record === undefined ? { transient: true } : {}),
-  });
+  const outbox: OutboxItem[] = withTrace(
+    deadLetterItems({
+      address: options.address,
+      message,
+      error,
+      eventSeq,
+      ...(envelope === undefined ? {} : { envelope: { id: envelope.id, type: envelope.type } }),
+      ...(record === undefined ? { transient: true } : {}),
+    }),
+    message.trace,
+  );
   // A message refused by an actor that does not exist creates nothing either:
   // its dead letter and `message.rejected` are all there is (issue #11).
   if (record === undefined) return { outcome: "not_created", outbox, rejection: error };
@@ -466,4 +476,15 @@ function reject(
     rejection: error,
     live: undefined,
   };
+}
+
+/**
+ * `items` with `trace` set on each (issue #18), or `items` itself when the
+ * message carries no trace context (tracing off: records stay as before).
+ */
+function withTrace<T extends OutboxItem | PendingEffect>(
+  items: T[],
+  trace: TraceCarrier | undefined,
+): T[] {
+  return trace === undefined ? items : items.map((item) => ({ ...item, trace }));
 }

@@ -1,9 +1,13 @@
 import { TroupeClient } from "@troupe/client";
+import { startTelemetry } from "../telemetry/start-telemetry.js";
 import { resolveConnection, type ConnectionFlags } from "./connection-settings.js";
 
 /**
  * Connects a {@link TroupeClient} to the servers the command's flags, the
  * environment or the running `troupe dev` name, runs `body` and closes it.
+ * When the `OTEL_*` environment configures tracing, the OpenTelemetry SDK runs
+ * meanwhile (service `troupe-cli`; the client's `send session` spans) and is
+ * flushed before it returns (issue #18).
  *
  * @throws NatsUnreachableError when NATS does not answer (the message names the URL).
  */
@@ -13,14 +17,19 @@ export async function withClient<T>(
 ): Promise<T> {
   const connection = await resolveConnection(flags);
   if (connection.note !== undefined) process.stderr.write(`note: ${connection.note}\n`);
-  const client = await TroupeClient.connect({
-    ...connection.nats,
-    prefix: connection.prefix,
-    name: "troupe-cli",
-  });
+  const telemetry = startTelemetry({ serviceName: "troupe-cli" });
   try {
-    return await body(client);
+    const client = await TroupeClient.connect({
+      ...connection.nats,
+      prefix: connection.prefix,
+      name: "troupe-cli",
+    });
+    try {
+      return await body(client);
+    } finally {
+      await client.close();
+    }
   } finally {
-    await client.close();
+    await telemetry.shutdown();
   }
 }

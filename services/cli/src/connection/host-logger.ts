@@ -1,5 +1,6 @@
 import { redactUrl } from "@troupe/client";
 import { pino, type Logger } from "pino";
+import { traceLogFields } from "../telemetry/trace-log-fields.js";
 
 /** Field names whose values are secrets, censored to `***` at any depth up to four. */
 const SECRET_FIELDS = ["password", "pass", "token", "sentinelPassword", "seed"] as const;
@@ -20,7 +21,8 @@ export const REDACTED_LOG_PATHS: readonly string[] = [...SECRET_FIELDS, ...URL_F
 /**
  * The pino logger `troupe host` gives its `ActorHost`: level from
  * `TROUPE_LOG_LEVEL` (default `info`), secrets redacted (see
- * {@link REDACTED_LOG_PATHS}).
+ * {@link REDACTED_LOG_PATHS}), and `trace_id` / `span_id` of the active span
+ * on every record written while one is (issue #18).
  *
  * @param destination - where lines go; default stdout (pino's default).
  * @returns the logger.
@@ -29,6 +31,7 @@ export function createHostLogger(destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: process.env.TROUPE_LOG_LEVEL ?? "info",
     redact: { paths: [...REDACTED_LOG_PATHS], censor: censorSecret },
+    mixin: traceLogFields,
   };
   return destination === undefined ? pino(options) : pino(options, destination);
 }

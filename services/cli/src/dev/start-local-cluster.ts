@@ -4,6 +4,7 @@ import { DEFAULT_DEPLOYMENT_PREFIX } from "@troupe/protocol";
 import { ActorHost, redisRetryDelayMs } from "@troupe/runtime";
 import { Redis } from "ioredis";
 import { pino } from "pino";
+import { traceLogFields } from "../telemetry/trace-log-fields.js";
 import {
   agentsOfExport,
   type AgentModuleContext,
@@ -114,7 +115,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       redis: redis.url,
       kinds: agentKinds({ agents }),
       settings: { prefix, shardCount },
-      logger: pino({ level: options.logLevel ?? "warn" }),
+      logger: pino({ level: options.logLevel ?? "warn", mixin: traceLogFields }),
     });
     client = await TroupeClient.connect({ natsUrl: nats.url, prefix });
     let stopped: Promise<void> | undefined;

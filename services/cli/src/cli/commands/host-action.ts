@@ -1,7 +1,12 @@
 import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { agentKinds, type AgentDefinition } from "@troupe/agents";
 import { redactUrl } from "@troupe/client";
-import { type ActorHost, redisRetryDelayMs, watchRedisConnection } from "@troupe/runtime";
+import {
+  type ActorHost,
+  defaultHostId,
+  redisRetryDelayMs,
+  watchRedisConnection,
+} from "@troupe/runtime";
 import { readDeployment } from "../../admin/read-deployment.js";
 import { asRedis } from "../../connection/as-redis.js";
 import { connectHostNats } from "../../connection/connect-host-nats.js";
@@ -21,6 +26,7 @@ import { runHost } from "../../host/run-host.js";
 import { HostHealth } from "../../host/host-health.js";
 import { createHostHttpApp } from "../../host/host-http-app.js";
 import { serveHostHttp, type HostHttpServer } from "../../host/serve-host-http.js";
+import { startTelemetry } from "../../telemetry/start-telemetry.js";
 import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
 import { streamSettings, type StreamFlags } from "../stream-options.js";
 
@@ -53,6 +59,10 @@ export interface HostCommandOptions extends ConnectionFlags, StreamFlags {
  */
 export async function runHostCommand(options: HostCommandOptions): Promise<void> {
   const connection = await resolveConnection(options);
+  // Known before the start, for the telemetry resource (issue #18).
+  const hostId = options.hostId ?? defaultHostId();
+  // OpenTelemetry from the OTEL_* environment (nothing when unset), flushed after a graceful stop.
+  const telemetry = startTelemetry({ serviceName: "troupe-host", hostId });
   // Liveness answers from before the start (which waits for the shards); readiness once it ran.
   const health = new HostHealth();
   const healthServer: HostHttpServer | undefined =
@@ -113,7 +123,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
         prefix: connection.prefix,
         shardCount,
         ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
-        ...(options.hostId === undefined ? {} : { hostId: options.hostId }),
+        hostId,
         ...streamSettings(options),
         ...(options.drainTimeout === undefined ? {} : { drainTimeoutMs: options.drainTimeout }),
       },
@@ -122,6 +132,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
         await hostRedis.quit().catch(() => undefined);
         await nats.close().catch(() => undefined);
         await healthServer?.close();
+        await telemetry.shutdown();
       },
     });
     health.started(host);
@@ -129,6 +140,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
     // Open connections (and the health server) would keep the process alive after the error.
     await closeConnections();
     await healthServer?.close();
+    await telemetry.shutdown();
     throw error;
   }
   const names = agents.map((agent) => agent.name);
