@@ -65,7 +65,7 @@ const allPackages = [...packages, { name: "@troupe/test", dir: "test", may: [] }
  */
 const folderLayers = {
   protocol: [
-    "errors",
+    ["errors", "telemetry"],
     "address",
     "subjects",
     "v1",
