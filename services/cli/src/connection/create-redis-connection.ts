@@ -91,6 +91,13 @@ export function createRedisConnection(
           : { sentinelPassword: settings.sentinelPassword }),
         ...credentials,
         ...(tls === undefined ? {} : { tls, enableTLSForSentinelMode: true }),
+        // Without a retry strategy of its own, ioredis asks unreachable
+        // sentinels again forever, silently (a host hung at start-up).
+        ...(options.retryStrategy === undefined
+          ? {}
+          : {
+              sentinelRetryStrategy: (times: number) => options.retryStrategy?.(times) ?? null,
+            }),
       });
   }
 }

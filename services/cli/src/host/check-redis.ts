@@ -26,12 +26,27 @@ export async function checkRedis(redis: RedisSettings | string, timeoutMs = 3_00
   // rejects with "Connection is closed".
   let firstError: unknown;
   connection.on("error", (error: unknown) => (firstError ??= error));
+  // A deadline over the whole check: a Sentinel or Cluster client may keep
+  // trying other nodes past one node's connect timeout.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${timeoutMs * 2} ms`)),
+      timeoutMs * 2,
+    );
+  });
   try {
-    await connection.connect();
-    await connection.ping();
+    await Promise.race([
+      (async () => {
+        await connection.connect();
+        await connection.ping();
+      })(),
+      deadline,
+    ]);
   } catch (error) {
     throw new RedisUnreachableError(describeRedis(settings, redactUrl), firstError ?? error);
   } finally {
+    clearTimeout(timer);
     connection.disconnect();
   }
 }
