@@ -108,6 +108,25 @@ describe("SessionProgress (tail --until-idle)", () => {
     expect(stops).toEqual([undefined, undefined, undefined, undefined, { stop: "idle" }]);
   });
 
+  it("an approval repeated after the run ended stops idle at its settlement, the last event stored", () => {
+    const stops = observeAll(new SessionProgress(SESSION), [
+      event("run.started", { runId: "r1" }, { pending: 5 }),
+      event("session.idle", { sessionId: SESSION }, { pending: 4 }),
+      event("message.accepted", { type: "tool.approve" }, { pending: 3 }),
+      event(
+        "command.settled",
+        { commandId: "c", command: "tool.approve", verdict: "already_settled" },
+        { pending: 1 },
+      ),
+      event(
+        "tool.approval_settled",
+        { toolCallId: "call-1", decision: "approved", alreadySettled: true },
+        { actor: tool },
+      ),
+    ]);
+    expect(stops).toEqual([undefined, undefined, undefined, undefined, { stop: "idle" }]);
+  });
+
   it("a question stays open after its call's tool.started and closes with question.answered", () => {
     const progress = new SessionProgress(SESSION);
     progress.observe(event("run.started", { runId: "r1" }, { pending: 2 }));

@@ -60,7 +60,8 @@ export interface ObservedEvent {
  * --until-idle` may stop (issue #13): when it has caught up (`pending` 0) and
  * either no run is in progress after an event that ends activity
  * (`session.idle`, `session.closed`, a rejected or duplicate message, a command's
- * verdict, an accepted command that is not a `user.message`), or a run is in
+ * verdict, an approval settled or a question answered, an accepted command
+ * that is not a `user.message`), or a run is in
  * progress and an approval (`tool.approval_requested`) or a question
  * (`question.asked`), its own or a subagent's, is still open.
  *
@@ -105,6 +106,10 @@ export class SessionProgress {
       type === "message.rejected" ||
       type === "message.duplicate" ||
       type === "command.settled" ||
+      // An approval or answer repeated after the run ended: its settlement
+      // event comes after the command's verdict.
+      type === "tool.approval_settled" ||
+      type === "question.answered" ||
       (type === "message.accepted" && payload["type"] !== "user.message");
     if (settled && !this.running) return { stop: "idle" };
     // A delta's `pending` counts the deltas stream, not the events: only a
