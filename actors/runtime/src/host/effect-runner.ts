@@ -8,6 +8,7 @@ import {
 import type { RedisConnection } from "../stores/redis-connection.js";
 import type { Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
+import type { EffectOutcome, HostMetrics } from "../observability/host-metrics.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { PendingEffect } from "../step/actor-record.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
@@ -48,6 +49,7 @@ export class EffectRunner {
    * @param maxPayloadBytes - largest result message, in bytes (the host's
    *   `maxPayloadBytes`; default 1 MiB); a larger result is delivered as
    *   `effect.failed` code `payload_too_large`.
+   * @param metrics - counts each run's duration and outcome (issue #18); none when absent.
    */
   constructor(
     private readonly redis: RedisConnection,
@@ -56,6 +58,7 @@ export class EffectRunner {
     private readonly logger: Logger,
     private readonly clock: Clock,
     private readonly maxPayloadBytes: number = DEFAULT_MAX_PAYLOAD_BYTES,
+    private readonly metrics?: Pick<HostMetrics, "effectEnded">,
   ) {}
 
   /** Whether an effect of `address` is running on this host. */
@@ -157,6 +160,9 @@ export class EffectRunner {
     effect: PendingEffect,
     signal: AbortSignal,
   ): Promise<void> {
+    const startedAt = performance.now();
+    const ended = (outcome: EffectOutcome) =>
+      this.metrics?.effectEnded(effect.effect, outcome, (performance.now() - startedAt) / 1000);
     const actor = formatAddress(address);
     const hostRunKey = this.keys.effectRun(actor, effect.effectId);
     let result: EffectResult;
@@ -185,7 +191,10 @@ export class EffectRunner {
         payload: { effectId: effect.effectId, output: output ?? null },
       };
     } catch (error) {
-      if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
+      if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) {
+        ended("given_up");
+        return;
+      }
       const wireError = effectWireError(error);
       // An expected failure (a typed error other than `internal`: a provider's
       // 4xx, a missing key, a timeout) is one line; its stack only at debug
@@ -207,7 +216,17 @@ export class EffectRunner {
       }
       result = { type: "effect.failed", payload: { effectId: effect.effectId, error: wireError } };
     }
-    if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) return;
+    if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) {
+      ended("given_up");
+      return;
+    }
+    ended(
+      result.type === "effect.completed"
+        ? "completed"
+        : EffectCancelledError.isInstance(signal.reason)
+          ? "cancelled"
+          : "failed",
+    );
     await this.#deliver(address, effect, result, signal);
   }
 
