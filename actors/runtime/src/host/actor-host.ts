@@ -254,7 +254,7 @@ export class ActorHost {
     let gauges: HostMetricsSources = {
       shardsOwned: () => 0,
       inboxLag: () => [],
-      timersArmed: async () => 0,
+      timersArmed: () => Promise.resolve(0),
     };
     const hostMetrics = new HostMetrics({
       shardsOwned: () => gauges.shardsOwned(),

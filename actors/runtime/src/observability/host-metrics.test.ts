@@ -31,7 +31,7 @@ function setUp(sources: Partial<HostMetricsSources> = {}) {
     {
       shardsOwned: () => 0,
       inboxLag: () => [],
-      timersArmed: async () => 0,
+      timersArmed: () => Promise.resolve(0),
       ...sources,
     },
     provider.getMeter(TELEMETRY_SCOPE),
@@ -172,7 +172,7 @@ describe("HostMetrics (issue #18)", () => {
           [9, 17],
         ];
       },
-      timersArmed: async () => 12,
+      timersArmed: () => Promise.resolve(12),
     });
     expect(lagReads).toBe(0);
     let collected = await collect();
