@@ -40,6 +40,16 @@ export interface HostMetricsSources {
   timersArmed(): Promise<number>;
 }
 
+/** Bucket bounds of `troupe.step.duration`, in seconds (1 ms … 10 s). */
+export const STEP_DURATION_BUCKETS_S = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
+
+/** Bucket bounds of `troupe.effect.duration`, in seconds (10 ms … 5 min: model and tool calls). */
+export const EFFECT_DURATION_BUCKETS_S = [
+  0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300,
+];
+
 const MESSAGE_OUTCOMES: readonly MessageOutcome[] = [
   "committed",
   "skipped",
@@ -96,8 +106,16 @@ export class HostMetrics {
   constructor(sources: HostMetricsSources, meter: Meter = metrics.getMeter(TELEMETRY_SCOPE)) {
     const counter = (definition: { name: string; unit: string }, description: string) =>
       meter.createCounter(definition.name, { unit: definition.unit, description });
-    const histogram = (definition: { name: string; unit: string }, description: string) =>
-      meter.createHistogram(definition.name, { unit: definition.unit, description });
+    const histogram = (
+      definition: { name: string; unit: string },
+      description: string,
+      explicitBucketBoundaries: number[],
+    ) =>
+      meter.createHistogram(definition.name, {
+        unit: definition.unit,
+        description,
+        advice: { explicitBucketBoundaries },
+      });
     this.#messagesProcessed = counter(
       METRICS.messagesProcessed,
       "Inbox messages processed, by actor kind and outcome",
@@ -105,6 +123,7 @@ export class HostMetrics {
     this.#stepDuration = histogram(
       METRICS.stepDuration,
       "Time to process one inbox message: step, commit, outbox publish and ack",
+      STEP_DURATION_BUCKETS_S,
     );
     this.#commitConflicts = counter(
       METRICS.commitConflicts,
@@ -115,6 +134,7 @@ export class HostMetrics {
     this.#effectDuration = histogram(
       METRICS.effectDuration,
       "Effect handler runs, from start to result, by effect name and outcome",
+      EFFECT_DURATION_BUCKETS_S,
     );
     this.#deadLetters = counter(METRICS.deadLetters, "Messages dead-lettered, by kind and code");
     this.#activations = counter(METRICS.activations, "Actors activated (loaded into memory)");

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { agentKinds, type AgentDefinition } from "@troupe/agents";
 import { redactUrl } from "@troupe/client";
@@ -20,6 +21,10 @@ import { agentModels, type AgentModel } from "../../host/agent-models.js";
 import { runHost } from "../../host/run-host.js";
 import { HostHealth } from "../../host/host-health.js";
 import { createHostHttpApp } from "../../host/host-http-app.js";
+import {
+  startHostMetricsEndpoint,
+  type HostMetricsEndpoint,
+} from "../../telemetry/host-metrics-endpoint.js";
 import { serveHostHttp, type HostHttpServer } from "../../host/serve-host-http.js";
 import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
 import { streamSettings, type StreamFlags } from "../stream-options.js";
@@ -32,6 +37,11 @@ export interface HostCommandOptions extends ConnectionFlags, StreamFlags {
   readonly hostId?: string;
   /** `--health-port`: serve `/healthz` and `/readyz` (issue #17); absent: no endpoint. */
   readonly healthPort?: number;
+  /**
+   * `--no-metrics` (false): no `/metrics` on the health endpoint (issue #18);
+   * metrics are on whenever there is a health port.
+   */
+  readonly metrics?: boolean;
   /** `--health-host`: the endpoint's address (default 127.0.0.1). */
   readonly healthHost?: string;
   /** `--drain-timeout`: the host's `drainTimeoutMs`. */
@@ -55,11 +65,19 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
   const connection = await resolveConnection(options);
   // Liveness answers from before the start (which waits for the shards); readiness once it ran.
   const health = new HostHealth();
+  // The id is fixed here (the host's own default, `host-<pid>-<8 hex>`) so that
+  // the metrics' resource carries it; the meter provider is registered before
+  // the host creates its instruments (issue #18).
+  const hostId = options.hostId ?? `host-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const metricsEndpoint: HostMetricsEndpoint | undefined =
+    options.healthPort === undefined || options.metrics === false
+      ? undefined
+      : startHostMetricsEndpoint({ hostId });
   const healthServer: HostHttpServer | undefined =
     options.healthPort === undefined
       ? undefined
       : await serveHostHttp({
-          app: createHostHttpApp(health),
+          app: createHostHttpApp(health, metricsEndpoint),
           port: options.healthPort,
           ...(options.healthHost === undefined ? {} : { host: options.healthHost }),
         });
@@ -113,7 +131,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
         prefix: connection.prefix,
         shardCount,
         ...(options.concurrency === undefined ? {} : { maxConcurrency: options.concurrency }),
-        ...(options.hostId === undefined ? {} : { hostId: options.hostId }),
+        hostId,
         ...streamSettings(options),
         ...(options.drainTimeout === undefined ? {} : { drainTimeoutMs: options.drainTimeout }),
       },
@@ -122,6 +140,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
         await hostRedis.quit().catch(() => undefined);
         await nats.close().catch(() => undefined);
         await healthServer?.close();
+        await metricsEndpoint?.shutdown();
       },
     });
     health.started(host);
@@ -129,6 +148,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
     // Open connections (and the health server) would keep the process alive after the error.
     await closeConnections();
     await healthServer?.close();
+    await metricsEndpoint?.shutdown();
     throw error;
   }
   const names = agents.map((agent) => agent.name);
@@ -140,11 +160,18 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
           agents: names,
           models: Object.fromEntries(models.map(({ agent, model }) => [agent, model])),
           ...(healthServer === undefined ? {} : { healthUrl: healthServer.url }),
+          ...(healthServer === undefined || metricsEndpoint === undefined
+            ? {}
+            : { metricsUrl: `${healthServer.url}/metrics` }),
         })
       : `troupe host ${host.hostId} (pid ${process.pid}) serves ` +
           `${models.map(({ agent, model }) => `${agent} (${model})`).join(", ")} ` +
           `on ${redactUrl(connection.natsUrl)} and ${describeRedis(connection.redis, redactUrl)}, ${shardCount} shards` +
-          (healthServer === undefined ? ". " : `, health on ${healthServer.url}/readyz. `) +
+          (healthServer === undefined ? ". " : `, health on ${healthServer.url}/readyz`) +
+          (healthServer === undefined || metricsEndpoint === undefined
+            ? ""
+            : `, metrics on ${healthServer.url}/metrics`) +
+          (healthServer === undefined ? "" : ". ") +
           "SIGTERM or Ctrl-C stops it gracefully.\n",
   );
 }
