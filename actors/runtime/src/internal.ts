@@ -9,6 +9,7 @@
  */
 export * from "./index.js";
 export * from "./host/shard-assignment.js";
+export * from "./observability/host-metrics.js";
 export * from "./host/rebalance-plan.js";
 export * from "./host/shard-catch-up.js";
 export * from "./host/shard-count-state.js";

@@ -28,7 +28,10 @@ export const devStateSchema = z.object({
   agents: z.array(z.string()),
   /** The model each agent uses, by agent name (e.g. `"openai:gpt-4.1-mini"`); absent in older files. */
   models: z.record(z.string(), z.string()).optional(),
-  hosts: z.array(z.object({ hostId: z.string(), pid: z.number().int() })),
+  /** The hosts; `metricsUrl` is each one's Prometheus endpoint (issue #18; absent in older files). */
+  hosts: z.array(
+    z.object({ hostId: z.string(), pid: z.number().int(), metricsUrl: z.string().optional() }),
+  ),
   /** Where the servers keep their data, when `troupe dev` started them. */
   dataDir: z.string().optional(),
   /** Base URL of the HTTP gateway and web console `troupe dev` runs (issue #16); absent without one. */

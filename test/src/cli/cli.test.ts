@@ -291,6 +291,36 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     expect(replay.code).toBe(0);
   }, 60_000);
 
+  it("the banner and status show each host's metrics URL, which serves its Prometheus metrics (issue #18)", async () => {
+    const state = await dev.state();
+    expect(state.hosts).toHaveLength(2);
+    let shardsOwned = 0;
+    for (const [index, host] of state.hosts.entries()) {
+      expect(host.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      expect(dev.output()).toContain(
+        `host ${index + 1} ${host.hostId}  pid ${host.pid}  metrics ${host.metricsUrl}`,
+      );
+      const response = await fetch(host.metricsUrl!, { signal: AbortSignal.timeout(5_000) });
+      expect(response.status).toBe(200);
+      const owned = new RegExp(
+        `^troupe_shards_owned\\{[^}]*troupe_host_id="${host.hostId}"[^}]*\\} (\\d+)$`,
+        "m",
+      ).exec(await response.text());
+      expect(owned).not.toBeNull();
+      shardsOwned += Number(owned![1]);
+    }
+    expect(shardsOwned).toBe(64);
+    const report = JSON.parse((await troupe(["status", "--json"])).stdout) as {
+      hosts: { hostId: string; metricsUrl?: string }[];
+    };
+    expect(Object.fromEntries(report.hosts.map((host) => [host.hostId, host.metricsUrl]))).toEqual(
+      Object.fromEntries(state.hosts.map((host) => [host.hostId, host.metricsUrl])),
+    );
+    const text = (await troupe(["status"])).stdout;
+    for (const host of state.hosts)
+      expect(text).toMatch(new RegExp(`${host.hostId} .*${host.metricsUrl!}`));
+  }, 60_000);
+
   it("history export writes a session's history, history replay replays it offline, and bad input is refused (issue #14)", async () => {
     const sent = await troupe(["send", "history-1", "what time is it in Paris?", "--wait"]);
     expect(sent.code).toBe(0);

@@ -12,6 +12,7 @@ import {
 import type { Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
 import type { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
+import type { HostMetrics, MessageOutcome } from "../observability/host-metrics.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { ActorRecord, OutboxItem, PendingEffect } from "../step/actor-record.js";
 import { processMessage, type InboxMessage, type LiveState } from "../step/process-message.js";
@@ -79,6 +80,8 @@ export interface ActorCellDependencies {
   readonly clock: Clock;
   /** Where refused attempts are counted, logged and alerted (issue #14). */
   readonly refusals: Pick<VersionRefusals, "refused" | "resolved">;
+  /** Counts messages, conflicts, dead letters and activations (issue #18). */
+  readonly metrics: Pick<HostMetrics, "messageProcessed" | "deadLettered" | "activated">;
   readonly shard: ActorCellShard;
 }
 
@@ -283,6 +286,7 @@ export class ActorCell {
       this.#activated = true;
       return readable.error;
     }
+    this.dependencies.metrics.activated(this.address.kind);
     for (const effect of stored?.record.effects ?? []) {
       if (effect.cancelled === true) {
         if (!effects.hasRunningEffect(this.address, effect.effectId)) {
@@ -359,6 +363,8 @@ export class ActorCell {
       },
       parent,
     );
+    const startedAt = performance.now();
+    this.#outcome = undefined;
     try {
       return await context.with(trace.setSpan(parent, span), () => this.#step(message, span));
     } catch (error) {
@@ -366,7 +372,23 @@ export class ActorCell {
       throw error;
     } finally {
       span.end();
+      // A message whose processing failed for another reason than a conflict
+      // (a transient error, retried and logged) is not counted (issue #18).
+      if (this.#outcome !== undefined)
+        this.dependencies.metrics.messageProcessed(
+          this.address.kind,
+          this.#outcome,
+          (performance.now() - startedAt) / 1000,
+        );
     }
+  }
+
+  /** What became of the message {@link #step} handles; set once that is settled. */
+  #outcome: MessageOutcome | undefined;
+
+  #countRejection(rejection: TroupeError | undefined): void {
+    if (rejection !== undefined)
+      this.dependencies.metrics.deadLettered(this.address.kind, rejection.code);
   }
 
   async #step(message: JsMsg, span: Span): Promise<UnknownMachineVersionError | undefined> {
@@ -392,9 +414,13 @@ export class ActorCell {
       span.setAttribute(ATTRIBUTES.errorType, rejection.code);
       span.setStatus({ code: SpanStatusCode.ERROR, message: rejection.message.slice(0, 500) });
     }
-    if (result.outcome === "refused") return result.error;
+    if (result.outcome === "refused") {
+      this.#outcome = "refused";
+      return result.error;
+    }
     if (result.outcome === "skipped") {
       this.#shard.complete(message);
+      this.#outcome = "skipped";
       return undefined;
     }
     if (result.outcome === "not_created") {
@@ -404,12 +430,15 @@ export class ActorCell {
       if (result.rejection !== undefined) this.#logRejection(message.seq, result.rejection);
       await publisher.publish(result.outbox);
       this.#shard.complete(message);
+      this.#countRejection(result.rejection);
+      this.#outcome = result.rejection === undefined ? "not_created" : "rejected";
       return undefined;
     }
     span.setAttribute(ATTRIBUTES.generation, result.record.generation);
     const outcome = await this.#shard.commit(this.#record, result.record);
     if (outcome === "conflict") {
       span.setAttribute(ATTRIBUTES.stepOutcome, "conflict");
+      this.#outcome = "conflict";
       throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);
     }
     this.#record = withoutOutbox(result.record);
@@ -438,6 +467,8 @@ export class ActorCell {
       effects.cancel(this.address, effectId);
     }
     this.#shard.complete(message);
+    this.#countRejection(result.rejection ?? result.effectFailedBy);
+    this.#outcome = result.rejection === undefined ? "committed" : "rejected";
     return undefined;
   }
 }

@@ -21,6 +21,11 @@ import { pino, type Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
 import { systemClock } from "../clock/system-clock.js";
 import { RedisKeyLayoutError } from "../errors/redis-key-layout-error.js";
+import {
+  HostMetrics,
+  type HostMetricsSources,
+  type LeaseLossMetricReason,
+} from "../observability/host-metrics.js";
 import { ShardCountChangingError } from "../errors/shard-count-changing-error.js";
 import { ShardCountMismatchError } from "../errors/shard-count-mismatch-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
@@ -38,9 +43,12 @@ import type { HostRuntime } from "./host-runtime.js";
 import { OutboxPublisher } from "./outbox-publisher.js";
 import { MembershipSettling, planRebalance } from "./rebalance-plan.js";
 import { mustHoldNoShard, readShardCountState } from "./shard-count-state.js";
-import { ShardWorker, type LeaseLossReason } from "./shard-worker.js";
+import { ShardWorker } from "./shard-worker.js";
 import { UnroutableCapture } from "./unroutable-capture.js";
 import { VersionRefusals, type VersionRefusalReport } from "./version-refusals.js";
+
+/** How long the `troupe.timers.armed` gauge reuses its Redis reading, in ms (issue #18). */
+const TIMERS_ARMED_CACHE_MS = 5_000;
 
 /** Connections and names a kind factory may use (see `ActorHostOptions.kinds`). */
 export interface HostServices {
@@ -242,6 +250,17 @@ export class ActorHost {
     const publisher = new OutboxPublisher(js);
     const limiter = pLimit(settings.maxConcurrency);
     const clock = options.clock ?? systemClock;
+    // The gauges read the host once it exists (only when a meter provider collects).
+    let gauges: HostMetricsSources = {
+      shardsOwned: () => 0,
+      inboxLag: () => [],
+      timersArmed: () => Promise.resolve(0),
+    };
+    const hostMetrics = new HostMetrics({
+      shardsOwned: () => gauges.shardsOwned(),
+      inboxLag: () => gauges.inboxLag(),
+      timersArmed: () => gauges.timersArmed(),
+    });
     const runtime: HostRuntime = {
       settings,
       js,
@@ -252,7 +271,15 @@ export class ActorHost {
       leases: new RedisLeaseStore(redis, keys),
       kinds: new Map(kinds.map((kind) => [kind.kind, kind])),
       publisher,
-      effects: new EffectRunner(redis, keys, publisher, logger, clock, settings.maxPayloadBytes),
+      effects: new EffectRunner(
+        redis,
+        keys,
+        publisher,
+        logger,
+        clock,
+        settings.maxPayloadBytes,
+        hostMetrics,
+      ),
       logger,
       clock,
       limit: (task) => limiter(task),
@@ -266,12 +293,14 @@ export class ActorHost {
           remove: (actor) => redis.hdel(keys.refusedActors(), actor),
         },
       ),
+      metrics: hostMetrics,
     };
     const host = new ActorHost(runtime, nats, membership, {
       nats: ownsNats,
       redis: typeof options.redis === "string",
     });
     host.#deploymentKey = keys.deployment();
+    gauges = host.#metricsSources(keys);
     host.#resizeMarkerSeq = shardCountState.markerSeq;
     host.#unroutable = UnroutableCapture.start(nats, js, {
       queue: `${settings.prefix}-unroutable`,
@@ -527,6 +556,7 @@ export class ActorHost {
     this.#renewedAt.set(shard, this.runtime.clock.now());
     try {
       await started.start();
+      this.runtime.metrics.leaseAcquired();
       logger.debug({ shard, token }, "shard acquired");
     } catch (error) {
       logger.warn({ shard, err: error }, "could not start shard; releasing it");
@@ -559,7 +589,8 @@ export class ActorHost {
     logger.debug({ shard: worker.shard }, "shard released");
   }
 
-  #onLeaseLost(worker: ShardWorker, reason: LeaseLossReason = "lost"): void {
+  #onLeaseLost(worker: ShardWorker, reason: LeaseLossMetricReason = "lost"): void {
+    this.runtime.metrics.leaseLost(reason);
     if (this.#workers.get(worker.shard) === worker) this.#workers.delete(worker.shard);
     this.#renewedAt.delete(worker.shard);
     if (reason === "writes_lost") {
@@ -611,7 +642,7 @@ export class ActorHost {
     }
   }
 
-  #loseLease(worker: ShardWorker, reason: LeaseLossReason = "lost"): void {
+  #loseLease(worker: ShardWorker, reason: LeaseLossMetricReason = "lost"): void {
     worker.abort();
     this.#onLeaseLost(worker, reason);
   }
@@ -621,8 +652,40 @@ export class ActorHost {
     const now = this.runtime.clock.now();
     for (const worker of this.#workers.values()) {
       const renewedAt = this.#renewedAt.get(worker.shard) ?? 0;
-      if (now - renewedAt > this.runtime.settings.leaseTtlMs) this.#loseLease(worker);
+      if (now - renewedAt > this.runtime.settings.leaseTtlMs) this.#loseLease(worker, "expired");
     }
+  }
+
+  /**
+   * What the host's gauges read (issue #18): shards owned and each one's inbox
+   * lag from memory; timers armed by one `ZCARD` per owned shard (pipelined),
+   * at most once per `TIMERS_ARMED_CACHE_MS`, whatever the scrape rate.
+   */
+  #metricsSources(keys: RedisKeys): HostMetricsSources {
+    let timers = { value: 0, readAtMs: Number.NEGATIVE_INFINITY };
+    let reading: Promise<number> | undefined;
+    const readTimers = async () => {
+      const counts = await Promise.all(
+        this.ownedShards.map((shard) => this.runtime.redis.zcard(keys.timers(shard))),
+      );
+      timers = {
+        value: counts.reduce((sum, count) => sum + count, 0),
+        readAtMs: performance.now(),
+      };
+      return timers.value;
+    };
+    return {
+      shardsOwned: () => this.#workers.size,
+      inboxLag: () =>
+        [...this.#workers.values()].map((worker) => [worker.shard, worker.inboxLag] as const),
+      timersArmed: async () => {
+        if (performance.now() - timers.readAtMs < TIMERS_ARMED_CACHE_MS) return timers.value;
+        reading ??= readTimers()
+          .catch(() => timers.value)
+          .finally(() => (reading = undefined));
+        return reading;
+      },
+    };
   }
 
   async #fireTimers(): Promise<void> {

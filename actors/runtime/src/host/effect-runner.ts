@@ -12,6 +12,7 @@ import {
 import type { RedisConnection } from "../stores/redis-connection.js";
 import type { Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
+import type { EffectOutcome, HostMetrics } from "../observability/host-metrics.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { PendingEffect } from "../step/actor-record.js";
 import type { RedisKeys } from "@troupe/protocol/internal";
@@ -53,6 +54,7 @@ export class EffectRunner {
    * @param maxPayloadBytes - largest result message, in bytes (the host's
    *   `maxPayloadBytes`; default 1 MiB); a larger result is delivered as
    *   `effect.failed` code `payload_too_large`.
+   * @param metrics - counts each run's duration and outcome (issue #18); none when absent.
    */
   constructor(
     private readonly redis: RedisConnection,
@@ -61,6 +63,7 @@ export class EffectRunner {
     private readonly logger: Logger,
     private readonly clock: Clock,
     private readonly maxPayloadBytes: number = DEFAULT_MAX_PAYLOAD_BYTES,
+    private readonly metrics?: Pick<HostMetrics, "effectEnded">,
   ) {}
 
   /** Whether an effect of `address` is running on this host. */
@@ -204,6 +207,9 @@ export class EffectRunner {
     signal: AbortSignal,
     span: Span,
   ): Promise<void> {
+    const startedAt = performance.now();
+    const ended = (outcome: EffectOutcome) =>
+      this.metrics?.effectEnded(effect.effect, outcome, (performance.now() - startedAt) / 1000);
     const actor = formatAddress(address);
     const hostRunKey = this.keys.effectRun(actor, effect.effectId);
     let result: EffectResult;
@@ -235,6 +241,7 @@ export class EffectRunner {
     } catch (error) {
       if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) {
         span.setAttribute(ATTRIBUTES.effectOutcome, "given_up");
+        ended("given_up");
         return;
       }
       const wireError = effectWireError(error);
@@ -266,8 +273,16 @@ export class EffectRunner {
     }
     if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) {
       span.setAttribute(ATTRIBUTES.effectOutcome, "given_up");
+      ended("given_up");
       return;
     }
+    ended(
+      result.type === "effect.completed"
+        ? "completed"
+        : EffectCancelledError.isInstance(signal.reason)
+          ? "cancelled"
+          : "failed",
+    );
     await this.#deliver(address, effect, result, carrierOfSpan(span), signal);
   }
 

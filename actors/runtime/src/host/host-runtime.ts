@@ -6,6 +6,7 @@ import type { ActorKindDefinition } from "../registry/actor-kind.js";
 import type { LeaseStore } from "../stores/lease-store.js";
 import type { SnapshotStore } from "../stores/snapshot-store.js";
 import type { StreamNames } from "@troupe/protocol";
+import type { HostMetrics } from "../observability/host-metrics.js";
 import type { EffectRunner } from "./effect-runner.js";
 import type { HostSettings } from "./host-options.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
@@ -30,4 +31,6 @@ export interface HostRuntime {
   readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   /** Actors refused for their machine version: counted, logged, alerted (issue #14). */
   readonly refusals: VersionRefusals;
+  /** The host's OpenTelemetry instruments (no-ops without a meter provider; issue #18). */
+  readonly metrics: HostMetrics;
 }

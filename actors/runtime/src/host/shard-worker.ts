@@ -26,6 +26,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock/clock.js";
 import { LeaseLostError } from "../errors/lease-lost-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import type { HostMetrics } from "../observability/host-metrics.js";
 import type { ActorRecord, PendingEffect } from "../step/actor-record.js";
 import { deadLetterItem } from "../step/dead-letter-items.js";
 import type { CommitOutcome, LeaseGrant, SnapshotStore } from "../stores/snapshot-store.js";
@@ -69,6 +70,8 @@ export interface ShardWorkerDependencies {
   readonly clock: Clock;
   /** Actors refused for their machine version (issue #14). */
   readonly refusals: Pick<VersionRefusals, "refused" | "resolved">;
+  /** Counts messages, dead letters, activations and passivations (issue #18). */
+  readonly metrics: HostMetrics;
 }
 
 /**
@@ -100,6 +103,8 @@ export class ShardWorker {
   readonly #runningEffects = new Map<Promise<void>, Promise<void>>();
   #messages: ConsumerMessages | undefined;
   #highestDelivered = 0;
+  /** Messages not yet delivered to this shard's consumer, as its last delivery said. */
+  #undelivered = 0;
   #savedWatermark = 0;
   /** Commits this worker made under its lease grant (the highest count a commit answered). */
   #writesFloor = 0;
@@ -124,7 +129,7 @@ export class ShardWorker {
     private readonly onLeaseLost: (worker: ShardWorker, reason: LeaseLossReason) => void,
     private readonly resizeMarkerSeq?: number,
   ) {
-    const { snapshots, publisher, effects, limit, logger, settings, clock, refusals } =
+    const { snapshots, publisher, effects, limit, logger, settings, clock, refusals, metrics } =
       dependencies;
     this.#cellDependencies = {
       snapshots,
@@ -135,6 +140,7 @@ export class ShardWorker {
       maxPayloadBytes: settings.maxPayloadBytes,
       clock,
       refusals,
+      metrics,
       shard: {
         accepting: () => this.#accepting,
         commit: (previous, next) => this.commit(previous, next),
@@ -167,6 +173,15 @@ export class ShardWorker {
   /** Actors of this shard in memory. */
   get activeActors(): number {
     return this.#cells.size;
+  }
+
+  /**
+   * Inbox lag of the shard (issue #18): messages not yet delivered to its
+   * consumer as of the last delivery (`JsMsg.info.pending`, free) plus those
+   * delivered and not yet acked. No JetStream request.
+   */
+  get inboxLag(): number {
+    return this.#undelivered + this.#outstanding.size;
   }
 
   /** Aborted when this worker stops processing (drained, or its lease lost). */
@@ -270,6 +285,7 @@ export class ShardWorker {
 
   #dispatch(message: JsMsg): void {
     this.#outstanding.add(message.seq);
+    this.#undelivered = message.info.pending;
     this.#highestDelivered = Math.max(this.#highestDelivered, message.seq);
     let address: ActorAddress;
     let parsed: { kind: string; id: string } | undefined;
@@ -343,6 +359,8 @@ export class ShardWorker {
     });
     try {
       await this.dependencies.publisher.publish([item]);
+      const kind = parsed !== undefined && this.dependencies.kinds.has(parsed.kind);
+      this.dependencies.metrics.deadLettered(kind ? parsed.kind : "_unknown", troupeError.code);
       this.dependencies.logger.info(
         { shard: this.shard, seq: message.seq, reason: troupeError.message },
         "message dead-lettered",
@@ -510,6 +528,7 @@ export class ShardWorker {
     if (this.#cells.get(cell.actor) !== cell) return false;
     this.#cells.delete(cell.actor);
     cell.passivated();
+    this.dependencies.metrics.passivated(cell.address.kind);
     return true;
   }
 

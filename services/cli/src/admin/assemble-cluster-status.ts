@@ -13,6 +13,11 @@ export interface HostStatus {
   readonly lastHeartbeatAgeMs: number | undefined;
   /** Shards whose lease it holds, ascending. */
   readonly shards: readonly number[];
+  /**
+   * Its Prometheus endpoint (`http://…/metrics`, issue #18), for the hosts a
+   * running `troupe dev` started (from its state file); absent otherwise.
+   */
+  readonly metricsUrl?: string;
 }
 
 /** One shard: its lease and how far its consumer is behind. */

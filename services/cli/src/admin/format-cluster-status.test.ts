@@ -125,6 +125,50 @@ describe("formatShardRanges", () => {
     expect(text).not.toContain("ledger/gone");
   });
 
+  it("adds a metrics column when hosts advertise their metrics URL (issue #18)", () => {
+    const status = assembleClusterStatus({
+      prefix: "troupe",
+      shardCount: 2,
+      observedAtMs: 50_000,
+      membershipTtlMs: 2000,
+      members: [
+        { hostId: "host-a", expiresAtMs: 51_750 },
+        { hostId: "host-b", expiresAtMs: 51_750 },
+      ],
+      shards: [0, 1].map((shard) => ({
+        shard,
+        owner: shard === 0 ? "host-a" : "host-b",
+        fencingToken: 1,
+        leaseRemainingMs: 1500,
+        inboxLag: 0,
+        consumer: true,
+        watermark: undefined,
+        armedTimers: 0,
+        dirtyActors: 0,
+      })),
+      streams: {
+        inbox: { name: "TROUPE_INBOX", messages: 0 },
+        events: { name: "TROUPE_EVENTS", messages: 0 },
+        deltas: { name: "TROUPE_DELTAS", messages: 0 },
+        deadLetter: { name: "TROUPE_DEADLETTER", messages: 0 },
+        transcript: { name: "TROUPE_TRANSCRIPT", messages: 0 },
+      },
+    });
+    const withUrl = {
+      ...status,
+      hosts: status.hosts.map((host) =>
+        host.hostId === "host-a" ? { ...host, metricsUrl: "http://127.0.0.1:9464/metrics" } : host,
+      ),
+    };
+    const lines = formatClusterStatus(withUrl).split("\n");
+    expect(lines).toContain("host    state   heartbeat  shards  owned  metrics");
+    expect(lines).toContain(
+      "host-a  live   250 ms ago       1  0      http://127.0.0.1:9464/metrics",
+    );
+    expect(lines).toContain("host-b  live   250 ms ago       1  1      -");
+    expect(formatClusterStatus(status)).not.toContain("metrics");
+  });
+
   it("collapses consecutive shards into ranges", () => {
     expect(formatShardRanges([0, 1, 2, 5, 7, 8])).toBe("0-2, 5, 7-8");
     expect(formatShardRanges([3])).toBe("3");

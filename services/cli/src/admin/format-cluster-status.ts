@@ -49,6 +49,7 @@ export function formatClusterStatus(status: ClusterStatus): string {
           ] as [string, string],
         ]),
   ]);
+  const withMetrics = status.hosts.some((host) => host.metricsUrl !== undefined);
   const hosts =
     status.hosts.length === 0
       ? "no hosts"
@@ -59,6 +60,7 @@ export function formatClusterStatus(status: ClusterStatus): string {
             { heading: "heartbeat", align: "right" },
             { heading: "shards", align: "right" },
             { heading: "owned" },
+            ...(withMetrics ? [{ heading: "metrics" }] : []),
           ],
           status.hosts.map((host) => [
             host.hostId,
@@ -68,6 +70,7 @@ export function formatClusterStatus(status: ClusterStatus): string {
               : `${formatDurationMs(host.lastHeartbeatAgeMs)} ago`,
             String(host.shards.length),
             formatShardRanges(host.shards),
+            ...(withMetrics ? [host.metricsUrl ?? "-"] : []),
           ]),
         );
   const shards = textTable(

@@ -28,6 +28,8 @@ export interface DevHostProcess {
   readonly agents: readonly string[];
   /** The model each agent uses, by agent name, as the host reported it. */
   readonly models: Readonly<Record<string, string>>;
+  /** The host's Prometheus endpoint, when it serves one (`--health-port`; issue #18). */
+  readonly metricsUrl?: string;
   /** Settles when the process has exited. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM (graceful drain), then SIGKILL after `timeoutMs`. */
@@ -114,6 +116,7 @@ export async function startDevHostProcess(options: DevHostProcessOptions): Promi
     hostId: outcome.ready.hostId,
     agents: outcome.ready.agents,
     models: outcome.ready.models ?? {},
+    ...(outcome.ready.metricsUrl === undefined ? {} : { metricsUrl: outcome.ready.metricsUrl }),
     exited,
     async stop(timeoutMs) {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -166,6 +166,9 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       prefix,
       "--shards",
       String(shardCount),
+      // A free port each, for /healthz, /readyz and /metrics (issue #18).
+      "--health-port",
+      "0",
       ...(agentModule === undefined ? [] : ["--agent", agentModule]),
     ];
     const startHost = (number: number) =>
@@ -199,7 +202,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
             }
             hosts[number - 1] = restarted;
             if (state !== undefined) {
-              state = { ...state, hosts: hosts.map(({ hostId, pid }) => ({ hostId, pid })) };
+              state = { ...state, hosts: hosts.map(devStateHost) };
               void writeDevState(state);
             }
             options.onHostRestart?.(number, restarted);
@@ -241,7 +244,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       agentModule: agentModule ?? DEMO_AGENT_MODULE,
       agents: [...(hosts[0]?.agents ?? [])],
       models: { ...hosts[0]?.models },
-      hosts: hosts.map((host) => ({ hostId: host.hostId, pid: host.pid })),
+      hosts: hosts.map(devStateHost),
       ...(started.length === 0 ? {} : { dataDir: options.dataDir }),
       ...(gateway === undefined ? {} : { gatewayUrl: gateway.url }),
       startedAtMs: Date.now(),
@@ -269,4 +272,13 @@ async function choosePort(
   if (requested === 0) return undefined;
   if (requested !== undefined) return requested;
   return (await isPortFree("127.0.0.1", usual)) ? usual : undefined;
+}
+
+/** A host as the dev state records it: id, pid and metrics URL (issue #18). */
+function devStateHost(host: DevHostProcess): DevState["hosts"][number] {
+  return {
+    hostId: host.hostId,
+    pid: host.pid,
+    ...(host.metricsUrl === undefined ? {} : { metricsUrl: host.metricsUrl }),
+  };
 }

@@ -1,5 +1,11 @@
 import { Hono } from "hono";
+import { PROMETHEUS_CONTENT_TYPE } from "../telemetry/host-metrics-endpoint.js";
 import type { HostHealth } from "./host-health.js";
+
+/** What `/metrics` reads: the Prometheus text of the host's metrics (`HostMetricsEndpoint`). */
+export interface MetricsScrape {
+  scrape(): Promise<string>;
+}
 
 /**
  * The HTTP routes of a host process (issue #17), as a Hono app so later routes
@@ -11,13 +17,17 @@ import type { HostHealth } from "./host-health.js";
  *   once `ActorHost.start` resolved; `503` with `phase` `starting` before that
  *   and `draining` from SIGTERM on, so a load balancer or Kubernetes stops
  *   counting the pod while it hands its shards over.
+ * - `GET /metrics` (issue #18, when `metrics` is given) — the host's
+ *   OpenTelemetry metrics in the Prometheus text format (0.0.4), collected at
+ *   each request.
  *
- * Both answer `Cache-Control: no-store`; any other path is 404.
+ * All answer `Cache-Control: no-store`; any other path is 404.
  *
  * @param health - the process's health state.
+ * @param metrics - the host's metrics; absent: no `/metrics` route.
  * @returns the app (serve it with `serveHostHttp`, or call `app.request` in tests).
  */
-export function createHostHttpApp(health: HostHealth): Hono {
+export function createHostHttpApp(health: HostHealth, metrics?: MetricsScrape): Hono {
   const app = new Hono();
   app.use(async (context, next) => {
     await next();
@@ -28,5 +38,10 @@ export function createHostHttpApp(health: HostHealth): Hono {
     const readiness = health.readiness();
     return context.json(readiness, readiness.phase === "ready" ? 200 : 503);
   });
+  if (metrics !== undefined) {
+    app.get("/metrics", async (context) =>
+      context.body(await metrics.scrape(), 200, { "Content-Type": PROMETHEUS_CONTENT_TYPE }),
+    );
+  }
   return app;
 }

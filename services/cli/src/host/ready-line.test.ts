@@ -20,4 +20,14 @@ describe("the host ready line", () => {
       healthUrl: "http://127.0.0.1:9464",
     });
   });
+
+  it("carries the metrics URL when the host serves /metrics (issue #18)", () => {
+    const ready = {
+      hostId: "h",
+      agents: [],
+      healthUrl: "http://127.0.0.1:9464",
+      metricsUrl: "http://127.0.0.1:9464/metrics",
+    };
+    expect(parseReadyLine(formatReadyLine(ready).trim())).toEqual(ready);
+  });
 });

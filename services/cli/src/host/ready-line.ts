@@ -13,6 +13,8 @@ export interface ReadyLine {
   readonly models?: Readonly<Record<string, string>>;
   /** Base URL of the host's health endpoint (`troupe host --health-port`; issue #17). */
   readonly healthUrl?: string;
+  /** URL of the host's Prometheus metrics (`<healthUrl>/metrics`; issue #18). */
+  readonly metricsUrl?: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export function parseReadyLine(line: string): ReadyLine | undefined {
       agents?: unknown;
       models?: unknown;
       healthUrl?: unknown;
+      metricsUrl?: unknown;
     };
     if (parsed.ready !== true || typeof parsed.hostId !== "string") return undefined;
     return {
@@ -54,6 +57,7 @@ export function parseReadyLine(line: string): ReadyLine | undefined {
           }
         : {}),
       ...(typeof parsed.healthUrl === "string" ? { healthUrl: parsed.healthUrl } : {}),
+      ...(typeof parsed.metricsUrl === "string" ? { metricsUrl: parsed.metricsUrl } : {}),
     };
   } catch {
     return undefined;

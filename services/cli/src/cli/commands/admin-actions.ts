@@ -8,6 +8,8 @@ import { describeExport } from "../../admin/history-export-summary.js";
 import { clusterStatus } from "../../admin/cluster-status.js";
 import { formatActorInspection } from "../../admin/format-actor-inspection.js";
 import { formatClusterStatus } from "../../admin/format-cluster-status.js";
+import type { ClusterStatus } from "../../admin/assemble-cluster-status.js";
+import type { DevState } from "../../dev/dev-state.js";
 import { formatDeadLetters } from "../../admin/format-dead-letters.js";
 import { listDeadLetters } from "../../admin/list-dead-letters.js";
 import { formatReplayReport } from "../../admin/format-replay-report.js";
@@ -47,13 +49,34 @@ export async function inspectAction(address: string, options: JsonOptions): Prom
 }
 
 /**
+ * Adds each host's metrics URL that a running `troupe dev` recorded in its
+ * state file (issue #18): host ids are unique per process, so matching by id
+ * never names another deployment's host.
+ */
+function withDevMetricsUrls(report: ClusterStatus, dev: DevState | undefined): ClusterStatus {
+  const urls = new Map(
+    (dev?.hosts ?? []).flatMap((host) =>
+      host.metricsUrl === undefined ? [] : [[host.hostId, host.metricsUrl] as const],
+    ),
+  );
+  if (urls.size === 0) return report;
+  return {
+    ...report,
+    hosts: report.hosts.map((host) => {
+      const metricsUrl = urls.get(host.hostId);
+      return metricsUrl === undefined ? host : { ...host, metricsUrl };
+    }),
+  };
+}
+
+/**
  * `troupe status`: prints {@link clusterStatus}'s view.
  *
  * @throws NatsUnreachableError / RedisUnreachableError naming the URL.
  */
 export async function statusAction(options: JsonOptions): Promise<void> {
   await withAdmin(options, async (admin) => {
-    const report = await clusterStatus(adminDeps(admin));
+    const report = withDevMetricsUrls(await clusterStatus(adminDeps(admin)), admin.settings.dev);
     print(options, report, formatClusterStatus(report));
   });
 }

@@ -238,7 +238,12 @@ function printBanner(
   for (const [name, server] of Object.entries(mcpServers)) {
     say(`  mcp    ${name}: ${[server.command, ...server.args].join(" ")}  (tools ${name}__*)`);
   }
-  state.hosts.forEach((host, index) => say(`  host ${index + 1} ${host.hostId}  pid ${host.pid}`));
+  state.hosts.forEach((host, index) =>
+    say(
+      `  host ${index + 1} ${host.hostId}  pid ${host.pid}` +
+        (host.metricsUrl === undefined ? "" : `  metrics ${host.metricsUrl}`),
+    ),
+  );
   if (state.dataDir !== undefined) say(`  data   ${state.dataDir}`);
   say("");
   say(pc.bold("Talk to it (in another terminal, from this folder):"));

@@ -25,6 +25,10 @@ import { agentModels, type AgentModel } from "../../host/agent-models.js";
 import { runHost } from "../../host/run-host.js";
 import { HostHealth } from "../../host/host-health.js";
 import { createHostHttpApp } from "../../host/host-http-app.js";
+import {
+  startHostMetricsEndpoint,
+  type HostMetricsEndpoint,
+} from "../../telemetry/host-metrics-endpoint.js";
 import { serveHostHttp, type HostHttpServer } from "../../host/serve-host-http.js";
 import { startTelemetry } from "../../telemetry/start-telemetry.js";
 import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
@@ -38,6 +42,11 @@ export interface HostCommandOptions extends ConnectionFlags, StreamFlags {
   readonly hostId?: string;
   /** `--health-port`: serve `/healthz` and `/readyz` (issue #17); absent: no endpoint. */
   readonly healthPort?: number;
+  /**
+   * `--no-metrics` (false): no `/metrics` on the health endpoint (issue #18);
+   * metrics are on whenever there is a health port.
+   */
+  readonly metrics?: boolean;
   /** `--health-host`: the endpoint's address (default 127.0.0.1). */
   readonly healthHost?: string;
   /** `--drain-timeout`: the host's `drainTimeoutMs`. */
@@ -59,17 +68,25 @@ export interface HostCommandOptions extends ConnectionFlags, StreamFlags {
  */
 export async function runHostCommand(options: HostCommandOptions): Promise<void> {
   const connection = await resolveConnection(options);
-  // Known before the start, for the telemetry resource (issue #18).
+  // Known before the start, for the telemetry resource (issue #18): the
+  // host's own default, `host-<pid>-<8 hex>`.
   const hostId = options.hostId ?? defaultHostId();
-  // OpenTelemetry from the OTEL_* environment (nothing when unset), flushed after a graceful stop.
-  const telemetry = startTelemetry({ serviceName: "troupe-host", hostId });
   // Liveness answers from before the start (which waits for the shards); readiness once it ran.
   const health = new HostHealth();
+  // The meter provider of /metrics is registered first, before the host
+  // creates its instruments and before the OpenTelemetry SDK (which then
+  // registers no meter provider of its own: decision 0038).
+  const metricsEndpoint: HostMetricsEndpoint | undefined =
+    options.healthPort === undefined || options.metrics === false
+      ? undefined
+      : startHostMetricsEndpoint({ hostId });
+  // OpenTelemetry from the OTEL_* environment (nothing when unset), flushed after a graceful stop.
+  const telemetry = startTelemetry({ serviceName: "troupe-host", hostId });
   const healthServer: HostHttpServer | undefined =
     options.healthPort === undefined
       ? undefined
       : await serveHostHttp({
-          app: createHostHttpApp(health),
+          app: createHostHttpApp(health, metricsEndpoint),
           port: options.healthPort,
           ...(options.healthHost === undefined ? {} : { host: options.healthHost }),
         });
@@ -132,6 +149,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
         await hostRedis.quit().catch(() => undefined);
         await nats.close().catch(() => undefined);
         await healthServer?.close();
+        await metricsEndpoint?.shutdown();
         await telemetry.shutdown();
       },
     });
@@ -140,6 +158,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
     // Open connections (and the health server) would keep the process alive after the error.
     await closeConnections();
     await healthServer?.close();
+    await metricsEndpoint?.shutdown();
     await telemetry.shutdown();
     throw error;
   }
@@ -152,11 +171,18 @@ export async function runHostCommand(options: HostCommandOptions): Promise<void>
           agents: names,
           models: Object.fromEntries(models.map(({ agent, model }) => [agent, model])),
           ...(healthServer === undefined ? {} : { healthUrl: healthServer.url }),
+          ...(healthServer === undefined || metricsEndpoint === undefined
+            ? {}
+            : { metricsUrl: `${healthServer.url}/metrics` }),
         })
       : `troupe host ${host.hostId} (pid ${process.pid}) serves ` +
           `${models.map(({ agent, model }) => `${agent} (${model})`).join(", ")} ` +
           `on ${redactUrl(connection.natsUrl)} and ${describeRedis(connection.redis, redactUrl)}, ${shardCount} shards` +
-          (healthServer === undefined ? ". " : `, health on ${healthServer.url}/readyz. `) +
+          (healthServer === undefined ? ". " : `, health on ${healthServer.url}/readyz`) +
+          (healthServer === undefined || metricsEndpoint === undefined
+            ? ""
+            : `, metrics on ${healthServer.url}/metrics`) +
+          (healthServer === undefined ? "" : ". ") +
           "SIGTERM or Ctrl-C stops it gracefully.\n",
   );
 }

@@ -7,7 +7,8 @@ import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
  * port), `--health-host <address>` (`TROUPE_HEALTH_HOST`, default 127.0.0.1;
  * `0.0.0.0` in a container, where the kubelet probes the pod's address) and
  * `--drain-timeout <ms>` (`TROUPE_DRAIN_TIMEOUT_MS`, the host's `drainTimeoutMs`,
- * default 10 000).
+ * default 10 000); `--no-metrics` leaves `/metrics` (Prometheus, issue #18)
+ * off the health endpoint, where it is served by default.
  *
  * @param command - the `host` command.
  * @returns the same command.
@@ -17,10 +18,16 @@ export function hostHealthOptions(command: Command): Command {
     .addOption(
       new Option(
         "--health-port <port>",
-        "serve /healthz and /readyz on this port (default: off; 0: any free port)",
+        "serve /healthz, /readyz and /metrics on this port (default: off; 0: any free port)",
       )
         .env("TROUPE_HEALTH_PORT")
         .argParser(nonNegativeInteger),
+    )
+    .addOption(
+      new Option(
+        "--no-metrics",
+        "do not serve the host's Prometheus metrics at /metrics on the health port",
+      ),
     )
     .addOption(
       new Option(
