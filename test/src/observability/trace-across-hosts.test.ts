@@ -30,7 +30,7 @@ const AGENT_MODULE = "./test/src/fixtures/traced-agent.ts";
 /** OTLP span kinds. */
 const KIND = { internal: 1, producer: 4, consumer: 5 } as const;
 
-/** The spans every turn with a tool call has, at least (genai's `chat`/`execute_tool` may add more). */
+/** The spans every turn with a tool call has, at least. */
 const TURN_SPANS = [
   SPAN_NAMES.send("session"),
   SPAN_NAMES.process("session"),
@@ -38,6 +38,8 @@ const TURN_SPANS = [
   SPAN_NAMES.process("tool"),
   SPAN_NAMES.effect("model.call"),
   SPAN_NAMES.effect("tool.execute"),
+  SPAN_NAMES.chat("demo"),
+  SPAN_NAMES.executeTool("slow_lookup"),
   SPAN_NAMES.publishOutbox,
 ];
 
@@ -160,6 +162,8 @@ describe("one trace per turn across the client and two host processes (issue #18
       expect(traceId).toMatch(/^[\da-f]{32}$/);
       const complete = (spans: readonly ReceivedSpan[]) =>
         TURN_SPANS.every((name) => spans.some((span) => span.name === name)) &&
+        // both model calls: the one asking for the tool and the one answering
+        spans.filter((span) => span.name === SPAN_NAMES.chat("demo")).length >= 2 &&
         orphans(spans).length === 0;
       await waitFor(() => complete(spansOf(traceId!)), {
         timeoutMs: 15_000,
@@ -216,6 +220,36 @@ describe("one trace per turn across the client and two host processes (issue #18
     expect(
       byName(SPAN_NAMES.process("run")).some((span) => modelCalls.has(span.parentSpanId)),
     ).toBe(true);
+    // The model calls (GenAI conventions), each the child of its effect span:
+    // the first asks for the tool, the second answers.
+    const chats = byName(SPAN_NAMES.chat("demo"));
+    expect(chats).toHaveLength(2);
+    for (const chat of chats) {
+      expect(modelCalls.has(chat.parentSpanId)).toBe(true);
+      expect(chat.attributes).toMatchObject({
+        [ATTRIBUTES.genAiOperation]: "chat",
+        [ATTRIBUTES.genAiRequestModel]: "demo",
+      });
+      expect(chat.attributes[ATTRIBUTES.genAiInputTokens]).toBeGreaterThan(0);
+      expect(chat.attributes[ATTRIBUTES.genAiOutputTokens]).toBeGreaterThan(0);
+    }
+    expect(chats.map((chat) => chat.attributes[ATTRIBUTES.genAiFinishReasons]).sort()).toEqual([
+      ["stop"],
+      ["tool-calls"],
+    ]);
+    // The tool call's execution, the child of the tool.execute effect span.
+    const [execution] = byName(SPAN_NAMES.executeTool("slow_lookup"));
+    const toolEffects = new Set(
+      byName(SPAN_NAMES.effect("tool.execute")).map((span) => span.spanId),
+    );
+    expect(toolEffects.has(execution!.parentSpanId)).toBe(true);
+    expect(execution!.attributes).toMatchObject({
+      [ATTRIBUTES.genAiOperation]: "execute_tool",
+      [ATTRIBUTES.genAiToolName]: "slow_lookup",
+      [ATTRIBUTES.toolEffectClass]: "read",
+      [ATTRIBUTES.toolOutcome]: "succeeded",
+      [ATTRIBUTES.toolAttempt]: 1,
+    });
     for (const publish of byName(SPAN_NAMES.publishOutbox)) {
       expect(publish.kind).toBe(KIND.producer);
       expect(publish.attributes[ATTRIBUTES.messagingBatchCount]).toBeGreaterThan(0);
