@@ -1,4 +1,4 @@
-import { readdir, rm, stat, truncate, mkdtemp } from "node:fs/promises";
+import { readFile, readdir, rm, stat, truncate, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -130,8 +130,12 @@ describe("a single Redis losing the last second of its AOF", () => {
       const file = await incrementFile();
       if (before !== undefined && file === before.file) {
         const size = (await stat(file)).size;
-        lostBytes += size - before.size;
-        await truncate(file, before.size);
+        // Cut at the last whole command within the sampled size: a sample
+        // taken mid-write would leave half a command, which redis-server
+        // refuses to load ("Bad file format") — an fsync keeps whole writes.
+        const keep = lastCommandBoundary(await readFile(file), before.size);
+        lostBytes += size - keep;
+        await truncate(file, keep);
       }
       // The killed server's own folder (its config; the data is in storeDir).
       await redisServer.stop();
@@ -185,3 +189,33 @@ describe("a single Redis losing the last second of its AOF", () => {
     }
   }, 240_000);
 });
+
+/**
+ * The end of the last whole RESP command (`*<n>\r\n` then n times
+ * `$<len>\r\n<bytes>\r\n`, as the AOF stores commands) at or before `limit`.
+ *
+ * @param aof - the AOF increment file's bytes.
+ * @param limit - a byte offset.
+ * @returns the offset to truncate at (0 when no command ends before `limit`).
+ */
+function lastCommandBoundary(aof: Buffer, limit: number): number {
+  const lineEnd = (from: number) => {
+    const end = aof.indexOf("\r\n", from);
+    return end < 0 ? aof.length : end;
+  };
+  let boundary = 0;
+  let at = 0;
+  while (at < aof.length && aof[at] === 0x2a /* * */) {
+    let end = lineEnd(at);
+    const args = Number(aof.subarray(at + 1, end).toString());
+    at = end + 2;
+    for (let arg = 0; arg < args && at < aof.length; arg++) {
+      end = lineEnd(at);
+      const length = Number(aof.subarray(at + 1, end).toString());
+      at = end + 2 + length + 2;
+    }
+    if (at > limit || at > aof.length) break;
+    boundary = at;
+  }
+  return boundary;
+}
