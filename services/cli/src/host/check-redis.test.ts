@@ -34,3 +34,27 @@ describe("checkRedis", () => {
     expect((failure as Error).message).toContain("ECONNREFUSED");
   });
 });
+
+describe("RedisUnreachableError", () => {
+  it("says the credentials were refused, and where to give them, for WRONGPASS and NOAUTH", () => {
+    for (const reason of [
+      "WRONGPASS invalid username-password pair or user is disabled.",
+      "NOAUTH HELLO must be called with the client already authenticated",
+    ]) {
+      const error = new RedisUnreachableError("redis://:secret@127.0.0.1:6379", new Error(reason));
+      expect(error.message).toContain("refused the credentials");
+      expect(error.message).toContain("TROUPE_REDIS_PASSWORD");
+      expect(error.message).not.toContain("redis-server");
+      expect(error.message).not.toContain("secret");
+    }
+  });
+
+  it("advises starting a server when none answers", () => {
+    const error = new RedisUnreachableError(
+      "redis://127.0.0.1:6379",
+      new Error("connect ECONNREFUSED 127.0.0.1:6379"),
+    );
+    expect(error.message).toContain("Cannot reach Redis at redis://127.0.0.1:6379");
+    expect(error.message).toContain("npx troupe dev");
+  });
+});

@@ -18,11 +18,18 @@ export class RedisUnreachableError extends TroupeError {
   constructor(url: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     const shown = redactUrl(url);
+    // The server answered but refused the credentials (ACL): starting a server
+    // is the wrong advice then (issue #17, found by a new user's trial).
+    const refused = /\b(WRONGPASS|NOAUTH|NOPERM)\b/.test(reason);
     super(
       "unavailable",
-      `Cannot reach Redis at ${shown} (${reason}). ` +
-        "Start a local Troupe cluster with `npx troupe dev`, or a bare server with `redis-server`, " +
-        "or give the URL with --redis or TROUPE_REDIS_URL.",
+      refused
+        ? `Redis at ${shown} refused the credentials (${reason}). ` +
+            "Give the user and password with TROUPE_REDIS_USERNAME and TROUPE_REDIS_PASSWORD, " +
+            "or in the file of --config (redis.username, redis.password)."
+        : `Cannot reach Redis at ${shown} (${reason}). ` +
+            "Start a local Troupe cluster with `npx troupe dev`, or a bare server with `redis-server`, " +
+            "or give the URL with --redis or TROUPE_REDIS_URL.",
       { retryable: true, cause, details: { url: shown } },
     );
     this.name = "RedisUnreachableError";
