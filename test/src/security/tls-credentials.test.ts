@@ -173,7 +173,7 @@ describe("TLS and credentials (issue #17)", () => {
     );
     expect(RedisUnreachableError.isInstance(wrong)).toBe(true);
     expect(String(wrong)).toContain(
-      `Cannot reach Redis at rediss://troupe-host:***@127.0.0.1:${redis.port} (WRONGPASS`,
+      `Redis at rediss://troupe-host:***@127.0.0.1:${redis.port} refused the credentials (WRONGPASS`,
     );
     expect(String(wrong)).not.toContain("wrong-pw-5a5a");
     const noCertificate = await checkRedis({
