@@ -25,3 +25,18 @@ export function nonNegativeInteger(value: string): number {
   }
   return number;
 }
+
+/**
+ * Parses a TCP port for a listening socket: 0 (any free port) to 65535.
+ *
+ * @param value - the option's text.
+ * @returns the port.
+ * @throws InvalidArgumentError otherwise.
+ */
+export function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(port) || port > 65_535) {
+    throw new InvalidArgumentError(`expected a port from 0 to 65535, got "${value}"`);
+  }
+  return port;
+}

@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
+import { portNumber, positiveInteger } from "../parse-number.js";
 
 /**
  * Adds the options of `troupe host`'s health endpoint and drain (issue #17):
@@ -21,7 +21,7 @@ export function hostHealthOptions(command: Command): Command {
         "serve /healthz, /readyz and /metrics on this port (default: off; 0: any free port)",
       )
         .env("TROUPE_HEALTH_PORT")
-        .argParser(nonNegativeInteger),
+        .argParser(portNumber),
     )
     .addOption(
       new Option(
