@@ -1,17 +1,15 @@
 import {
   type Context,
-  type Histogram,
-  type MeterProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
   context as otelContext,
-  metrics,
   trace,
 } from "@opentelemetry/api";
 import { ATTRIBUTES, METRICS, SPAN_NAMES, TELEMETRY_SCOPE, TroupeError } from "@troupe/protocol";
 import type { ModelCallOutput } from "@troupe/protocol";
 import type { LanguageModelInstance } from "../models/resolve-model.js";
+import { perMeterProvider } from "../telemetry/per-meter-provider.js";
 
 /**
  * Bucket boundaries of the token usage histogram, in tokens: the ones the
@@ -22,28 +20,17 @@ const TOKEN_BUCKETS = [
   1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
 ];
 
-/** The token histogram of the meter provider it was made from (one per process and provider). */
-let tokenUsage: { provider: MeterProvider; histogram: Histogram } | undefined;
-
 /**
- * `gen_ai.client.token.usage`, created on first use from the global meter
- * provider, again only when that provider changed (an SDK registered later, a
- * test's in-memory provider): the OpenTelemetry API has no proxy for meters.
+ * `gen_ai.client.token.usage` of the current meter provider (one per process
+ * and provider).
  */
-function tokenHistogram(): Histogram {
-  const provider = metrics.getMeterProvider();
-  if (tokenUsage?.provider !== provider) {
-    tokenUsage = {
-      provider,
-      histogram: provider.getMeter(TELEMETRY_SCOPE).createHistogram(METRICS.tokenUsage.name, {
-        unit: METRICS.tokenUsage.unit,
-        description: "Tokens used per model call, input and output apart (gen_ai.token.type).",
-        advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
-      }),
-    };
-  }
-  return tokenUsage.histogram;
-}
+const tokenHistogram = perMeterProvider((meter) =>
+  meter.createHistogram(METRICS.tokenUsage.name, {
+    unit: METRICS.tokenUsage.unit,
+    description: "Tokens used per model call, input and output apart (gen_ai.token.type).",
+    advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
+  }),
+);
 
 /**
  * The GenAI `gen_ai.provider.name` of an AI SDK model: the part of its

@@ -1,39 +1,23 @@
 import {
   type Context,
-  type Counter,
-  type MeterProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
   context as otelContext,
-  metrics,
   trace,
 } from "@opentelemetry/api";
 import { ATTRIBUTES, METRICS, SPAN_NAMES, TELEMETRY_SCOPE, TroupeError } from "@troupe/protocol";
 import type { ToolEffectClass, ToolExecutionStatus } from "@troupe/protocol";
+import { perMeterProvider } from "../telemetry/per-meter-provider.js";
 
-/** The tool call counter of the meter provider it was made from (one per process and provider). */
-let toolCalls: { provider: MeterProvider; counter: Counter } | undefined;
-
-/**
- * `troupe.tool.calls`, created on first use from the global meter provider,
- * again only when that provider changed (the OpenTelemetry API has no proxy
- * for meters: an SDK registered later, a test's in-memory provider).
- */
-function toolCallCounter(): Counter {
-  const provider = metrics.getMeterProvider();
-  if (toolCalls?.provider !== provider) {
-    toolCalls = {
-      provider,
-      counter: provider.getMeter(TELEMETRY_SCOPE).createCounter(METRICS.toolCalls.name, {
-        unit: METRICS.toolCalls.unit,
-        description:
-          "Tool calls that ended on this host, by effect class and outcome (outcome_unknown included).",
-      }),
-    };
-  }
-  return toolCalls.counter;
-}
+/** `troupe.tool.calls` of the current meter provider (one per process and provider). */
+const toolCallCounter = perMeterProvider((meter) =>
+  meter.createCounter(METRICS.toolCalls.name, {
+    unit: METRICS.toolCalls.unit,
+    description:
+      "Tool calls that ended on this host, by effect class and outcome (outcome_unknown included).",
+  }),
+);
 
 /**
  * One tool call's span (`execute_tool <tool>`, INTERNAL, issue #18) and its
