@@ -17,7 +17,7 @@ export async function withClient<T>(
 ): Promise<T> {
   const connection = await resolveConnection(flags);
   if (connection.note !== undefined) process.stderr.write(`note: ${connection.note}\n`);
-  const telemetry = startTelemetry({ serviceName: "troupe-cli" });
+  const telemetry = startTelemetry({ serviceName: "troupe-cli", exportTimeoutMs: 2_000 });
   try {
     const client = await TroupeClient.connect({
       ...connection.nats,

@@ -1,8 +1,9 @@
-import { type ContextManager, diag } from "@opentelemetry/api";
+import { type ContextManager, DiagLogLevel, diag } from "@opentelemetry/api";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import type { IMetricReader } from "@opentelemetry/sdk-metrics";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { ATTRIBUTES } from "@troupe/protocol";
+import { onceDiagLogger } from "./once-diag-logger.js";
 import { telemetrySettings } from "./telemetry-settings.js";
 
 /** Options of {@link startTelemetry}. */
@@ -19,6 +20,15 @@ export interface StartTelemetryOptions {
   readonly metricReaders?: readonly IMetricReader[];
   /** The environment to read (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Longest a span export may take, with its retries, in ms, unless
+   * `OTEL_EXPORTER_OTLP_TIMEOUT` or `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT` says
+   * (the SDK's default is 10 000): a short-lived client command passes a few
+   * seconds so that a collector that cannot be reached does not hold its exit.
+   */
+  readonly exportTimeoutMs?: number;
+  /** Where the SDK's warnings go, each once (default: standard error); see `onceDiagLogger`. */
+  readonly warn?: (line: string) => void;
 }
 
 /** A started (or not started) OpenTelemetry SDK. */
@@ -79,6 +89,15 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
     options.hostId === undefined
       ? {}
       : { [ATTRIBUTES.hostId]: options.hostId, "service.instance.id": options.hostId };
+  const env = options.env ?? process.env;
+  if (
+    options.exportTimeoutMs !== undefined &&
+    env.OTEL_EXPORTER_OTLP_TIMEOUT === undefined &&
+    env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT === undefined
+  ) {
+    // The SDK reads its exporter settings from process.env.
+    process.env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT = String(options.exportTimeoutMs);
+  }
   const sdk = new NodeSDK({
     resource: defaultResource().merge(resourceFromAttributes(hostAttributes)),
     ...(settings.serviceName === undefined ? { serviceName: options.serviceName } : {}),
@@ -93,6 +112,12 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
     logRecordProcessors: [],
   });
   sdk.start();
+  // A failed export says so, once (the SDK is silent without a diag logger);
+  // OTEL_LOG_LEVEL keeps the SDK's own console logger.
+  const warnings = onceDiagLogger(options.warn);
+  if (env.OTEL_LOG_LEVEL === undefined) {
+    diag.setLogger(warnings, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  }
   let stopped: Promise<void> | undefined;
   return {
     tracing: settings.tracing,
@@ -106,7 +131,9 @@ export function startTelemetry(options: StartTelemetryOptions): Telemetry {
             clearTimeout(timer);
             resolve();
           },
-          () => {
+          (error: unknown) => {
+            // The last flush failed (e.g. the collector cannot be reached).
+            warnings.error("could not export the last spans:", error);
             clearTimeout(timer);
             resolve();
           },

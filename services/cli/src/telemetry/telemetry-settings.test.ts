@@ -1,5 +1,6 @@
-import { context, propagation, trace } from "@opentelemetry/api";
-import { afterEach, describe, expect, it } from "vitest";
+import { createServer } from "node:net";
+import { context, diag, propagation, trace } from "@opentelemetry/api";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startTelemetry } from "./start-telemetry.js";
 import { telemetrySettings } from "./telemetry-settings.js";
 import { traceLogFields } from "./trace-log-fields.js";
@@ -45,6 +46,8 @@ describe("startTelemetry", () => {
     trace.disable();
     propagation.disable();
     context.disable();
+    diag.disable();
+    vi.unstubAllEnvs();
   });
 
   it("starts no SDK without OTEL_* configuration: spans stay no-ops and logs get no ids", async () => {
@@ -78,5 +81,30 @@ describe("startTelemetry", () => {
     expect(headers.traceparent).toContain(span.spanContext().traceId);
     expect(traceLogFields()).toEqual({}); // outside the span
     await telemetry.shutdown();
+  });
+
+  it("a collector that cannot be reached is reported once, and a client's export gives up after its timeout", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    vi.stubEnv("OTEL_EXPORTER_OTLP_ENDPOINT", `http://127.0.0.1:${port}`);
+    vi.stubEnv("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json");
+    vi.stubEnv("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", undefined);
+    vi.stubEnv("OTEL_EXPORTER_OTLP_TIMEOUT", undefined);
+    vi.stubEnv("OTEL_LOG_LEVEL", undefined);
+    const lines: string[] = [];
+    const telemetry = startTelemetry({
+      serviceName: "troupe-cli",
+      exportTimeoutMs: 300,
+      warn: (line) => lines.push(line),
+    });
+    expect(process.env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT).toBe("300");
+    for (let n = 0; n < 3; n++) trace.getTracer("t").startSpan(`x${n}`).end();
+    await telemetry.shutdown(5_000);
+    const reports = lines.filter((line) => line.startsWith("troupe: OpenTelemetry"));
+    expect(reports.length).toBeGreaterThan(0);
+    expect(new Set(reports).size).toBe(reports.length); // each once
+    expect(reports.join("")).toMatch(/ECONNREFUSED|export|timeout/i);
   });
 });
