@@ -143,8 +143,14 @@ describe("two troupe hosts' /metrics (issue #18)", () => {
     await waitFor(
       async () => {
         texts = await Promise.all(metricsUrls.map((url) => scrape(url)));
-        const processed = texts.map((text) => sum(text, "troupe_messages_processed_total"));
-        return processed[0]! + processed[1]! >= MESSAGES;
+        const total = (name: string) => texts.reduce((all, text) => all + sum(text, name), 0);
+        // A message is counted when its step is done, its ack (the lag) and
+        // dead letter a moment later: wait for all three.
+        return (
+          total("troupe_messages_processed_total") >= MESSAGES &&
+          total("troupe_dead_letters_total") >= MESSAGES &&
+          total("troupe_inbox_lag") === 0
+        );
       },
       { timeoutMs: 30_000, intervalMs: 200, description: `${MESSAGES} messages processed` },
     );

@@ -48,6 +48,7 @@ const CLIENT_TREE_ALLOWED = [
   /^@troupe\/(client|protocol)$/,
   /^@nats-io\/(jetstream|transport-node|nats-core|nkeys|nuid)$/,
   /^tweetnacl$/, // @nats-io/nkeys
+  /^@opentelemetry\/api$/, // tracing API, no-op without an SDK (issue #18)
   /^zod$/,
   /^msgpackr$/,
   // msgpackr's optional native accelerator and its loader.
@@ -117,13 +118,16 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
 
   describe("a Node app that only sends messages and reads events", () => {
     it(
-      "installs @troupe/client, @troupe/protocol, the NATS client and the protocol's codecs, nothing else",
+      "installs @troupe/client, @troupe/protocol, the NATS client, the protocol's codecs and the OpenTelemetry API, nothing else",
       async () => {
         const tree = await clientProject.productionTree(LS_TIMEOUT_MS);
         expect(tree.topLevelNames()).toEqual(CLIENT_TOP_LEVEL);
         expect(tree.dependenciesOf("@troupe/client")).toEqual([
           "@nats-io/jetstream",
           "@nats-io/transport-node",
+          // The API only (no SDK): the send span and traceparent, no-ops
+          // until the application registers an SDK (issue #18).
+          "@opentelemetry/api",
           "@troupe/protocol",
           // Validates the `troupe dev` state file it reads (issue #13).
           "zod",
