@@ -208,8 +208,11 @@ export class EffectRunner {
     span: Span,
   ): Promise<void> {
     const startedAt = performance.now();
-    const ended = (outcome: EffectOutcome) =>
+    // One outcome for the span and the metrics.
+    const ended = (outcome: EffectOutcome) => {
+      span.setAttribute(ATTRIBUTES.effectOutcome, outcome);
       this.metrics?.effectEnded(effect.effect, outcome, (performance.now() - startedAt) / 1000);
+    };
     const actor = formatAddress(address);
     const hostRunKey = this.keys.effectRun(actor, effect.effectId);
     let result: EffectResult;
@@ -237,18 +240,12 @@ export class EffectRunner {
         type: "effect.completed",
         payload: { effectId: effect.effectId, output: output ?? null },
       };
-      span.setAttribute(ATTRIBUTES.effectOutcome, "completed");
     } catch (error) {
       if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) {
-        span.setAttribute(ATTRIBUTES.effectOutcome, "given_up");
         ended("given_up");
         return;
       }
       const wireError = effectWireError(error);
-      span.setAttribute(
-        ATTRIBUTES.effectOutcome,
-        EffectCancelledError.isInstance(signal.reason) ? "cancelled" : "failed",
-      );
       span.setAttribute(ATTRIBUTES.errorType, wireError.code);
       span.setStatus({ code: SpanStatusCode.ERROR, message: wireError.message.slice(0, 500) });
       // An expected failure (a typed error other than `internal`: a provider's
@@ -272,7 +269,6 @@ export class EffectRunner {
       result = { type: "effect.failed", payload: { effectId: effect.effectId, error: wireError } };
     }
     if (signal.aborted && !EffectCancelledError.isInstance(signal.reason)) {
-      span.setAttribute(ATTRIBUTES.effectOutcome, "given_up");
       ended("given_up");
       return;
     }
