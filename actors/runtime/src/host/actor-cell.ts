@@ -371,6 +371,8 @@ export class ActorCell {
       failSpan(span, error);
       throw error;
     } finally {
+      // One outcome for the span and the metrics.
+      if (this.#outcome !== undefined) span.setAttribute(ATTRIBUTES.stepOutcome, this.#outcome);
       span.end();
       // A message whose processing failed for another reason than a conflict
       // (a transient error, retried and logged) is not counted (issue #18).
@@ -407,10 +409,8 @@ export class ActorCell {
       maxPayloadBytes: this.dependencies.maxPayloadBytes,
       live: this.#live,
     });
-    span.setAttribute(ATTRIBUTES.stepOutcome, result.outcome);
     const rejection = result.outcome === "refused" ? result.error : stepRejection(result);
     if (rejection !== undefined) {
-      if (result.outcome !== "refused") span.setAttribute(ATTRIBUTES.stepOutcome, "rejected");
       span.setAttribute(ATTRIBUTES.errorType, rejection.code);
       span.setStatus({ code: SpanStatusCode.ERROR, message: rejection.message.slice(0, 500) });
     }
@@ -437,7 +437,6 @@ export class ActorCell {
     span.setAttribute(ATTRIBUTES.generation, result.record.generation);
     const outcome = await this.#shard.commit(this.#record, result.record);
     if (outcome === "conflict") {
-      span.setAttribute(ATTRIBUTES.stepOutcome, "conflict");
       this.#outcome = "conflict";
       throw new Error(`snapshot of ${this.actor} moved under this host; reloading`);
     }
