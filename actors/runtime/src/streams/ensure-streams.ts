@@ -1,6 +1,7 @@
 import { nanos } from "@nats-io/transport-node";
 import {
   DiscardPolicy,
+  JetStreamApiCodes,
   JetStreamApiError,
   RetentionPolicy,
   StorageType,
@@ -171,12 +172,18 @@ async function upsertStream(
   config: Partial<StreamConfig> & { name: string },
   replication: StreamReplication,
 ): Promise<void> {
-  let existing: StreamInfo;
-  try {
-    existing = await manager.streams.info(config.name);
-  } catch {
-    await refusedAs(config.name, replication, manager.streams.add(config));
-    return;
+  let existing = await streamInfoIfAny(manager, config.name);
+  if (existing === undefined) {
+    try {
+      await refusedAs(config.name, replication, manager.streams.add(config));
+      return;
+    } catch (error) {
+      // Hosts starting together race to create the stream: the loser's add is
+      // refused ("subjects overlap with an existing stream", nats-server 2.9.10).
+      // The stream now exists, so it is treated as found.
+      existing = await streamInfoIfAny(manager, config.name);
+      if (existing === undefined) throw error;
+    }
   }
   const placement = placementConfig(replication.streamPlacement);
   const replicas = replication.streamReplicas;
@@ -225,6 +232,21 @@ async function upsertStream(
       replication,
       manager.streams.update(config.name, { num_replicas: replicas }),
     );
+  }
+}
+
+/** The stream's info, or `undefined` when it does not exist (10059); other errors propagate. */
+async function streamInfoIfAny(
+  manager: JetStreamManager,
+  name: string,
+): Promise<StreamInfo | undefined> {
+  try {
+    return await manager.streams.info(name);
+  } catch (error) {
+    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) {
+      return undefined;
+    }
+    throw error;
   }
 }
 
