@@ -175,12 +175,14 @@ export * from "./v1/events/session-events.js";
 export * from "./v1/events/command-events.js";
 export * from "./v1/events/message-events.js";
 export * from "./v1/events/run-events.js";
+export * from "./v1/events/run-model-fallback.js";
 export * from "./v1/events/tool-events.js";
 export * from "./v1/events/question-events.js";
 export * from "./v1/events/subagent-events.js";
 // Effects: the input and output of every effect a built-in machine requests,
 // one schema each, shared by the machine that requests it and its handler.
 export * from "./v1/effects/model-call.js";
+export * from "./v1/effects/model-fallback.js";
 export * from "./v1/effects/model-call-delta.js";
 export * from "./v1/effects/tool-execute.js";
 export * from "./v1/effects/agent-resolve.js";

@@ -94,11 +94,39 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
     },
     { requiredKeys: ["runId", "attempt", "kind", "text"] },
   ),
-  "run.completed": fc.record({ runId: identifierArbitrary, text, usage }),
+  "run.completed": fc.record(
+    { runId: identifierArbitrary, text, usage, model: fc.string({ minLength: 1, maxLength: 64 }) },
+    { requiredKeys: ["runId", "text", "usage"] },
+  ),
   "run.failed": fc.record({ runId: identifierArbitrary, code: nonEmptyText, message: text }),
   "run.cancelled": fc.record(
     { runId: identifierArbitrary, partialText: text, usage, reason: text },
     { requiredKeys: ["runId", "usage"] },
+  ),
+  "run.model_fallback": fc.record(
+    {
+      runId: identifierArbitrary,
+      modelCallIndex: fc.integer({ min: 1, max: 100 }),
+      fromIndex: fc.integer({ min: 0, max: 3 }),
+      toIndex: fc.integer({ min: 1, max: 4 }),
+      from: fc.string({ minLength: 1, maxLength: 64 }),
+      to: fc.string({ minLength: 1, maxLength: 64 }),
+      code: nonEmptyText,
+      message: text,
+      statusCode: fc.integer({ min: 400, max: 599 }),
+    },
+    {
+      requiredKeys: [
+        "runId",
+        "modelCallIndex",
+        "fromIndex",
+        "toIndex",
+        "from",
+        "to",
+        "code",
+        "message",
+      ],
+    },
   ),
   "tool.started": fc.record(
     {

@@ -12,6 +12,7 @@ import {
   runFailedSchema,
   runStartedSchema,
 } from "./events/run-events.js";
+import { runModelFallbackSchema } from "./events/run-model-fallback.js";
 import {
   sessionClosedSchema,
   sessionCreatedSchema,
@@ -51,6 +52,7 @@ export const builtinEventSchemas = {
   "run.completed": runCompletedSchema,
   "run.failed": runFailedSchema,
   "run.cancelled": runCancelledSchema,
+  "run.model_fallback": runModelFallbackSchema,
   "tool.started": toolStartedSchema,
   "tool.progress": toolProgressSchema,
   "tool.completed": toolCompletedSchema,

@@ -4,6 +4,7 @@ import { usageSchema } from "../events/run-events.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
 import { toolPolicyDecisionSchema, toolPolicyOverridesSchema } from "../tool-policy.js";
 import { nullAsAbsent } from "./null-as-absent.js";
+import { MAX_MODEL_CHAIN_LENGTH, modelLabelSchema } from "./model-fallback.js";
 
 /**
  * Name of the effect that calls the model for one step of a run: requested by
@@ -27,7 +28,8 @@ export { MAX_TOOL_CALL_ID_LENGTH };
  *
  * Shape: `{ sessionId, runId, agent?, model?, transcriptLength (entries, 0+),
  * modelCallIndex (1+), retry (1+), withoutTools (default false), toolPolicy?
- * ({ ask?, deny? } tool-name patterns), parentSessionId? }`.
+ * ({ ask?, deny? } tool-name patterns), parentSessionId?, modelIndex? (0 to 4,
+ * absent = 0) }`.
  */
 export const modelCallInputSchema = nullAsAbsent(
   z.preprocess(
@@ -57,6 +59,16 @@ export const modelCallInputSchema = nullAsAbsent(
       toolPolicy: toolPolicyOverridesSchema.optional(),
       /** A subagent's run: the delegating session, whose subjects carry the deltas. */
       parentSessionId: identifierSchema.optional(),
+      /**
+       * 0-based index of the model to call in the agent's fallback chain
+       * (issue #19); absent = 0, the primary. Ignored when `model` is set.
+       */
+      modelIndex: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_MODEL_CHAIN_LENGTH - 1)
+        .optional(),
     }),
   ),
 );
@@ -104,7 +116,7 @@ export type ModelToolCall = z.infer<typeof modelToolCallSchema>;
  * ignored). `null` reads as absent.
  *
  * Shape: `{ text, reasoning?, finishReason, usage: { inputTokens, outputTokens },
- * toolCalls (default [], ids distinct), cancelled? }`. `finishReason` is the AI
+ * toolCalls (default [], ids distinct), cancelled?, model?, modelIndex? }`. `finishReason` is the AI
  * SDK's (`stop`, `length`, `content-filter`, `tool-calls`, `error`, `other`) or
  * `cancelled`; token counts are whole numbers ≥ 0 (0 when the provider
  * reported none).
@@ -135,6 +147,10 @@ export const modelCallOutputSchema = nullAsAbsent(
       })
       .default([]),
     cancelled: z.boolean().optional(),
+    /** The model that answered, as a label (spec string or `<provider>:<modelId>`; issue #19). */
+    model: modelLabelSchema.optional(),
+    /** Its 0-based index in the agent's fallback chain (issue #19). */
+    modelIndex: z.number().int().min(0).optional(),
   }),
 );
 /** See {@link modelCallOutputSchema}; `toolCalls` is always present after parsing. */

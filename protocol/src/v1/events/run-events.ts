@@ -52,13 +52,16 @@ export type RunDelta = z.infer<typeof runDeltaSchema>;
 /**
  * `run.completed` — the run ended with an answer.
  *
- * Shape: `{ runId: string, text: string, usage: Usage }`; `usage` sums every
- * model call of the run.
+ * Shape: `{ runId: string, text: string, usage: Usage, model?: string }`;
+ * `usage` sums every model call of the run; `model` names the model that gave
+ * the answer (a label, see docs/fallback-models.md; absent in events of
+ * earlier releases).
  */
 export const runCompletedSchema = z.object({
   runId: identifierSchema,
   text: z.string(),
   usage: usageSchema,
+  model: z.string().min(1).max(256).optional(),
 });
 /** Payload of `run.completed`. */
 export type RunCompleted = z.infer<typeof runCompletedSchema>;
