@@ -46,6 +46,12 @@ export interface ActiveRun {
    * each retry after a retryable error (at most {@link MAX_MODEL_CALL_TRIES}).
    */
   readonly retry: number;
+  /**
+   * 0-based index of the model the run calls in its agent's fallback chain
+   * (issue #19): absent = 0, the primary; raised by `run.model_fallback` and
+   * kept for the run's later model calls.
+   */
+  readonly modelIndex?: number | undefined;
   /** Tokens of the model calls that completed, summed. */
   readonly usage: Usage;
   /** Entries in the transcript; the next entry goes at this index. */
@@ -88,13 +94,17 @@ export function initialRunContext(input: ActorInput): RunContext {
 
 /**
  * Id of the current model call's effect: `<runId>.m<modelCallIndex>.a<retry>`
- * (the `a` stays from when `retry` was called attempt: ids are in stored snapshots).
+ * (the `a` stays from when `retry` was called attempt: ids are in stored snapshots);
+ * with a fallback model (`modelIndex` ≥ 1, issue #19)
+ * `<runId>.m<modelCallIndex>.f<modelIndex>.a<retry>`, so its tries never reuse
+ * the id of one of the primary's.
  *
  * @param run - the run in progress.
  * @returns the effect id, unique within the run actor.
  */
 export function modelCallEffectId(run: ActiveRun): string {
-  return `${run.runId}.m${run.modelCalls}.a${run.retry}`;
+  const fallback = (run.modelIndex ?? 0) > 0 ? `.f${run.modelIndex}` : "";
+  return `${run.runId}.m${run.modelCalls}${fallback}.a${run.retry}`;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type RunContext,
 } from "./run-context.js";
 import type { RunEvent } from "./run-events.js";
+import { fallBack, fallbackOf } from "./fallback-steps.js";
 import {
   cancelTools,
   finishTools,
@@ -74,6 +75,7 @@ export const runMachine = setup({
     recordToolResult: step(recordToolResult),
     finishTools: step(finishTools),
     cancelTools: step(cancelTools),
+    fallBack: step(fallBack),
   },
   guards: {
     /** A `run.start` for this session, not a repeat of the run that just ended. */
@@ -114,6 +116,8 @@ export const runMachine = setup({
       event.error.retryable &&
       run !== undefined &&
       run.retry < MAX_MODEL_CALL_TRIES,
+    /** The current model failed its last try with an availability error, and a next model exists (issue #19). */
+    canFallBack: ({ context: { run }, event }) => fallbackOf(run, event) !== undefined,
     /** A `run.cancel` / `run.steer` for the active run (or for no run in particular). */
     targetsRun: ({ context: { run }, event }) =>
       (event.type === "run.cancel" || event.type === "run.steer") &&
@@ -150,6 +154,7 @@ export const runMachine = setup({
         "effect.failed": [
           { guard: not("isCurrentEffect") },
           { guard: "canRetry", target: "backoff" },
+          { guard: "canFallBack", target: "calling", reenter: true, actions: "fallBack" },
           { target: "idle", actions: "fail" },
         ],
         "run.cancel": { guard: "targetsRun", target: "cancelling", actions: "requestCancel" },

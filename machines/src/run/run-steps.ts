@@ -110,6 +110,8 @@ export const requestModelCall: RunStep = (context) => {
     withoutTools: isFinalCall(run),
     ...(run.toolPolicy === undefined ? {} : { toolPolicy: run.toolPolicy }),
     ...(context.parentSessionId === undefined ? {} : { parentSessionId: context.parentSessionId }),
+    // The fallback model in use (issue #19); absent for the primary, as before.
+    ...((run.modelIndex ?? 0) === 0 ? {} : { modelIndex: run.modelIndex }),
   };
   const effectId = modelCallEffectId(run);
   return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input })] };
@@ -149,7 +151,13 @@ export const complete: RunStep = (context, event) => {
   const output = event.type === "effect.completed" ? readModelCallOutput(event.output) : undefined;
   if (run === undefined || output === undefined) return {};
   const usage = addUsage(run.usage, output.usage);
-  const completed = emitEvent("run.completed", { runId: run.runId, text: output.text, usage });
+  const completed = emitEvent("run.completed", {
+    runId: run.runId,
+    text: output.text,
+    usage,
+    // The model that answered (issue #19), when the handler named it.
+    ...(output.model === undefined ? {} : { model: output.model }),
+  });
   return finish(context, run, "completed", assistant(run, output.text), completed, output.text);
 };
 

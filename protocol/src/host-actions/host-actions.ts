@@ -105,7 +105,13 @@ export interface EffectFailedEvent {
   readonly type: "effect.failed";
   readonly effectId: string;
   readonly effect: string;
-  readonly error: { code: string; message: string; retryable: boolean };
+  readonly error: {
+    code: string;
+    message: string;
+    retryable: boolean;
+    /** The `WireError`'s details, when the handler's error had any (e.g. a model's chain position, issue #19). */
+    details?: Record<string, unknown>;
+  };
 }
 
 /** Name of the action that requests an effect. */
