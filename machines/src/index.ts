@@ -28,6 +28,7 @@ export * from "./run/run-events.js";
 export * from "./run/model-call-output.js";
 export * from "./run/tool-phase.js";
 export { toolAddressOf } from "./run/run-tool-steps.js";
+export { AVAILABILITY_ERROR_CODES, isAvailabilityError } from "./run/fallback-steps.js";
 export { runMachine } from "./run/run-machine.js";
 export * from "./tool/tool-call-context.js";
 export * from "./tool/tool-call-events.js";

@@ -26,8 +26,15 @@ export interface AgentOptions {
    * or settings change in a way a reader of old histories should know.
    */
   readonly version?: string;
-  /** Model spec string or AI SDK model; default: the session's model, then `TROUPE_MODEL`, then the scripted demo. */
-  readonly model?: ModelSpec;
+  /**
+   * Model spec string or AI SDK model; default: the session's model, then
+   * `TROUPE_MODEL`, then the scripted demo. A list of 1 to 5 is a fallback
+   * chain (issue #19): `[primary, fallback, …]`; when a model call's tries fail
+   * with an availability error (HTTP 408, 409, 429, 5xx, 529, a network
+   * failure, a model timeout) the run calls the next model (see
+   * docs/fallback-models.md).
+   */
+  readonly model?: ModelSpec | readonly ModelSpec[];
   /** Tools made with `defineTool`: a list, or a record keyed by each tool's name. */
   readonly tools?: ToolsOption;
   /**
@@ -86,8 +93,10 @@ export interface AgentDefinition {
   readonly instructions: string;
   /** See `AgentOptions.version`; undefined when not declared. */
   readonly version: string | undefined;
-  /** Undefined = the session's model, then `TROUPE_MODEL`, then the scripted demo. */
+  /** Undefined = the session's model, then `TROUPE_MODEL`, then the scripted demo. The primary of a chain. */
   readonly model: ModelSpec | undefined;
+  /** The models after the primary of a fallback chain, in order (issue #19); absent or empty = none. */
+  readonly fallbackModels?: readonly ModelSpec[];
   /**
    * The agent's tools keyed by name (frozen; empty when none). On a host, the
    * agent registry adds the tools of the agent's MCP servers as they are listed.

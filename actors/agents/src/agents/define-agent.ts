@@ -3,10 +3,11 @@ import {
   DEFAULT_APPROVAL_TIMEOUT_MS,
   DEFAULT_MAX_MODEL_CALLS,
 } from "@troupe/machines";
-import { sessionPolicySchema } from "@troupe/protocol";
+import { MAX_MODEL_CHAIN_LENGTH, sessionPolicySchema } from "@troupe/protocol";
 import { z } from "zod";
 import { parseMcpServers } from "../mcp/mcp-server-options.js";
 import { parseModelSpec } from "../models/model-spec.js";
+import type { ModelSpec } from "../models/resolve-model.js";
 import { toToolRecord } from "../tools/tool-record.js";
 import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOptions } from "./agent-definition.js";
@@ -123,13 +124,42 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     ...plain.data,
     version: plain.data.version,
     mcpServers: Object.freeze(mcpServers.servers),
-    model: options.model,
+    ...modelChainParts(options.model),
     tools: tools.tools,
     subagents: Object.freeze(subagents.subagents),
   });
 }
 
+/** `model` (the primary) and `fallbackModels` of a definition, from the `model` option. */
+function modelChainParts(
+  model: AgentOptions["model"],
+): Pick<AgentDefinition, "model" | "fallbackModels"> {
+  if (!isModelList(model)) return { model };
+  const [primary, ...fallbacks] = model;
+  return {
+    model: primary,
+    ...(fallbacks.length === 0 ? {} : { fallbackModels: Object.freeze([...fallbacks]) }),
+  };
+}
+
+function isModelList(model: unknown): model is readonly ModelSpec[] {
+  return Array.isArray(model);
+}
+
 function modelIssues(model: unknown): AgentIssue[] {
+  if (isModelList(model)) {
+    if (model.length === 0 || model.length > MAX_MODEL_CHAIN_LENGTH) {
+      return [
+        {
+          path: ["model"],
+          message: `a fallback chain holds 1 to ${MAX_MODEL_CHAIN_LENGTH} models; got ${model.length}`,
+        },
+      ];
+    }
+    return model.flatMap((entry, index) =>
+      modelIssues(entry).map((issue) => ({ ...issue, path: ["model", index] })),
+    );
+  }
   if (model === undefined) return [];
   if (typeof model === "string") {
     try {

@@ -24,6 +24,13 @@ import { assertModelOutputFits } from "./model-output-size.js";
 import { DeltaBatcher } from "./delta-batcher.js";
 import { ModelCallTelemetry } from "./model-call-telemetry.js";
 import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
+import {
+  modelChainOf,
+  modelIndexOutOfChain,
+  modelLabelOf,
+  withModelChainPosition,
+} from "./model-chain.js";
+import { withProviderToolCallIds } from "./provider-tool-call-ids.js";
 
 /** Options of {@link createModelCallHandler}. */
 export interface ModelCallHandlerOptions {
@@ -56,13 +63,17 @@ export interface ModelCallHandlerOptions {
  * Creates the handler of the `model.call` effect: reads the first
  * `transcriptLength` entries of the session's transcript, builds the prompt
  * (agent instructions + transcript, tool calls and results included), resolves
- * the model (`input.model`, else the agent's, else `TROUPE_MODEL`, else the
- * scripted demo), streams it with `streamText` under the effect's abort signal
+ * the model (`input.model`, else model `input.modelIndex` of the agent's
+ * fallback chain, else `TROUPE_MODEL`, else the scripted demo; issue #19),
+ * maps tool call ids to ones the provider accepts (`withProviderToolCallIds`),
+ * streams it with `streamText` under the effect's abort signal
  * and the agent's bounds (`limits.modelIdleTimeoutMs`, `limits.modelCallTimeoutMs`)
  * with the agent's tools (without `execute`; none when `withoutTools`),
  * publishes every text and reasoning delta, and returns a
  * `ModelCallOutput` (`@troupe/protocol`) whose tool calls carry their raw arguments and
- * effect classes.
+ * effect classes (and, for an agent with a fallback chain, `model` and
+ * `modelIndex`: the model that answered). An availability error of a chain's
+ * model carries its chain position in `details` (`withModelChainPosition`).
  *
  * Cancellation: when the signal aborts with an {@link EffectCancelledError}
  * the handler resolves with what streamed so far (`cancelled: true`,
@@ -114,7 +125,15 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     // (or fail), so their tools are offered (issue #15).
     await options.agents.ready(input.agent);
     const agent = options.agents.get(input.agent);
-    const model = modelFor(input.model ?? agent.model);
+    // The model of the agent's fallback chain this call uses (issue #19, docs/decisions/0042).
+    const chain = modelChainOf(agent, input.model);
+    const modelIndex = input.model === undefined ? (input.modelIndex ?? 0) : 0;
+    if (modelIndex >= chain.length) {
+      throw modelIndexOutOfChain(agent.name, modelIndex, chain.length);
+    }
+    const model = modelFor(chain[modelIndex]);
+    const position = { modelIndex, models: chain.map((spec) => modelLabelOf(spec, env)) };
+    const answeredBy = chain.length > 1 ? { model: position.models[modelIndex], modelIndex } : {};
     // The stream attempt (a Redis INCR) is counted while the transcript is read
     // and the model streams; deltas wait for it (issue #12). An attempt number
     // spent on a call that then fails is harmless: attempts only need to grow.
@@ -126,7 +145,8 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     attemptKnown.catch(() => undefined);
     const entries = await readTranscriptEntries(options.transcript, input, signal);
     if (entries === undefined) return cancelledOrRethrow(signal, undefined);
-    const prompt = buildModelPrompt(agent, entries);
+    // Tool call ids another provider made are mapped to ones this provider accepts (issue #19).
+    const prompt = withProviderToolCallIds(buildModelPrompt(agent, entries), model.provider);
     let index = 0;
     // Deltas are provisional (not journaled); they go out once per event-loop
     // turn, joined, and all of them before the result is delivered (issue #12).
@@ -175,6 +195,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
               runId: input.runId,
               modelCallIndex: input.modelCallIndex,
               retry: input.retry,
+              ...(modelIndex === 0 ? {} : { modelIndex }),
             },
           },
           onDelta: (kind, text) => {
@@ -214,6 +235,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
         toolCalls: input.withoutTools
           ? []
           : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
+        ...answeredBy,
       });
     };
     try {
@@ -222,7 +244,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       return output;
     } catch (error) {
       telemetry.failed(error);
-      throw error;
+      throw withModelChainPosition(error, position);
     }
   };
 }

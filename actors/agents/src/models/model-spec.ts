@@ -4,6 +4,7 @@ import { ModelNotConfiguredError } from "./model-not-configured-error.js";
 export const MODEL_SPEC_FORMS: readonly string[] = [
   "scripted",
   "scripted:demo",
+  "scripted:overloaded",
   "openai:<model>",
   "anthropic:<model>",
   "openai-compatible:<baseURL>#<model>",
@@ -11,12 +12,12 @@ export const MODEL_SPEC_FORMS: readonly string[] = [
 
 /**
  * A model spec string, parsed:
- * `{ provider: "scripted", script: "demo" }`,
+ * `{ provider: "scripted", script: "demo" | "overloaded" }`,
  * `{ provider: "openai" | "anthropic", modelId }` or
  * `{ provider: "openai-compatible", baseURL, modelId }`.
  */
 export type ParsedModelSpec =
-  | { readonly provider: "scripted"; readonly script: "demo" }
+  | { readonly provider: "scripted"; readonly script: "demo" | "overloaded" }
   | { readonly provider: "openai" | "anthropic"; readonly modelId: string }
   | { readonly provider: "openai-compatible"; readonly baseURL: string; readonly modelId: string };
 
@@ -35,6 +36,7 @@ export function parseModelSpec(spec: string): ParsedModelSpec {
   if (trimmed === "scripted" || trimmed === "scripted:demo") {
     return { provider: "scripted", script: "demo" };
   }
+  if (trimmed === "scripted:overloaded") return { provider: "scripted", script: "overloaded" };
   const colon = trimmed.indexOf(":");
   const provider = colon < 0 ? trimmed : trimmed.slice(0, colon);
   const rest = colon < 0 ? "" : trimmed.slice(colon + 1);

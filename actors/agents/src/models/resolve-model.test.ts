@@ -29,6 +29,18 @@ describe("resolveModel", () => {
     }
   });
 
+  it("resolves scripted:overloaded to a scripted model whose every call fails with a retryable 529", async () => {
+    const model = resolveModel("scripted:overloaded", {}) as ScriptedModel;
+    expect(model).toMatchObject({ provider: "troupe.scripted", modelId: "overloaded" });
+    for (let call = 0; call < 2; call++) {
+      await expect(model.doStream({ prompt: [] })).rejects.toMatchObject({
+        statusCode: 529,
+        isRetryable: true,
+        message: "the scripted model is overloaded",
+      });
+    }
+  });
+
   it("uses TROUPE_MODEL when no spec is given, else the scripted demo", () => {
     const fromEnv = resolveModel(undefined, {
       TROUPE_MODEL: "anthropic:claude-x",
@@ -78,7 +90,7 @@ describe("resolveModel", () => {
     const error = thrownBy(() => resolveModel("gemini:pro", {}));
     expect(error.reason).toBe("unknown_provider");
     expect(error.message).toBe(
-      'Unknown model "gemini:pro". Accepted forms: scripted, scripted:demo, openai:<model>, anthropic:<model>, openai-compatible:<baseURL>#<model>.',
+      'Unknown model "gemini:pro". Accepted forms: scripted, scripted:demo, scripted:overloaded, openai:<model>, anthropic:<model>, openai-compatible:<baseURL>#<model>.',
     );
   });
 });

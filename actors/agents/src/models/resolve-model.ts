@@ -3,6 +3,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { demoScript } from "./demo-script.js";
+import { overloadedScript } from "./overloaded-script.js";
 import { ModelNotConfiguredError } from "./model-not-configured-error.js";
 import { parseModelSpec } from "./model-spec.js";
 import { ScriptedModel } from "./scripted-model.js";
@@ -25,6 +26,7 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * | ------------------------------------- | ------------------------------------------------------- | -------------------------------------- |
  * | a model object                        | itself                                                  | —                                      |
  * | `scripted`, `scripted:demo`           | `ScriptedModel(demoScript)`                             | —                                      |
+ * | `scripted:overloaded`                 | `ScriptedModel(overloadedScript)`: every call fails with a retryable HTTP 529 (to try a fallback chain, issue #19) | — |
  * | `openai:<model>`                      | `createOpenAI()(model)` (Responses API)                 | `OPENAI_API_KEY` (`OPENAI_BASE_URL` optional) |
  * | `anthropic:<model>`                   | `createAnthropic()(model)`                              | `ANTHROPIC_API_KEY` (`ANTHROPIC_BASE_URL` optional) |
  * | `openai-compatible:<baseURL>#<model>` | `createOpenAICompatible({ baseURL, includeUsage })(model)` (Ollama, vLLM, LM Studio) | `OPENAI_COMPATIBLE_API_KEY`, optional |
@@ -53,7 +55,9 @@ export function resolveModel(
   const parsed = parseModelSpec(text);
   switch (parsed.provider) {
     case "scripted":
-      return new ScriptedModel(demoScript, { modelId: "demo" });
+      return parsed.script === "overloaded"
+        ? new ScriptedModel(overloadedScript, { modelId: "overloaded" })
+        : new ScriptedModel(demoScript, { modelId: "demo" });
     case "openai": {
       const apiKey = requireKey(text, env, "OPENAI_API_KEY");
       const baseURL = nonEmpty(env["OPENAI_BASE_URL"]);
