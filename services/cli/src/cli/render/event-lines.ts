@@ -83,6 +83,12 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
       const { runId, code, message } = event.payload;
       return [c.red(`✗ run ${runId} failed (${code}): ${message}`)];
     }
+    case "run.model_fallback": {
+      // Issue #19: the model in use is unavailable; the run goes on with the next one.
+      const { runId, from, to, code, statusCode } = event.payload;
+      const why = statusCode === undefined ? code : `${code}, HTTP ${statusCode}`;
+      return [c.yellow(`↪ run ${runId}: ${from} unavailable (${why}), falling back to ${to}`)];
+    }
     case "tool.started": {
       const { tool, attempt } = event.payload;
       const input = context.toolArguments(event.payload.toolCallId);
