@@ -40,7 +40,9 @@ const step = stepAction<RunContext, RunEvent>;
  * The run actor of a session (`run/<sessionId>`): runs the session's runs one
  * after another. A run is the agent loop: model call → tool calls → model call
  * … until an answer, the `maxModelCalls` limit, a cancellation or a failure.
- * Retryable model errors are retried (3 tries in all, durable backoff); each tool
+ * Retryable model errors are retried (3 tries in all, durable backoff), then,
+ * for an availability error and an agent with a fallback chain, the next model
+ * is called (`run.model_fallback`, issue #19, fallback-steps.ts); each tool
  * call runs as its own actor (`tool/<toolActorId>`): reads in parallel, writes
  * one at a time in the model's order, later writes skipped once one fails;
  * steer texts are delivered at the next safe point; usage is summed over the

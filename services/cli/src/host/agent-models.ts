@@ -13,13 +13,17 @@ export interface AgentModel {
    * model object (the demo's `troupe.scripted:demo-agent`).
    */
   readonly model: string;
+  /** The fallback chain after `model`, as spec strings or `<provider>:<model id>` (issue #19); absent when none. */
+  readonly fallbackModels?: readonly string[];
 }
 
 /**
  * Resolves the model of each agent as a host will for a session that names no
  * model (the agent's, else `TROUPE_MODEL`, else the scripted demo), so that a
  * missing provider key stops `troupe dev` / `troupe host` at start rather than
- * failing the first message (issue #13). Resolving makes no network call.
+ * failing the first message (issue #13); the models of a fallback chain too, so a
+ * missing key of a fallback is not found first during an outage of the primary
+ * (issue #19). Resolving makes no network call.
  *
  * @param agents - the agents served.
  * @param env - where keys and `TROUPE_MODEL` are read, as the hosts will.
@@ -32,12 +36,19 @@ export function agentModels(agents: readonly AgentDefinition[], env: Environment
     try {
       const model = resolveModel(agent.model, env);
       const spec = typeof agent.model === "string" ? agent.model.trim() : undefined;
+      const fallbacks = (agent.fallbackModels ?? []).map((fallback) => {
+        const resolved = resolveModel(fallback, env);
+        return typeof fallback === "string"
+          ? fallback.trim()
+          : `${resolved.provider}:${resolved.modelId}`;
+      });
       return {
         agent: agent.name,
         model:
           spec ??
           (agent.model === undefined ? nonEmpty(env["TROUPE_MODEL"]) : undefined) ??
           `${model.provider}:${model.modelId}`,
+        ...(fallbacks.length === 0 ? {} : { fallbackModels: fallbacks }),
       };
     } catch (error) {
       if (!(error instanceof ModelNotConfiguredError)) throw error;
