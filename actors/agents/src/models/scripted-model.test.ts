@@ -1,6 +1,6 @@
 import { APICallError } from "@ai-sdk/provider";
 import { generateText, streamText } from "ai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ScriptedModel } from "./scripted-model.js";
 import { type ScriptedRequest, estimateTokens, splitIntoChunks } from "./scripted-step.js";
 
@@ -114,14 +114,21 @@ describe("ScriptedModel", () => {
   });
 
   it("waits chunkDelayMs between chunks and stops at once when the call is aborted", async () => {
-    const model = new ScriptedModel([{ text: "one two three four five", chunkDelayMs: 40 }]);
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error("stop")), 60);
-    const startedMs = performance.now();
-    const streamed = await stream(model, { signal: controller.signal });
-    expect(streamed.aborted).toBe(true);
-    expect(streamed.deltas).toEqual(["one", " two"]);
-    expect(performance.now() - startedMs).toBeLessThan(150);
+    // Fake timers: a stream that waited out the remaining chunk delays after the
+    // abort would never settle here (no timer is advanced past 60 ms).
+    vi.useFakeTimers();
+    try {
+      const model = new ScriptedModel([{ text: "one two three four five", chunkDelayMs: 40 }]);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error("stop")), 60);
+      const pending = stream(model, { signal: controller.signal });
+      await vi.advanceTimersByTimeAsync(60);
+      const streamed = await pending;
+      expect(streamed.aborted).toBe(true);
+      expect(streamed.deltas).toEqual(["one", " two"]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("returns text, reasoning and tool calls from doGenerate", async () => {
