@@ -94,6 +94,11 @@ export { MAX_SHARD_COUNT, assertShard, assertShardCount } from "./subjects/shard
 export { shardOf } from "./subjects/shard-of.js";
 export { natsServerUrls } from "./subjects/nats-server-urls.js";
 export {
+  SCHEDULE_INDEX_STREAM_SUBJECTS,
+  scheduleIndexStreamName,
+  scheduleIndexSubject,
+} from "./subjects/schedule-index-subjects.js";
+export {
   parseShardInboxSubject,
   shardInboxFilter,
   shardInboxSubject,
