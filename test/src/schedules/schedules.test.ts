@@ -1,10 +1,14 @@
 import { TroupeClient, ScheduleRejectedError } from "@troupe/client";
 import { decodeEvent, parseAddress, shardOf, type EventEnvelope } from "@troupe/protocol";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import type { HostProcess } from "../support/host-process.js";
 import { readStream } from "../support/read-stream.js";
+import { runTroupe } from "../support/troupe-cli.js";
 import { waitFor } from "../support/wait-for.js";
 
 // Schedules (issue #19): a `schedule/<id>` actor sends `user.message`s to a
@@ -250,4 +254,83 @@ describe("schedules", () => {
     );
     expect(new Set(admitted).size).toBe(onceFired.length);
   }, 180_000);
+
+  it("troupe schedule at / add / list / cancel, and a bad cron refused with exit code 1 before sending", async () => {
+    const home = await mkdtemp(join(tmpdir(), "troupe-schedule-cli-"));
+    try {
+      const troupe = (args: string[]) =>
+        runTroupe(["schedule", ...args, "--nats", cluster.servers.natsUrl], {
+          home,
+          timeoutMs: 60_000,
+        });
+      // Far enough ahead for the CLI to start (tsx) on a loaded machine.
+      const at = new Date(Date.now() + 15_000).toISOString();
+      const oneShot = await troupe([
+        "at",
+        "cli-session",
+        at,
+        "Remind",
+        "me",
+        "--id",
+        "cli-once",
+        "--json",
+      ]);
+      expect(oneShot.code, oneShot.stderr).toBe(0);
+      expect(JSON.parse(oneShot.stdout)).toMatchObject({
+        ok: true,
+        scheduleId: "cli-once",
+        text: "Remind me",
+        nextTickMs: Date.parse(at),
+      });
+      const cron = await troupe([
+        "add",
+        "cli-session",
+        "30 8 * * 1-5",
+        "Standup",
+        "--tz",
+        "Europe/Paris",
+        "--catch-up",
+        "once",
+        "--id",
+        "cli-cron",
+      ]);
+      expect(cron.code, cron.stderr).toBe(0);
+      expect(cron.stdout).toContain("schedule cli-cron → cli-session");
+
+      const bad = await troupe(["add", "cli-session", "99 * * * *", "x", "--id", "cli-bad"]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain("invalid_cron");
+      expect(await cluster.snapshots.load("schedule/cli-bad")).toBeUndefined();
+
+      await waitFor(
+        async () =>
+          (await client.schedules.list({ sessionId: "cli-session" })).find(
+            (entry) => entry.scheduleId === "cli-once",
+          )?.status === "completed",
+        { timeoutMs: 40_000, description: "the one-shot fired and completed" },
+      );
+      const listed = await troupe(["list", "--session", "cli-session", "--json"]);
+      const entries = JSON.parse(listed.stdout) as {
+        scheduleId: string;
+        status: string;
+        firedCount: number;
+        timezone?: string;
+      }[];
+      expect(entries.map((entry) => [entry.scheduleId, entry.status, entry.firedCount])).toEqual([
+        ["cli-cron", "active", 0],
+        ["cli-once", "completed", 1],
+      ]);
+      expect(entries[0]!.timezone).toBe("Europe/Paris");
+      const text = await troupe(["list", "--session", "cli-session"]);
+      expect(text.stdout).toContain('cli-cron  active  "30 8 * * 1-5" Europe/Paris');
+
+      const cancelled = await troupe(["cancel", "cli-cron", "--reason", "holidays"]);
+      expect(cancelled.code).toBe(0);
+      const again = await troupe(["cancel", "cli-cron"]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain("already_settled");
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
