@@ -73,7 +73,7 @@ const folderLayers = {
     "history",
     "testing",
   ],
-  machines: ["host-actions", "session", "tool", "run", "testing"],
+  machines: ["host-actions", "session", "tool", "run", "schedule", "testing"],
   "actors/runtime": [
     "errors",
     "clock",
@@ -83,7 +83,7 @@ const folderLayers = {
     "streams",
     ["replay", "host"],
   ],
-  "actors/agents": ["telemetry", "models", "tools", ["mcp", "transcript"], "agents"],
+  "actors/agents": ["telemetry", "models", "tools", ["mcp", "transcript", "schedules"], "agents"],
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],
   "services/cli": [
     "telemetry",

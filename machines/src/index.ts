@@ -34,3 +34,7 @@ export * from "./tool/tool-call-context.js";
 export * from "./tool/tool-call-events.js";
 export { toolCallMachine } from "./tool/tool-call-machine.js";
 export * from "./tool/tool-call-delegation.js";
+export * from "./schedule/schedule-context.js";
+export * from "./schedule/schedule-events.js";
+export * from "./schedule/schedule-spec.js";
+export { scheduleMachine } from "./schedule/schedule-machine.js";

@@ -94,6 +94,11 @@ export { MAX_SHARD_COUNT, assertShard, assertShardCount } from "./subjects/shard
 export { shardOf } from "./subjects/shard-of.js";
 export { natsServerUrls } from "./subjects/nats-server-urls.js";
 export {
+  SCHEDULE_INDEX_STREAM_SUBJECTS,
+  scheduleIndexStreamName,
+  scheduleIndexSubject,
+} from "./subjects/schedule-index-subjects.js";
+export {
   parseShardInboxSubject,
   shardInboxFilter,
   shardInboxSubject,
@@ -164,6 +169,7 @@ export {
   type EventType,
 } from "./v1/event-schemas.js";
 export * from "./v1/messages/session-commands.js";
+export * from "./v1/messages/schedule-commands.js";
 export * from "./v1/messages/host-messages.js";
 export * from "./v1/messages/run-messages.js";
 export * from "./v1/messages/tool-messages.js";
@@ -172,6 +178,8 @@ export * from "./v1/tool-policy.js";
 export * from "./v1/tool-call-status.js";
 export * from "./v1/transcript-entry.js";
 export * from "./v1/events/session-events.js";
+export * from "./v1/events/schedule-events.js";
+export * from "./v1/effects/schedule-index.js";
 export * from "./v1/events/command-events.js";
 export * from "./v1/events/message-events.js";
 export * from "./v1/events/run-events.js";

@@ -25,6 +25,12 @@
  */
 export * from "./agents/agent-definition.js";
 export * from "./agents/agent-kinds.js";
+export {
+  SCHEDULE_MACHINE_VERSION,
+  scheduleKind,
+  scheduleMachineKind,
+} from "./schedules/schedule-kind.js";
+export { JetStreamScheduleIndex } from "./schedules/jetstream-schedule-index.js";
 export * from "./agents/define-agent.js";
 export * from "./agents/invalid-agent-error.js";
 export * from "./agents/model-call-error.js";

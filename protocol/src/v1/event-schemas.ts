@@ -29,6 +29,14 @@ import {
   toolStartedSchema,
 } from "./events/tool-events.js";
 import type { PayloadSchemas } from "./payload-of.js";
+import {
+  scheduleCancelledSchema,
+  scheduleCompletedSchema,
+  scheduleCreatedSchema,
+  scheduleFiredSchema,
+  scheduleRejectedSchema,
+  scheduleSkippedSchema,
+} from "./events/schedule-events.js";
 
 /**
  * A registry of event payload schemas by event type; `decodeEvent` accepts exactly
@@ -64,6 +72,12 @@ export const builtinEventSchemas = {
   "question.answered": questionAnsweredSchema,
   "subagent.started": subagentStartedSchema,
   "subagent.completed": subagentCompletedSchema,
+  "schedule.created": scheduleCreatedSchema,
+  "schedule.fired": scheduleFiredSchema,
+  "schedule.skipped": scheduleSkippedSchema,
+  "schedule.completed": scheduleCompletedSchema,
+  "schedule.cancelled": scheduleCancelledSchema,
+  "schedule.rejected": scheduleRejectedSchema,
 } as const satisfies EventSchemas;
 
 /** Type of {@link builtinEventSchemas}. */

@@ -51,6 +51,12 @@ export { StreamsMissingError } from "./streams-missing-error.js";
 export { RunTimeoutError } from "./run-timeout-error.js";
 export { VerdictTimeoutError } from "./verdict-timeout-error.js";
 export { MessageRejectedError } from "./message-rejected-error.js";
+export { ScheduleRejectedError } from "./schedule-rejected-error.js";
+export {
+  ScheduleClient,
+  type ScheduleCommandOptions,
+  type ScheduleCreateInput,
+} from "./schedule-client.js";
 export { ClientClosedError } from "./client-closed-error.js";
 // Errors of the wire contract the client throws as they are (invalid ids, decode failures).
 export { InvalidAddressError, TroupeError } from "@troupe/protocol";

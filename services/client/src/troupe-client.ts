@@ -36,6 +36,7 @@ import {
 } from "./session-message.js";
 import { SessionPublisher } from "./session-publisher.js";
 import { StreamsMissingError } from "./streams-missing-error.js";
+import { ScheduleClient } from "./schedule-client.js";
 import type { TroupeClientOptions } from "./troupe-client-options.js";
 import { resolveDeployment } from "./resolve-deployment.js";
 import { toUserMessage, type UserMessageInput } from "./user-message-input.js";
@@ -100,6 +101,7 @@ export class TroupeClient implements AsyncDisposable {
   private closed = false;
   private readonly streams: StreamNames;
   private readonly publisher: SessionPublisher;
+  #schedules: ScheduleClient | undefined;
 
   private constructor(
     private readonly nats: NatsConnection,
@@ -109,6 +111,16 @@ export class TroupeClient implements AsyncDisposable {
   ) {
     this.streams = streamNames(prefix);
     this.publisher = new SessionPublisher(js, jsm, this.streams.inbox, prefix);
+  }
+
+  /**
+   * Schedules of this deployment (issue #19, docs/schedules.md): `create`,
+   * `cancel` and `list` the `schedule/<scheduleId>` actors that send
+   * user messages to sessions at cron ticks or once.
+   */
+  get schedules(): ScheduleClient {
+    this.#schedules ??= new ScheduleClient(this.nats, this.js, this.jsm, this.prefix);
+    return this.#schedules;
   }
 
   /**

@@ -37,6 +37,8 @@ import {
 import { createModelCallHandler } from "./model-call-handler.js";
 import { watchPendingApprovals } from "./approvals-pending.js";
 import type { Environment } from "../models/resolve-model.js";
+import { JetStreamScheduleIndex } from "../schedules/jetstream-schedule-index.js";
+import { scheduleKind, scheduleMachineKind } from "../schedules/schedule-kind.js";
 
 /** How long the stream attempt counter of a model call is kept after its last stream, in ms: 7 days. */
 const STREAM_ATTEMPT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -148,7 +150,16 @@ export function agentKinds(
         return mcp.close();
       },
     };
-    return [session, run, tool];
+    // Schedules send user messages to sessions (issue #19, docs/schedules.md).
+    const schedule = scheduleKind(
+      new JetStreamScheduleIndex(
+        services.js,
+        services.jsm,
+        services.keys.prefix,
+        services.streams.events,
+      ),
+    );
+    return [session, run, tool, schedule];
   };
 }
 
@@ -165,11 +176,11 @@ function senderSession(message: MessageEnvelope | undefined): ActorAddress | und
 /**
  * The agent actor kinds as pure definitions — machine, version, migrations,
  * message schemas and event addresses, without effect handlers or hooks — in
- * the order `[session, run, tool]`. What a replay needs and nothing that does
+ * the order `[session, run, tool, schedule]` (the schedule kind: issue #19). What a replay needs and nothing that does
  * IO: `replayHistory` uses them by default, and {@link agentKinds} adds the
  * effects to them, so a host and a replay run the same step (issue #14).
  *
- * @returns `[session, run, tool]` kind definitions at {@link AGENT_MACHINES_VERSION}.
+ * @returns `[session, run, tool]` kind definitions at {@link AGENT_MACHINES_VERSION}, then the schedule kind.
  */
 export function agentMachineKinds(): ActorKindDefinition[] {
   // A subagent's session, its run and its tool calls publish on the
@@ -214,5 +225,5 @@ export function agentMachineKinds(): ActorKindDefinition[] {
       return senderSession(message) ?? address;
     },
   };
-  return [session, run, tool];
+  return [session, run, tool, scheduleMachineKind()];
 }

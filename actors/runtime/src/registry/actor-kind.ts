@@ -76,6 +76,15 @@ export interface ActorKindDefinition {
    */
   readonly toEvent?: (message: MessageEnvelope) => EventObject;
   /**
+   * When true, every event the machine receives (commands, timer firings,
+   * effect results) also carries `streamTimeMs`: the JetStream stream time of
+   * the inbox message being processed, Unix ms — the "now" from which the
+   * transition's delays count (`after`, delayed `raise`). Journaled, so a replay
+   * sees the same value. For machines that reason about wall-clock time, e.g.
+   * schedules (issue #19, docs/decisions/0044). Default false: events as before.
+   */
+  readonly withStreamTime?: boolean;
+  /**
    * Whose event subjects this actor publishes on; defaults to its own address. A
    * run or tool call actor returns its session so that every event about a
    * session appears under `troupe.session.<id>.events.>`. `message` is the

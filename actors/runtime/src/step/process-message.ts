@@ -345,6 +345,7 @@ function transitionMachine(
         };
   }
 
+  if (definition.withStreamTime === true) event = { ...event, streamTimeMs: message.timestampMs };
   const machine = definition.machine;
   const actions: MachineAction[] = [];
   let snapshot: ReturnType<typeof initialTransition<typeof machine>>[0];

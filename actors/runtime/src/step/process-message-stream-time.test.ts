@@ -1,0 +1,103 @@
+import { encodeMessage } from "@troupe/protocol";
+import { assign, raise, setup } from "xstate";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineActorKind } from "../registry/actor-kind.js";
+import { processMessage, type InboxMessage, type StepResult } from "./process-message.js";
+
+// `withStreamTime` (issue #19): a kind's events carry the stream time of the
+// inbox message, the "now" its delays count from.
+
+type Seen = { type: string; streamTimeMs: number | undefined };
+
+const machine = setup({
+  types: {
+    context: {} as { seen: Seen[] },
+    events: {} as { type: "arm" | "ring"; streamTimeMs?: number },
+  },
+}).createMachine({
+  id: "clocked",
+  context: { seen: [] },
+  on: {
+    arm: {
+      actions: [
+        assign({
+          seen: ({ context, event }) => [
+            ...context.seen,
+            { type: event.type, streamTimeMs: event.streamTimeMs },
+          ],
+        }),
+        raise({ type: "ring" }, { id: "ring", delay: 500 }),
+      ],
+    },
+    ring: {
+      actions: assign({
+        seen: ({ context, event }) => [
+          ...context.seen,
+          { type: event.type, streamTimeMs: event.streamTimeMs },
+        ],
+      }),
+    },
+  },
+});
+
+const kind = (withStreamTime: boolean) =>
+  defineActorKind({
+    kind: "clocked",
+    machine,
+    version: "1",
+    messageSchemas: { arm: z.object({}) },
+    ...(withStreamTime ? { withStreamTime: true } : {}),
+  });
+const address = { kind: "clocked", id: "c1" };
+
+function inbox(seq: number, type: string, payload: object, timestampMs: number): InboxMessage {
+  const { bytes, contentType } = encodeMessage({
+    v: 1,
+    id: `m${seq}`,
+    type,
+    payload,
+    // The sender's own clock: the step must not take this for the stream time.
+    meta: { timestampMs: 5 },
+  });
+  return { seq, subject: "_troupe.inbox.0.clocked.c1", data: bytes, contentType, timestampMs };
+}
+
+function committed(result: StepResult) {
+  if (result.outcome !== "committed") throw new Error(`expected a commit, got ${result.outcome}`);
+  return result;
+}
+
+const seen = (result: ReturnType<typeof committed>) =>
+  (result.record.state as { context: { seen: Seen[] } }).context.seen;
+
+describe("processMessage with withStreamTime", () => {
+  it("commands and timer firings carry the stream time, and the timer's deadline counts from it", () => {
+    const definition = kind(true);
+    const armed = committed(
+      processMessage(undefined, inbox(1, "arm", {}, 1_000_000), { definition, address }),
+    );
+    expect(armed.record.timers).toEqual([
+      expect.objectContaining({ timerId: "ring", deadlineMs: 1_000_500 }),
+    ]);
+    const rung = committed(
+      processMessage(
+        armed.record,
+        inbox(2, "timer.fired", { timerId: "ring", deadlineMs: 1_000_500 }, 1_000_730),
+        { definition, address },
+      ),
+    );
+    expect(seen(rung)).toEqual([
+      { type: "arm", streamTimeMs: 1_000_000 },
+      { type: "ring", streamTimeMs: 1_000_730 },
+    ]);
+  });
+
+  it("without it, events are as before (no streamTimeMs)", () => {
+    const definition = kind(false);
+    const armed = committed(
+      processMessage(undefined, inbox(1, "arm", {}, 1_000_000), { definition, address }),
+    );
+    expect(seen(armed)).toEqual([{ type: "arm", streamTimeMs: undefined }]);
+  });
+});
