@@ -18,6 +18,7 @@ import {
   sessionIdleSchema,
 } from "./events/session-events.js";
 import { subagentCompletedSchema, subagentStartedSchema } from "./events/subagent-events.js";
+import { budgetWarningEventSchema } from "./events/budget-events.js";
 import {
   toolApprovalRequestedSchema,
   toolApprovalSettledSchema,
@@ -62,6 +63,7 @@ export const builtinEventSchemas = {
   "question.answered": questionAnsweredSchema,
   "subagent.started": subagentStartedSchema,
   "subagent.completed": subagentCompletedSchema,
+  "budget.warning": budgetWarningEventSchema,
 } as const satisfies EventSchemas;
 
 /** Type of {@link builtinEventSchemas}. */

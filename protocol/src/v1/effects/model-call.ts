@@ -4,6 +4,7 @@ import { usageSchema } from "../events/run-events.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
 import { toolPolicyDecisionSchema, toolPolicyOverridesSchema } from "../tool-policy.js";
 import { nullAsAbsent } from "./null-as-absent.js";
+import { budgetWarningSchema } from "../events/budget-events.js";
 
 /**
  * Name of the effect that calls the model for one step of a run: requested by
@@ -135,6 +136,12 @@ export const modelCallOutputSchema = nullAsAbsent(
       })
       .default([]),
     cancelled: z.boolean().optional(),
+    /**
+     * Spend budgets this call's settled usage brought to their warning
+     * threshold (issue #19); the run machine publishes one `budget.warning`
+     * for each. Absent = none.
+     */
+    budgetWarnings: z.array(budgetWarningSchema).optional(),
   }),
 );
 /** See {@link modelCallOutputSchema}; `toolCalls` is always present after parsing. */
