@@ -32,6 +32,7 @@ import {
   requestModelCall,
 } from "./run-steps.js";
 import { awaitsResult, isToolPhaseSettled } from "./tool-phase.js";
+import { emitBudgetWarnings } from "./budget-steps.js";
 
 const step = stepAction<RunContext, RunEvent>;
 
@@ -74,6 +75,7 @@ export const runMachine = setup({
     recordToolResult: step(recordToolResult),
     finishTools: step(finishTools),
     cancelTools: step(cancelTools),
+    emitBudgetWarnings: step(emitBudgetWarnings),
   },
   guards: {
     /** A `run.start` for this session, not a repeat of the run that just ended. */
@@ -134,6 +136,7 @@ export const runMachine = setup({
     },
     calling: {
       entry: "requestModelCall",
+      exit: "emitBudgetWarnings",
       on: {
         "effect.completed": [
           { guard: not("isCurrentEffect") },
@@ -175,6 +178,7 @@ export const runMachine = setup({
       },
     },
     cancelling: {
+      exit: "emitBudgetWarnings",
       after: { cancelTimeout: { target: "idle", actions: "finishCancelled" } },
       on: {
         "effect.completed": [
