@@ -83,7 +83,7 @@ const folderLayers = {
     "streams",
     ["replay", "host"],
   ],
-  "actors/agents": ["telemetry", "models", "tools", ["mcp", "transcript"], "agents"],
+  "actors/agents": ["telemetry", "models", "tools", ["mcp", "transcript", "budget"], "agents"],
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],
   "services/cli": [
     "telemetry",
