@@ -14,6 +14,7 @@ import { sessionCommands } from "./commands/session-commands.js";
 import { shardsCommand } from "./commands/shards-command.js";
 import { tailCommand } from "./commands/tail-command.js";
 import { tenantsCommand } from "./commands/tenants-command.js";
+import { usageCommand } from "./commands/usage-command.js";
 
 /**
  * The `troupe` command line: every subcommand, with `--help` on each.
@@ -44,6 +45,7 @@ export function createProgram(): Command {
   program.addCommand(gatewayCommand());
   program.addCommand(migrateCommand());
   program.addCommand(tenantsCommand());
+  program.addCommand(usageCommand());
   rejectJsonWhereNotTaken(program);
   return program;
 }
