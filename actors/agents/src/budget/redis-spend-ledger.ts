@@ -16,6 +16,7 @@ export const SPEND_RESERVATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const EXPIRED_PER_RESERVE = 16;
 
 // Releases one reservation (its held amounts leave every budget it names).
+// Amounts are negated as `0 - x`: Lua's `-x` of 0 is -0, which HINCRBY refuses.
 // The budget keys are read from the reservation: every spend key carries the
 // hash tag {spend}, so they are in the script's slot (decision 0041).
 const RELEASE = `
@@ -23,8 +24,8 @@ local function release(key, index)
   local held = redis.call('HMGET', key, 'state', 'tokens', 'microUsd', 'budgets')
   if held[1] == 'reserved' then
     for budget in string.gmatch(held[4] or '', '[^\\n]+') do
-      redis.call('HINCRBY', budget, 'reservedTokens', -tonumber(held[2]))
-      redis.call('HINCRBY', budget, 'reservedMicroUsd', -tonumber(held[3]))
+      redis.call('HINCRBY', budget, 'reservedTokens', 0 - tonumber(held[2]))
+      redis.call('HINCRBY', budget, 'reservedMicroUsd', 0 - tonumber(held[3]))
     end
     redis.call('HSET', key, 'state', 'released')
   end
@@ -98,8 +99,8 @@ for i = 5, #KEYS do
   local key = KEYS[i]
   local tokenLimit = tonumber(ARGV[base + 1])
   local microLimit = tonumber(ARGV[base + 2])
-  redis.call('HINCRBY', key, 'reservedTokens', -heldTokens)
-  redis.call('HINCRBY', key, 'reservedMicroUsd', -heldMicro)
+  redis.call('HINCRBY', key, 'reservedTokens', 0 - heldTokens)
+  redis.call('HINCRBY', key, 'reservedMicroUsd', 0 - heldMicro)
   local tokensAfter = redis.call('HINCRBY', key, 'spentTokens', tokens)
   local microAfter = redis.call('HINCRBY', key, 'spentMicroUsd', micro)
   redis.call('HINCRBY', key, 'inputTokens', input)
