@@ -118,7 +118,7 @@ describe("RedisSpendLedger on a real Redis", () => {
     expect(await reserve("r2.m1.a1", 300, 6_000)).toEqual({ kind: "reserved" });
     expect(await read()).toMatchObject({ reservedTokens: "300" });
     expect(await client().hget(keys.spendReservation("s1", "r1.m1.a1"), "state")).toBe("released");
-    expect(await client().zrange(keys.spendReservations(), 0, -1)).toEqual([
+    expect(await client().zrange(keys.spendReservations(), "0", "-1")).toEqual([
       keys.spendReservation("s1", "r2.m1.a1"),
     ]);
   });
