@@ -3,7 +3,9 @@ import { usageCommand } from "./usage-command.js";
 
 /** Parses `troupe usage <args>` without running it; the error commander reports, if any. */
 async function refusal(args: string[]): Promise<string | undefined> {
-  const command = usageCommand().exitOverride().configureOutput({ writeErr: () => undefined });
+  const command = usageCommand()
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined });
   try {
     await command.parseAsync(["node", "usage", ...args]);
     return undefined;
