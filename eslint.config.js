@@ -83,7 +83,13 @@ const folderLayers = {
     "streams",
     ["replay", "host"],
   ],
-  "actors/agents": ["telemetry", "models", "tools", ["mcp", "transcript", "schedules"], "agents"],
+  "actors/agents": [
+    "telemetry",
+    "models",
+    "tools",
+    ["mcp", "transcript", "schedules", "budget"],
+    "agents",
+  ],
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],
   "services/cli": [
     "telemetry",

@@ -187,6 +187,7 @@ export * from "./v1/events/run-model-fallback.js";
 export * from "./v1/events/tool-events.js";
 export * from "./v1/events/question-events.js";
 export * from "./v1/events/subagent-events.js";
+export * from "./v1/events/budget-events.js";
 // Effects: the input and output of every effect a built-in machine requests,
 // one schema each, shared by the machine that requests it and its handler.
 export * from "./v1/effects/model-call.js";

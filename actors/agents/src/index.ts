@@ -15,6 +15,9 @@
  *   (`troupe history export`) offline with the agent machines and report the
  *   first divergence (issue #14); {@link agentMachineKinds} are those machines
  *   as pure kind definitions.
+ * - Spend limits (issue #19): `limits.budget` of {@link defineAgent}
+ *   ({@link BudgetOptions}), {@link BudgetExceededError}, {@link SpendReport}
+ *   (what `troupe usage` reads). See docs/spend-limits.md.
  * - {@link resolveModel} (`TROUPE_MODEL`, provider specs) and the deterministic
  *   {@link ScriptedModel} for demos and tests.
  *
@@ -70,3 +73,13 @@ export {
 export { mcpToolEffectClass, type McpToolAnnotations } from "./mcp/mcp-effect-class.js";
 export { MCP_RECONNECT_BASE_MS, MCP_RECONNECT_MAX_MS } from "./mcp/mcp-server-connection.js";
 export { readToolResult } from "./tools/redis-tool-result-store.js";
+export * from "./budget/budget-options.js";
+export * from "./budget/budget-exceeded-error.js";
+export { DEFAULT_MODEL_PRICING, type PricedModel } from "./budget/model-pricing.js";
+export {
+  SpendReport,
+  type BudgetSpend,
+  type SessionSpend,
+  type SpendTotals,
+  type TreeSpend,
+} from "./budget/spend-report.js";

@@ -33,6 +33,7 @@ import {
   requestModelCall,
 } from "./run-steps.js";
 import { awaitsResult, isToolPhaseSettled } from "./tool-phase.js";
+import { emitBudgetWarnings } from "./budget-steps.js";
 
 const step = stepAction<RunContext, RunEvent>;
 
@@ -78,6 +79,7 @@ export const runMachine = setup({
     finishTools: step(finishTools),
     cancelTools: step(cancelTools),
     fallBack: step(fallBack),
+    emitBudgetWarnings: step(emitBudgetWarnings),
   },
   guards: {
     /** A `run.start` for this session, not a repeat of the run that just ended. */
@@ -140,6 +142,7 @@ export const runMachine = setup({
     },
     calling: {
       entry: "requestModelCall",
+      exit: "emitBudgetWarnings",
       on: {
         "effect.completed": [
           { guard: not("isCurrentEffect") },
@@ -182,6 +185,7 @@ export const runMachine = setup({
       },
     },
     cancelling: {
+      exit: "emitBudgetWarnings",
       after: { cancelTimeout: { target: "idle", actions: "finishCancelled" } },
       on: {
         "effect.completed": [

@@ -11,7 +11,10 @@ import { shardOf } from "../subjects/shard-of.js";
  * scripts that touch several of them (the commit: actor, history, lease, timers,
  * dirty set) run on a Redis Cluster, where a script's keys must share a hash
  * slot (issue #17, decision 0031). An actor's keys are in its shard's slot:
- * `shardOf(address, shardCount)`. Every other key is read or written alone.
+ * `shardOf(address, shardCount)`. The spend keys (issue #19) share the tag
+ * `{spend}`: one script reserves a model call against budgets of several
+ * sessions and agents at once (decision 0041). Every other key is read or
+ * written alone.
  *
  * | key | type | holds | written by |
  * | --- | --- | --- | --- |
@@ -29,6 +32,11 @@ import { shardOf } from "../subjects/shard-of.js";
  * | `<p>:model-stream-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | the stream attempt of one model call (`run.delta`'s `attempt`) | agents |
  * | `<p>:idempotency:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |
  * | `<p>:tool-result:<ref>` | string + TTL | full result of a truncated tool result | agents |
+ * | `<p>:{spend}:budget:<scope>:<scopeId>` | hash + TTL | one spend budget's `spentTokens`, `spentMicroUsd`, `reservedTokens`, `reservedMicroUsd`, `inputTokens`, `outputTokens`, `calls` (issue #19) | agents |
+ * | `<p>:{spend}:reservation:<sessionId>/<effectId>` | hash + TTL | one model call's reservation: `state`, held amounts, its budget keys, warnings (issue #19) | agents |
+ * | `<p>:{spend}:reservations` | sorted set | reservations still held, scored by expiry (Unix ms) | agents |
+ * | `<p>:{spend}:usage:<sessionId>` | hash + TTL | one session's own spend and its agent and tree root (issue #19) | agents |
+ * | `<p>:{spend}:tree:<rootSessionId>` | set + TTL | the sessions of one session tree that spent | agents |
  * | `<p>:demo:notes:<sessionId>` | hash | the demo agent's notes of one session | demo agent |
  * | `<p>:demo:outbox` | list | the demo agent's "sent" emails | demo agent |
  *
@@ -169,6 +177,44 @@ export class RedisKeys {
    */
   toolResult(ref: string): string {
     return `${this.prefix}:tool-result:${ref}`;
+  }
+  /**
+   * The prefix of every spend key (issue #19): `<p>:{spend}`, one hash slot, so
+   * a reservation and all its budgets are changed by one script (decision 0041).
+   */
+  spendTag(): string {
+    return `${this.prefix}:{spend}`;
+  }
+  /**
+   * One spend budget (issue #19).
+   *
+   * @param scope - `run`, `session` or `agent_day`.
+   * @param scopeId - `<sessionId>/<runId>`, the root session id, or `<agent>/<YYYY-MM-DD>`.
+   * @example new RedisKeys("troupe").spendBudget("session", "s1") // "troupe:{spend}:budget:session:s1"
+   */
+  spendBudget(scope: string, scopeId: string): string {
+    return `${this.spendTag()}:budget:${scope}:${scopeId}`;
+  }
+  /**
+   * The reservation of one model call (issue #19), keyed by its effect request.
+   *
+   * @param sessionId - the run actor's id (its session).
+   * @param effectId - the model call's effect id, `<runId>.m<n>.a<retry>`.
+   */
+  spendReservation(sessionId: string, effectId: string): string {
+    return `${this.spendTag()}:reservation:${sessionId}/${effectId}`;
+  }
+  /** The reservations still held, scored by expiry (Unix ms; issue #19). */
+  spendReservations(): string {
+    return `${this.spendTag()}:reservations`;
+  }
+  /** One session's own spend (issue #19). */
+  spendUsage(sessionId: string): string {
+    return `${this.spendTag()}:usage:${sessionId}`;
+  }
+  /** The sessions of one session tree that spent (issue #19). */
+  spendTree(rootSessionId: string): string {
+    return `${this.spendTag()}:tree:${rootSessionId}`;
   }
   /**
    * The demo agent's notes of one session: field = note title, value = note

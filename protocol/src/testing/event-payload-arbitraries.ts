@@ -271,4 +271,13 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
     ),
     message: text,
   }),
+  "budget.warning": fc.record({
+    runId: identifierArbitrary,
+    scope: fc.constantFrom("run", "session", "agent_day"),
+    scopeId: fc.string({ minLength: 1, maxLength: 40 }),
+    unit: fc.constantFrom("tokens", "usd"),
+    spent: fc.integer({ min: 0, max: 1_000_000 }),
+    limit: fc.integer({ min: 0, max: 1_000_000 }),
+    warnAt: fc.double({ min: 0.01, max: 1, noNaN: true }),
+  }),
 };

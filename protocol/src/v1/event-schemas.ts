@@ -19,6 +19,7 @@ import {
   sessionIdleSchema,
 } from "./events/session-events.js";
 import { subagentCompletedSchema, subagentStartedSchema } from "./events/subagent-events.js";
+import { budgetWarningEventSchema } from "./events/budget-events.js";
 import {
   toolApprovalRequestedSchema,
   toolApprovalSettledSchema,
@@ -78,6 +79,7 @@ export const builtinEventSchemas = {
   "schedule.completed": scheduleCompletedSchema,
   "schedule.cancelled": scheduleCancelledSchema,
   "schedule.rejected": scheduleRejectedSchema,
+  "budget.warning": budgetWarningEventSchema,
 } as const satisfies EventSchemas;
 
 /** Type of {@link builtinEventSchemas}. */

@@ -3,6 +3,7 @@ import type { ModelSpec } from "../models/resolve-model.js";
 import type { McpServerDefinition, McpServerOptions } from "../mcp/mcp-server-options.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import type { ToolsOption } from "../tools/tool-record.js";
+import type { BudgetOptions, BudgetSettings } from "../budget/budget-options.js";
 
 // The shapes of an agent definition. They refer to each other (an agent has
 // subagents, a subagent runs an agent), so they live in one file; the
@@ -72,6 +73,8 @@ export interface AgentOptions {
     readonly maxModelCalls?: number;
     readonly modelIdleTimeoutMs?: number;
     readonly modelCallTimeoutMs?: number;
+    /** Spend limits of the agent's session trees (issue #19); see `BudgetOptions` and docs/spend-limits.md. */
+    readonly budget?: BudgetOptions;
   };
   /** `policy` for a message that arrives during a run (default `enqueue`). */
   readonly settings?: { readonly policy?: SessionPolicy };
@@ -111,6 +114,8 @@ export interface AgentDefinition {
     readonly modelIdleTimeoutMs: number;
     /** ms; see `AgentOptions.limits`. */
     readonly modelCallTimeoutMs: number;
+    /** See `AgentOptions.limits.budget`; undefined = no spend accounting. */
+    readonly budget?: BudgetSettings;
   };
   readonly settings: { readonly policy: SessionPolicy };
   readonly toolPolicy: {

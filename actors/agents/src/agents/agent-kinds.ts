@@ -35,6 +35,8 @@ import {
   migrateToolCallSnapshot,
 } from "./machine-versions.js";
 import { createModelCallHandler } from "./model-call-handler.js";
+import { SpendGuard } from "../budget/spend-guard.js";
+import { RedisSpendLedger } from "../budget/redis-spend-ledger.js";
 import { watchPendingApprovals } from "./approvals-pending.js";
 import type { Environment } from "../models/resolve-model.js";
 import { JetStreamScheduleIndex } from "../schedules/jetstream-schedule-index.js";
@@ -109,6 +111,8 @@ export function agentKinds(
         void services.redis.pexpire(key, STREAM_ATTEMPT_TTL_MS).catch(() => undefined);
         return streamAttempt;
       },
+      // Spend limits across hosts: reservations and spend in Redis (issue #19).
+      spend: new SpendGuard(new RedisSpendLedger(services.redis, services.keys)),
     });
     const [pureSession, pureRun, pureTool] = agentMachineKinds();
     const session: ActorKindDefinition = {

@@ -12,6 +12,7 @@ import { toToolRecord } from "../tools/tool-record.js";
 import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOptions } from "./agent-definition.js";
 import { toSubagentRecord } from "./subagents.js";
+import { budgetOptionsSchema } from "../budget/budget-options.js";
 
 /** Default model calls per run: the run machine's (`@troupe/machines`). */
 export { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
@@ -44,6 +45,7 @@ export const agentPlainPartsSchema = z.object({
       maxModelCalls: z.number().int().min(1).default(DEFAULT_MAX_MODEL_CALLS),
       modelIdleTimeoutMs: timeoutSchema(DEFAULT_MODEL_IDLE_TIMEOUT_MS),
       modelCallTimeoutMs: timeoutSchema(DEFAULT_MODEL_CALL_TIMEOUT_MS),
+      budget: budgetOptionsSchema.optional(),
     })
     .prefault({}),
   settings: z.strictObject({ policy: sessionPolicySchema.default("enqueue") }).prefault({}),

@@ -31,6 +31,8 @@ import {
   withModelChainPosition,
 } from "./model-chain.js";
 import { withProviderToolCallIds } from "./provider-tool-call-ids.js";
+import type { SpendGuard } from "../budget/spend-guard.js";
+import { reserveModelCallSpend, settleModelCallSpend } from "./model-call-spend.js";
 
 /** Options of {@link createModelCallHandler}. */
 export interface ModelCallHandlerOptions {
@@ -57,6 +59,12 @@ export interface ModelCallHandlerOptions {
    * host runs, which does not grow across retries (enough for one process).
    */
   readonly streamAttempt?: (input: ModelCallInput, context: EffectContext) => Promise<number>;
+  /**
+   * Spend limits (issue #19): reserves each call's worst case against its
+   * budgets before the model is called and settles its usage after. Absent =
+   * no spend limits.
+   */
+  readonly spend?: SpendGuard;
 }
 
 /**
@@ -147,6 +155,17 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     if (entries === undefined) return cancelledOrRethrow(signal, undefined);
     // Tool call ids another provider made are mapped to ones this provider accepts (issue #19).
     const prompt = withProviderToolCallIds(buildModelPrompt(agent, entries), model.provider);
+    // Spend limits (issue #19): a budget that cannot hold the worst case fails
+    // the call here, before the model is called (budget_exceeded).
+    const spend = await reserveModelCallSpend(options.spend, {
+      agents: options.agents,
+      input,
+      effectId: context.effectId,
+      agent,
+      spec: chain[modelIndex],
+      model,
+      prompt,
+    });
     let index = 0;
     // Deltas are provisional (not journaled); they go out once per event-loop
     // turn, joined, and all of them before the result is delivered (issue #12).
@@ -184,6 +203,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
           model,
           ...prompt,
           ...modelToolSettings(agent, input.withoutTools, prompt.messages),
+          ...(spend === undefined ? {} : { maxOutputTokens: spend.maxOutputTokens }),
           signal,
           timeouts: {
             idleMs: agent.limits.modelIdleTimeoutMs,
@@ -239,10 +259,11 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       });
     };
     try {
-      const output = await telemetry.within(call);
+      const output = await settleModelCallSpend(spend, await telemetry.within(call));
       telemetry.succeeded(output, responseModel);
       return output;
     } catch (error) {
+      await spend?.release().catch(() => undefined);
       telemetry.failed(error);
       throw withModelChainPosition(error, position);
     }

@@ -26,6 +26,8 @@ export interface StreamModelCallOptions {
    * aborts the HTTP request and ends the result with `timedOut`. None when absent.
    */
   readonly timeouts?: { readonly idleMs: number; readonly callMs: number };
+  /** The most output tokens the model may produce (spend limits reserve it, issue #19); the provider's default when absent. */
+  readonly maxOutputTokens?: number;
   /** Passed to the provider as `providerOptions` (e.g. `{ troupe: { retry } }` for the scripted model). */
   readonly providerOptions?: Record<string, Record<string, string | number | boolean>>;
   /** Called, and awaited, for every non-empty text or reasoning delta, in stream order. */
@@ -128,6 +130,9 @@ export async function streamModelCall(options: StreamModelCallOptions): Promise<
       abortSignal: controller.signal,
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
+      ...(options.maxOutputTokens === undefined
+        ? {}
+        : { maxOutputTokens: options.maxOutputTokens }),
       ...(options.providerOptions === undefined
         ? {}
         : { providerOptions: options.providerOptions }),

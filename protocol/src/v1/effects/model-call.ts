@@ -5,6 +5,7 @@ import { toolEffectClassSchema } from "../tool-effect-class.js";
 import { toolPolicyDecisionSchema, toolPolicyOverridesSchema } from "../tool-policy.js";
 import { nullAsAbsent } from "./null-as-absent.js";
 import { MAX_MODEL_CHAIN_LENGTH, modelLabelSchema } from "./model-fallback.js";
+import { budgetWarningSchema } from "../events/budget-events.js";
 
 /**
  * Name of the effect that calls the model for one step of a run: requested by
@@ -151,6 +152,12 @@ export const modelCallOutputSchema = nullAsAbsent(
     model: modelLabelSchema.optional(),
     /** Its 0-based index in the agent's fallback chain (issue #19). */
     modelIndex: z.number().int().min(0).optional(),
+    /**
+     * Spend budgets this call's settled usage brought to their warning
+     * threshold (issue #19); the run machine publishes one `budget.warning`
+     * for each. Absent = none.
+     */
+    budgetWarnings: z.array(budgetWarningSchema).optional(),
   }),
 );
 /** See {@link modelCallOutputSchema}; `toolCalls` is always present after parsing. */

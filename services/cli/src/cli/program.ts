@@ -15,6 +15,7 @@ import { shardsCommand } from "./commands/shards-command.js";
 import { tailCommand } from "./commands/tail-command.js";
 import { tenantsCommand } from "./commands/tenants-command.js";
 import { scheduleCommand } from "./commands/schedule-command.js";
+import { usageCommand } from "./commands/usage-command.js";
 
 /**
  * The `troupe` command line: every subcommand, with `--help` on each.
@@ -46,6 +47,7 @@ export function createProgram(): Command {
   program.addCommand(migrateCommand());
   program.addCommand(tenantsCommand());
   program.addCommand(scheduleCommand());
+  program.addCommand(usageCommand());
   rejectJsonWhereNotTaken(program);
   return program;
 }

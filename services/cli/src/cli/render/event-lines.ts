@@ -39,6 +39,7 @@ export interface EventLinesContext {
  * | `question.asked`          | bold magenta `? <text>`, the choices, the `troupe answer` command    |
  * | `question.answered`       | dim `↳ answered: <text>`                                             |
  * | `subagent.started` / `.completed` | cyan `⇢ <agent>: <task>` / `⇠ <agent>: <answer>`             |
+ * | `budget.warning`          | yellow `⚠ <scope> budget <scopeId>: <spent> of <limit> <unit> spent` (issue #19) |
  *
  * @param event - the event.
  * @param context - see {@link EventLinesContext}.
@@ -158,6 +159,11 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
     case "subagent.started": {
       const { subagent, agent, task } = event.payload;
       return [c.cyan(`⇢ ${agent ?? subagent}: ${formatValue(task)}`)];
+    }
+    case "budget.warning": {
+      const { scope, scopeId, unit, spent, limit } = event.payload;
+      const amount = (value: number) => (unit === "usd" ? `$${value}` : `${value} tokens`);
+      return [c.yellow(`⚠ ${scope} budget ${scopeId}: ${amount(spent)} of ${amount(limit)} spent`)];
     }
     case "subagent.completed": {
       const { subagent, text } = event.payload;
