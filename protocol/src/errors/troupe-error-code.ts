@@ -29,6 +29,7 @@
  * | `history_not_reproducible` | an actor's journal, replayed through the step, does not give its stored snapshot generations (the machine changed, or the journal lost early messages to retention); no history is written (issue #14) |
  * | `invalid_options` | a call was given options it does not accept (e.g. the test kit's `createTestDeployment({ hosts: 0 })`, `clock.advance(-1)`); nothing was started or changed (issue #14) |
  * | `shard_count_changing` | a change of the deployment's shard count is under way (`troupe shards resize`): hosts hold no shard until it ends, a host started meanwhile refuses to start, and a second change is refused (issue #17, decision 0035) |
+ * | `media_rejected` | an image or file was refused: over the size limit, a media type not allowed, too many per message, or a reference to an object the media store does not hold (`MediaRejectedError`, issue #19); nothing was published |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -62,6 +63,7 @@ export const TROUPE_ERROR_CODES = [
   "history_not_reproducible",
   "invalid_options",
   "shard_count_changing",
+  "media_rejected",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */
