@@ -24,6 +24,8 @@ import { assertModelOutputFits } from "./model-output-size.js";
 import { DeltaBatcher } from "./delta-batcher.js";
 import { ModelCallTelemetry } from "./model-call-telemetry.js";
 import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
+import type { MediaStore } from "../media/media-store.js";
+import { loadPromptMedia } from "../media/prompt-media.js";
 
 /** Options of {@link createModelCallHandler}. */
 export interface ModelCallHandlerOptions {
@@ -50,6 +52,11 @@ export interface ModelCallHandlerOptions {
    * host runs, which does not grow across retries (enough for one process).
    */
   readonly streamAttempt?: (input: ModelCallInput, context: EffectContext) => Promise<number>;
+  /**
+   * Where the images and files of user messages and tool results are read
+   * from (issue #19); absent: every attachment is shown as a text stand-in.
+   */
+  readonly media?: MediaStore | undefined;
 }
 
 /**
@@ -126,7 +133,8 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     attemptKnown.catch(() => undefined);
     const entries = await readTranscriptEntries(options.transcript, input, signal);
     if (entries === undefined) return cancelledOrRethrow(signal, undefined);
-    const prompt = buildModelPrompt(agent, entries);
+    const media = await loadPromptMedia(entries, options.media, agent.media?.accepts);
+    const prompt = buildModelPrompt(agent, entries, media);
     let index = 0;
     // Deltas are provisional (not journaled); they go out once per event-loop
     // turn, joined, and all of them before the result is delivered (issue #12).
