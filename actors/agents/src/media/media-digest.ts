@@ -14,7 +14,7 @@ export function mediaDigest(bytes: Uint8Array): string {
 
 /**
  * The same digest as the NATS Object Store writes it in `ObjectInfo.digest`
- * (`SHA-256=` and the base64url of the hash), to check a stored object
+ * (`SHA-256=` and the padded base64url of the hash), to check a stored object
  * against its reference without reading it.
  *
  * @param digest - `sha256:<hex>`.
@@ -22,5 +22,6 @@ export function mediaDigest(bytes: Uint8Array): string {
  */
 export function objectStoreDigestOf(digest: string): string {
   const hex = digest.slice("sha256:".length);
-  return `SHA-256=${Buffer.from(hex, "hex").toString("base64url")}`;
+  const base64 = Buffer.from(hex, "hex").toString("base64");
+  return `SHA-256=${base64.replaceAll("+", "-").replaceAll("/", "_")}`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MediaRejectedError } from "@troupe/protocol";
-import { mediaDigest } from "./media-digest.js";
+import { mediaDigest, objectStoreDigestOf } from "./media-digest.js";
 import { extractToolMedia } from "./tool-result-media.js";
 
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 7]);
@@ -47,5 +47,14 @@ describe("media in tool results", () => {
       reason(() => extractToolMedia({ type: "file", data: png, mediaType: "video/mp4" })),
     ).toBe("type_not_allowed");
     expect(reason(() => extractToolMedia([big, big], { maxAttachments: 1 }))).toBe("too_many");
+  });
+});
+
+describe("digests", () => {
+  it("writes the Object Store's digest form: SHA-256= and the padded base64url of the hash", () => {
+    // SHA-256 of "" is e3b0c442…b855; its padded base64url as nats.js computes it.
+    expect(objectStoreDigestOf(mediaDigest(new Uint8Array()))).toBe(
+      "SHA-256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU=",
+    );
   });
 });
