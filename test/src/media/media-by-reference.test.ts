@@ -95,7 +95,9 @@ const charter = defineAgent({
 /** Every part of every message of a prompt, flattened. */
 function partsOf(prompt: LanguageModelV4Prompt | undefined): Record<string, unknown>[] {
   return (prompt ?? []).flatMap((message) =>
-    typeof message.content === "string" ? [] : (message.content as Record<string, unknown>[]),
+    typeof message.content === "string"
+      ? []
+      : (message.content as unknown as Record<string, unknown>[]),
   );
 }
 
