@@ -35,10 +35,9 @@ describe("media by reference across a host crash", () => {
   });
 
   it("a host SIGKILLed after the upload, mid model call: the re-run gets the same image, stored once", async () => {
-    const [first, second] = await Promise.all([
-      cluster.startHost({}, { entry: MEDIA_HOST }),
-      cluster.startHost({}, { entry: MEDIA_HOST }),
-    ]);
+    // One at a time: two hosts importing the sources at once can outlast the ready timeout.
+    const first = await cluster.startHost({}, { entry: MEDIA_HOST, readyTimeoutMs: 60_000 });
+    const second = await cluster.startHost({}, { entry: MEDIA_HOST, readyTimeoutMs: 60_000 });
     await cluster.waitForBalance([first.hostId, second.hostId], 20_000);
     const owners = await cluster.owners();
     const sessionId = Array.from({ length: 100 }, (_, index) => `media-kill-${index}`).find(
@@ -98,5 +97,5 @@ describe("media by reference across a host crash", () => {
         attachments: [ref],
       },
     ]);
-  }, 90_000);
+  }, 150_000);
 });
