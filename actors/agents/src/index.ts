@@ -83,3 +83,14 @@ export {
   type SpendTotals,
   type TreeSpend,
 } from "./budget/spend-report.js";
+// Media by reference (issue #19, docs/media.md).
+export type { MediaStore, MediaDescription } from "./media/media-store.js";
+export {
+  ObjectStoreMediaStore,
+  DEFAULT_MEDIA_RETENTION_MS,
+  type ObjectStoreMediaStoreOptions,
+} from "./media/object-store-media-store.js";
+export { mediaDigest } from "./media/media-digest.js";
+export { mediaStandIn } from "./media/media-stand-in.js";
+export { DEFAULT_ACCEPTED_MEDIA_TYPES } from "./media/prompt-media.js";
+export type { ToolMedia } from "./media/tool-result-media.js";

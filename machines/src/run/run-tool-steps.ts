@@ -71,8 +71,12 @@ export function phaseAfterResult(
   event: RunEvent,
 ): ReturnType<typeof settleToolCall> | undefined {
   if (run?.toolPhase === undefined || event.type !== "tool.finished") return undefined;
-  const { toolCallId, status, content } = event;
-  return settleToolCall(run.toolPhase, toolCallId, { status, content });
+  const { toolCallId, status, content, media } = event;
+  return settleToolCall(run.toolPhase, toolCallId, {
+    status,
+    content,
+    ...(media === undefined ? {} : { media }),
+  });
 }
 
 /**

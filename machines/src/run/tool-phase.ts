@@ -3,6 +3,7 @@ import type {
   ToolEffectClass,
   TranscriptEntry,
   ModelToolCall,
+  MediaRef,
 } from "@troupe/protocol";
 
 // The tool phase of a run: the tool calls of one model response, which of them
@@ -14,6 +15,8 @@ export interface ToolCallResult {
   readonly status: ToolCallStatus;
   /** What the model reads as the call's result. */
   readonly content: string;
+  /** Media references the tool returned (issue #19), read by the model with `content`. */
+  readonly media?: MediaRef[];
 }
 
 /** One tool call of the response, with its progress. */

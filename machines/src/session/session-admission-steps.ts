@@ -73,7 +73,9 @@ function parentOf(
 export const accept: SessionStep = (context, event) => {
   const clientMessageId = clientMessageIdOf(event);
   const steers =
-    event.type === "run.steer" || (event.type === "user.message" && context.policy === "steer");
+    event.type === "run.steer" ||
+    // A message with attachments is queued even under `steer` (issue #19).
+    (event.type === "user.message" && context.policy === "steer" && !event.attachments);
   let outcome = {};
   if (event.type === "user.message" && context.activeRunId === undefined) {
     outcome = { runId: runIdAt(context.runCount + 1) };
@@ -136,6 +138,9 @@ export const enqueueMessage: SessionStep = (context, event) => {
     seq: context.admittedCount,
     messageId: messageIdOf(event),
     text: textOf(event),
+    ...(event.type === "user.message" && event.attachments !== undefined
+      ? { attachments: event.attachments }
+      : {}),
     priority: context.activeRunId !== undefined && context.policy === "interrupt",
   };
   return { context: { queue: insertIntoQueue(context.queue, [entry]) } };

@@ -1,6 +1,7 @@
 import type {
   ActorInput,
   AgentResolveOutput,
+  MediaRef,
   SessionPolicy,
   ToolPolicyOverrides,
 } from "@troupe/protocol";
@@ -26,6 +27,8 @@ export interface QueuedMessage {
   /** Envelope id of the message that carried the text. */
   readonly messageId: string;
   readonly text: string;
+  /** Media references of a `user.message` (issue #19); absent when it had none. */
+  readonly attachments?: readonly MediaRef[];
   /**
    * Runs before plain queued messages: an interrupting message, or a steer the
    * active run did not take.

@@ -158,6 +158,9 @@ export const sessionMachine = setup({
       event.clientMessageId !== undefined &&
       context.admittedClientMessageIds.includes(event.clientMessageId),
     policyIs: ({ context }, params: { policy: SessionPolicy }) => context.policy === params.policy,
+    /** `steer` policy and a message a steer can carry: one without attachments (those queue, issue #19). */
+    steersMessage: ({ context, event }) =>
+      context.policy === "steer" && !(event.type === "user.message" && event.attachments),
     /** The event names the active run, or no run at all. */
     targetsActiveRun: ({ context, event }) => {
       const runId = runIdOf(event);
@@ -217,7 +220,7 @@ export const sessionMachine = setup({
           resolveAgent,
           { guard: { type: "policyIs", params: { policy: "reject" } }, actions: "rejectRunActive" },
           {
-            guard: { type: "policyIs", params: { policy: "steer" } },
+            guard: "steersMessage",
             actions: ["admit", "accept", "forwardSteer"],
           },
           {

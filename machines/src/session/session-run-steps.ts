@@ -50,7 +50,12 @@ export const startNextRun: SessionStep = (context) => {
         log: "transcript",
         key: sessionId,
         index: context.transcriptLength,
-        entry: { role: "user", text: head.text, messageId: head.messageId },
+        entry: {
+          role: "user",
+          text: head.text,
+          messageId: head.messageId,
+          ...(head.attachments === undefined ? {} : { attachments: [...head.attachments] }),
+        },
       }),
       sendMessage({ to: runAddressOf(sessionId), type: "run.start", payload: start }),
       emitEvent("run.started", {

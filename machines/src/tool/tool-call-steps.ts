@@ -6,6 +6,7 @@ import {
   type ToolExecutionStatus,
   type ToolFinished,
   type WireError,
+  type MediaRef,
 } from "@troupe/protocol";
 import { cancelEffect, emitEvent, requestEffect, sendMessage } from "@troupe/protocol";
 import type { MachineStep } from "../host-actions/machine-step.js";
@@ -35,6 +36,8 @@ export interface Outcome {
   readonly status: ToolExecutionStatus;
   readonly content: string;
   readonly truncated?: boolean;
+  /** Media references the tool returned (issue #19). */
+  readonly media?: readonly MediaRef[];
   readonly errorCode: string;
 }
 
@@ -123,7 +126,11 @@ export function finishActions(
 ) {
   const { status, content, truncated } = outcome;
   const about = { toolCallId: call.toolCallId, runId: call.runId, tool: call.toolName };
-  const truncation = truncated === undefined ? {} : { truncated };
+  // `truncated` and the tool's media references (issue #19), when present.
+  const truncation = {
+    ...(truncated === undefined ? {} : { truncated }),
+    ...(outcome.media === undefined ? {} : { media: [...outcome.media] }),
+  };
   const error: WireError = { code: outcome.errorCode, message: content, retryable: false };
   const published =
     status === "succeeded"
@@ -340,9 +347,15 @@ function outcomeOf(event: ToolCallEvent): Outcome | undefined {
       errorCode: INVALID_TOOL_OUTPUT_CODE,
     };
   }
-  const { status, content, truncated } = parsed.data;
+  const { status, content, truncated, media } = parsed.data;
   const errorCode = status === "invalid_arguments" ? INVALID_ARGUMENTS_CODE : TOOL_FAILED_CODE;
-  return { status, content, ...(truncated === undefined ? {} : { truncated }), errorCode };
+  return {
+    status,
+    content,
+    ...(truncated === undefined ? {} : { truncated }),
+    ...(media === undefined ? {} : { media }),
+    errorCode,
+  };
 }
 
 /**

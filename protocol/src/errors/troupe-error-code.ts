@@ -31,6 +31,7 @@
  * | `shard_count_changing` | a change of the deployment's shard count is under way (`troupe shards resize`): hosts hold no shard until it ends, a host started meanwhile refuses to start, and a second change is refused (issue #17, decision 0035) |
  * | `schedule_rejected` | a schedule refused a `schedule.create` or `schedule.cancel` (`schedule.rejected`: bad cron pattern or time zone, no future tick, unknown or settled schedule; issue #19) |
  * | `budget_exceeded` | a model call's worst case does not fit in one of its spend budgets (run, session tree, agent per day); the run ends with it before the call (issue #19, `BudgetExceededError`) |
+ * | `media_rejected` | an image or file was refused: over the size limit, a media type not allowed, too many per message, or a reference to an object the media store does not hold (`MediaRejectedError`, issue #19); nothing was published |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -66,6 +67,7 @@ export const TROUPE_ERROR_CODES = [
   "shard_count_changing",
   "schedule_rejected",
   "budget_exceeded",
+  "media_rejected",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

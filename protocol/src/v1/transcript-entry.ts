@@ -1,17 +1,21 @@
 import { z } from "zod";
 import { identifierSchema } from "./field-schemas.js";
 import { toolCallStatusSchema } from "./tool-call-status.js";
+import { mediaRefSchema } from "./media-ref.js";
 
 /**
  * A user turn in the transcript: the text of an admitted `user.message` (or of a
  * `run.steer`), with the id of the message that carried it.
  *
- * Shape: `{ role: "user", text: string, messageId: string }`.
+ * Shape: `{ role: "user", text: string, messageId: string, attachments?: MediaRef[] }`;
+ * `attachments` are the message's media references (issue #19), the bytes
+ * stay in the media Object Store.
  */
 export const userTranscriptEntrySchema = z.object({
   role: z.literal("user"),
   text: z.string(),
   messageId: identifierSchema,
+  attachments: z.array(mediaRefSchema).optional(),
 });
 
 /**
@@ -51,7 +55,8 @@ export const assistantTranscriptEntrySchema = z.object({
  * in the model's order, once every call of that response has a result — so
  * the transcript never holds a tool call without its result.
  *
- * Shape: `{ role: "tool", runId: string, toolCallId: string, toolName: string, status: ToolCallStatus, content: string }`.
+ * Shape: `{ role: "tool", runId: string, toolCallId: string, toolName: string, status: ToolCallStatus, content: string, media?: MediaRef[] }`;
+ * `media` references images or files the tool returned (issue #19).
  */
 export const toolTranscriptEntrySchema = z.object({
   role: z.literal("tool"),
@@ -60,6 +65,7 @@ export const toolTranscriptEntrySchema = z.object({
   toolName: z.string().min(1),
   status: toolCallStatusSchema,
   content: z.string(),
+  media: z.array(mediaRefSchema).optional(),
 });
 
 /**

@@ -41,6 +41,7 @@ export { DEFAULT_VERDICT_TIMEOUT_MS, type AwaitVerdictOptions } from "./troupe-c
 export type { SessionEvent } from "./session-event.js";
 export type { RunOutcome } from "./run-outcome.js";
 export type { UserMessageInput } from "./user-message-input.js";
+export type { ClientMediaOptions, UploadMediaOptions } from "./client-media.js";
 export type { RunTarget } from "./run-tracker.js";
 export type { WaitForRunOptions } from "./wait-for-run-outcome.js";
 export { DEFAULT_REMEMBERED_EVENT_IDS, EventDeduplicator } from "./event-deduplicator.js";

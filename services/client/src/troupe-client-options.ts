@@ -1,3 +1,4 @@
+import type { ClientMediaOptions } from "./client-media.js";
 /**
  * Credentials for the NATS connection; give one kind.
  *
@@ -57,6 +58,12 @@ export interface TroupeClientOptions {
   readonly name?: string;
   /** How long connecting may take, in ms; default 5 000 ms. */
   readonly connectTimeoutMs?: number;
+  /**
+   * Media limits checked before an upload or a send (issue #19): `maxMediaBytes`
+   * (default and ceiling 20 MiB), `allowedMediaTypes`, `maxAttachments` (default
+   * 16), and `retentionMs` / `replicas` of the media bucket if this client creates it.
+   */
+  readonly media?: ClientMediaOptions;
 }
 
 /** The default connect timeout, in ms. */

@@ -14,7 +14,10 @@ import {
   eventWildcard,
   streamNames,
   type StreamNames,
+  mediaBucketName,
+  type MediaRef,
 } from "@troupe/protocol";
+import { ClientMedia, type ClientMediaOptions, type UploadMediaOptions } from "./client-media.js";
 import { ClientClosedError } from "./client-closed-error.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { ConnectionChange } from "./connection-change.js";
@@ -102,15 +105,18 @@ export class TroupeClient implements AsyncDisposable {
   private readonly streams: StreamNames;
   private readonly publisher: SessionPublisher;
   #schedules: ScheduleClient | undefined;
+  private readonly media: ClientMedia;
 
   private constructor(
     private readonly nats: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly prefix: string,
+    mediaOptions: ClientMediaOptions = {},
   ) {
     this.streams = streamNames(prefix);
     this.publisher = new SessionPublisher(js, jsm, this.streams.inbox, prefix);
+    this.media = new ClientMedia(js, mediaBucketName(prefix), mediaOptions);
   }
 
   /**
@@ -144,7 +150,7 @@ export class TroupeClient implements AsyncDisposable {
     const nats = await connectNats({ ...options, natsUrl: deployment.natsUrls });
     try {
       const jsm = await jetstreamManager(nats, { checkAPI: false });
-      return new TroupeClient(nats, jetstream(nats), jsm, deployment.prefix);
+      return new TroupeClient(nats, jetstream(nats), jsm, deployment.prefix, options.media);
     } catch (error) {
       await nats.close().catch(() => undefined);
       throw error;
@@ -169,6 +175,28 @@ export class TroupeClient implements AsyncDisposable {
    */
   async send(sessionId: string, message: UserMessageInput): Promise<SendReceipt> {
     return this.publishUserMessage(this.prepareUserMessage(sessionId, message));
+  }
+
+  /**
+   * Stores an image or file in the deployment's media Object Store
+   * (`<PREFIX>_MEDIA`) and returns its reference, for `send`'s `attachments`
+   * (issue #19, docs/media.md). Objects are named by their SHA-256 digest: a
+   * repeated or retried upload of the same bytes stores nothing again.
+   *
+   * @param data - the bytes, 1 to `media.maxMediaBytes` (default 20 MiB).
+   * @param options - `mediaType` (e.g. `image/png`, one of `media.allowedMediaTypes`) and `name?`.
+   * @returns `{ digest: "sha256:<hex>", mediaType, size (bytes), name? }`.
+   * @throws `MediaRejectedError` (`empty`, `too_large`, `type_not_allowed`) before anything is stored.
+   * @throws {@link ClientClosedError} after `close()`; nats.js errors when NATS does not answer.
+   * @example
+   * ```ts
+   * const photo = await client.uploadMedia(await readFile("cat.png"), { mediaType: "image/png", name: "cat.png" });
+   * await client.send("s1", { text: "What is in this picture?", attachments: [photo] });
+   * ```
+   */
+  async uploadMedia(data: Uint8Array, options: UploadMediaOptions): Promise<MediaRef> {
+    this.assertOpen("uploadMedia");
+    return this.media.upload(data, options);
   }
 
   /**
@@ -588,18 +616,27 @@ export class TroupeClient implements AsyncDisposable {
   private prepareUserMessage(sessionId: string, message: UserMessageInput) {
     actorAddress("session", sessionId);
     const payload = toUserMessage(message, () => crypto.randomUUID());
+    if (payload.attachments !== undefined) this.media.assertAllowed(payload.attachments);
     const built = buildSessionMessage(sessionId, "user.message", payload, {
       id: userMessageEnvelopeId(payload.clientMessageId),
       timestampMs: Date.now(),
     });
-    return { sessionId, clientMessageId: payload.clientMessageId, built };
+    return {
+      sessionId,
+      clientMessageId: payload.clientMessageId,
+      built,
+      attachments: payload.attachments,
+    };
   }
 
   private async publishUserMessage(prepared: {
     sessionId: string;
     clientMessageId: string;
     built: SessionMessage;
+    attachments?: readonly MediaRef[] | undefined;
   }): Promise<SendReceipt> {
+    // Attachments must be stored before a message names them (issue #19).
+    if (prepared.attachments !== undefined) await this.media.assertStored(prepared.attachments);
     const ack = await this.publish(prepared.built, "send");
     return {
       sessionId: prepared.sessionId,

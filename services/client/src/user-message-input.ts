@@ -2,6 +2,7 @@ import {
   InvalidAddressError,
   isValidActorId,
   validateMessagePayload,
+  type MediaRef,
   type UserMessage,
 } from "@troupe/protocol";
 
@@ -9,7 +10,8 @@ import {
  * What `send` and `sendAndWait` take: the text alone, or the `user.message`
  * fields.
  *
- * Shape: `string | { text: string, clientMessageId?: string, agent?: string, metadata?: Record<string, unknown> }`.
+ * Shape: `string | { text: string, clientMessageId?: string, agent?: string, metadata?: Record<string, unknown>, attachments?: MediaRef[] }`.
+ * `attachments` are references `uploadMedia` returned (issue #19).
  * `clientMessageId` (1 to 128 of `[A-Za-z0-9_-]`) makes retries safe; when
  * absent, a UUID is generated.
  */
@@ -20,6 +22,7 @@ export type UserMessageInput =
       readonly clientMessageId?: string;
       readonly agent?: string;
       readonly metadata?: Record<string, unknown>;
+      readonly attachments?: readonly MediaRef[];
     };
 
 /**

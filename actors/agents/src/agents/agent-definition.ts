@@ -88,6 +88,13 @@ export interface AgentOptions {
   readonly toolPolicy?: ToolPolicy;
   /** How long a call that asks waits for `tool.approve` / `tool.deny` before it counts as denied (ms, default 24 h). */
   readonly approvalTimeoutMs?: number;
+  /**
+   * Media the agent's model reads (issue #19, docs/media.md): `accepts` lists
+   * media type patterns (`"image/*"`, `"application/pdf"`); an attachment of
+   * another type reaches the model as a text stand-in naming it. Default
+   * `["image/*", "application/pdf"]`; `[]` for a text-only model.
+   */
+  readonly media?: { readonly accepts?: readonly string[] };
 }
 
 /** A validated agent, with every default filled in. Frozen. */
@@ -124,6 +131,8 @@ export interface AgentDefinition {
     readonly deny: readonly string[];
   };
   readonly approvalTimeoutMs: number;
+  /** See {@link AgentOptions.media}; absent = the default media types. */
+  readonly media?: { readonly accepts: readonly string[] };
 }
 
 /** A subagent as `defineAgent` takes it (see `AgentOptions.subagents`). */

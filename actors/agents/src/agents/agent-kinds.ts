@@ -41,6 +41,11 @@ import { watchPendingApprovals } from "./approvals-pending.js";
 import type { Environment } from "../models/resolve-model.js";
 import { JetStreamScheduleIndex } from "../schedules/jetstream-schedule-index.js";
 import { scheduleKind, scheduleMachineKind } from "../schedules/schedule-kind.js";
+import {
+  ObjectStoreMediaStore,
+  type ObjectStoreMediaStoreOptions,
+} from "../media/object-store-media-store.js";
+import { mediaBucketOf } from "../media/media-bucket-of.js";
 
 /** How long the stream attempt counter of a model call is kept after its last stream, in ms: 7 days. */
 const STREAM_ATTEMPT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -55,6 +60,12 @@ export interface AgentKindsOptions {
   readonly defaultAgent?: string;
   /** Environment for API keys and `TROUPE_MODEL`; default `process.env`. */
   readonly env?: Environment;
+  /**
+   * The media Object Store (issue #19, docs/media.md): bucket (default
+   * `<PREFIX>_MEDIA`), `retentionMs` (default 7 days) and `replicas` (default 1)
+   * of a bucket this host creates, `limits` on media tools return.
+   */
+  readonly media?: Partial<ObjectStoreMediaStoreOptions>;
 }
 
 /**
@@ -96,10 +107,16 @@ export function agentKinds(
       observeTranscriptEntries(transcript, items);
     // …and leave it with the session or run (a run actor's id is its session's).
     const onPassivated = (address: ActorAddress) => transcript.forget(address.id);
+    // Images and files of user messages and tool results, by digest (issue #19).
+    const media = new ObjectStoreMediaStore(services.js, {
+      ...options.media,
+      bucket: options.media?.bucket ?? mediaBucketOf(services.streams),
+    });
     const modelCall = createModelCallHandler({
       agents,
       transcript,
       publishDelta: (delta) => publishDelta(delta),
+      media,
       onPublishError: (error) =>
         services.logger.debug({ err: error }, "a run.delta could not be published"),
       ...(options.env === undefined ? {} : { env: options.env }),
@@ -146,6 +163,8 @@ export function agentKinds(
             new JetStreamExecutionClaims(services.js, services.jsm, services.streams.claims),
           ),
           results: new RedisToolResultStore(services.redis, services.keys),
+          media,
+          mediaLimits: options.media?.limits,
           logger: services.logger,
         }),
       },

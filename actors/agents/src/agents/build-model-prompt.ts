@@ -2,6 +2,7 @@ import type { ModelMessage, ToolResultPart } from "ai";
 import type { AgentDefinition } from "./agent-definition.js";
 import { missingToolResultPart, toolCallPart, toolResultPart } from "./tool-messages.js";
 import type { TranscriptEntry, TranscriptToolCall } from "./transcript-entry.js";
+import type { PromptMedia } from "../media/prompt-media.js";
 
 /** What `streamText` gets as the prompt: `instructions` and `messages`. */
 export interface ModelPrompt {
@@ -30,6 +31,8 @@ export interface ModelPrompt {
  *
  * @param agent - the agent answering.
  * @param entries - transcript entries `0 … n − 1`, in order.
+ * @param media - how attachments and tool media are shown (`loadPromptMedia`,
+ *   issue #19); absent: entries are shown as text only.
  * @returns the instructions and messages for `streamText`.
  * @see https://ai-sdk.dev/docs/reference/ai-sdk-core/model-message — message and part shapes
  * @example
@@ -39,6 +42,7 @@ export interface ModelPrompt {
 export function buildModelPrompt(
   agent: AgentDefinition,
   entries: readonly TranscriptEntry[],
+  media?: PromptMedia,
 ): ModelPrompt {
   const messages: ModelMessage[] = [];
   /** Calls of the latest assistant message still waiting for a result, by id. */
@@ -57,8 +61,9 @@ export function buildModelPrompt(
 
   for (const entry of entries) {
     if (entry.role === "user") {
-      if (entry.text.length === 0) continue;
-      const message: ModelMessage = { role: "user", content: entry.text };
+      const content = media?.userContent(entry) ?? entry.text;
+      if (content.length === 0) continue;
+      const message: ModelMessage = { role: "user", content };
       if (pending.size > 0) deferred.push(message);
       else messages.push(message);
     } else if (entry.role === "assistant") {
@@ -78,7 +83,8 @@ export function buildModelPrompt(
       for (const call of calls) pending.set(call.toolCallId, call);
     } else if (entry.role === "tool") {
       if (!pending.delete(entry.toolCallId)) continue;
-      results.push(toolResultPart(entry));
+      const output = media?.toolOutput(entry);
+      results.push({ ...toolResultPart(entry), ...(output === undefined ? {} : { output }) });
       if (pending.size === 0) settle();
     }
   }

@@ -13,6 +13,8 @@ import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOptions } from "./agent-definition.js";
 import { toSubagentRecord } from "./subagents.js";
 import { budgetOptionsSchema } from "../budget/budget-options.js";
+import { mediaTypePatternSchema } from "../media/media-type-pattern.js";
+import { DEFAULT_ACCEPTED_MEDIA_TYPES } from "../media/prompt-media.js";
 
 /** Default model calls per run: the run machine's (`@troupe/machines`). */
 export { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
@@ -58,6 +60,7 @@ export const agentPlainPartsSchema = z.object({
     .prefault({}),
   approvalTimeoutMs: z.number().int().min(1).default(DEFAULT_APPROVAL_TIMEOUT_MS),
   version: z.string().min(1).max(64).optional(),
+  media: z.strictObject({ accepts: z.array(mediaTypePatternSchema).max(64) }).optional(),
 });
 
 /**
@@ -93,6 +96,10 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     toolPolicy: options.toolPolicy,
     approvalTimeoutMs: options.approvalTimeoutMs,
     version: options.version,
+    media:
+      options.media === undefined
+        ? undefined
+        : { accepts: options.media.accepts ?? [...DEFAULT_ACCEPTED_MEDIA_TYPES] },
   });
   if (!plain.success) {
     for (const issue of plain.error.issues) {

@@ -33,6 +33,8 @@ import {
 import { withProviderToolCallIds } from "./provider-tool-call-ids.js";
 import type { SpendGuard } from "../budget/spend-guard.js";
 import { reserveModelCallSpend, settleModelCallSpend } from "./model-call-spend.js";
+import type { MediaStore } from "../media/media-store.js";
+import { loadPromptMedia } from "../media/prompt-media.js";
 
 /** Options of {@link createModelCallHandler}. */
 export interface ModelCallHandlerOptions {
@@ -65,6 +67,11 @@ export interface ModelCallHandlerOptions {
    * no spend limits.
    */
   readonly spend?: SpendGuard;
+  /**
+   * Where the images and files of user messages and tool results are read
+   * from (issue #19); absent: every attachment is shown as a text stand-in.
+   */
+  readonly media?: MediaStore | undefined;
 }
 
 /**
@@ -154,7 +161,8 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     const entries = await readTranscriptEntries(options.transcript, input, signal);
     if (entries === undefined) return cancelledOrRethrow(signal, undefined);
     // Tool call ids another provider made are mapped to ones this provider accepts (issue #19).
-    const prompt = withProviderToolCallIds(buildModelPrompt(agent, entries), model.provider);
+    const media = await loadPromptMedia(entries, options.media, agent.media?.accepts);
+    const prompt = withProviderToolCallIds(buildModelPrompt(agent, entries, media), model.provider);
     // Spend limits (issue #19): a budget that cannot hold the worst case fails
     // the call here, before the model is called (budget_exceeded).
     const spend = await reserveModelCallSpend(options.spend, {

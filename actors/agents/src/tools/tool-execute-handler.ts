@@ -10,6 +10,8 @@ import {
   type ToolExecuteInput,
   type ToolExecuteOutput,
   type ToolProgress,
+  MediaRejectedError,
+  type MediaLimits,
 } from "@troupe/protocol";
 import type { Logger } from "pino";
 import { EffectCancelledError } from "@troupe/runtime";
@@ -40,6 +42,8 @@ import {
   unknownToolOutput,
 } from "./tool-execute-outputs.js";
 import { stringifyToolResult, truncatedContent, utf8ByteLength } from "./tool-result-content.js";
+import type { MediaStore } from "../media/media-store.js";
+import { type ExtractedMedia, extractToolMedia } from "../media/tool-result-media.js";
 import type { ToolResultStore } from "./tool-result-store.js";
 
 /** Shortest time between two `tool.progress` events of one call, in ms (issue #15). */
@@ -62,6 +66,14 @@ export interface ToolExecuteHandlerOptions {
   readonly idempotencyRecords: IdempotencyRecordStore;
   /** Where results longer than a tool's `maxResultBytes` are kept in full (`RedisToolResultStore`). */
   readonly results: ToolResultStore;
+  /**
+   * Where images and files a tool returns (`{ type: "image" | "file", data, mediaType, name? }`
+   * in its result) are stored; the result keeps their references (issue #19,
+   * docs/media.md). Absent: results are serialised as they are.
+   */
+  readonly media?: MediaStore | undefined;
+  /** Limits on the media a tool returns (size in bytes, media types, count). */
+  readonly mediaLimits?: MediaLimits | undefined;
   /** Reports retries, outcome-unknown calls and hand-overs. */
   readonly logger?: Logger;
   /**
@@ -258,10 +270,19 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
       if (tool === undefined) throw new Error("unreachable: no tool");
       if (outcome.kind === "returned") {
         let content: string;
+        let media: readonly ExtractedMedia[] = [];
         try {
-          content = stringifyToolResult(outcome.value);
+          // Images and files in the result go to the media store by reference (issue #19).
+          const extracted =
+            options.media === undefined
+              ? { value: outcome.value, media }
+              : extractToolMedia(outcome.value, options.mediaLimits);
+          media = extracted.media;
+          content = stringifyToolResult(extracted.value);
         } catch (error) {
-          const message = `its result is not JSON-serialisable (${(error as Error).message})`;
+          const message = MediaRejectedError.isInstance(error)
+            ? `its result holds media that was refused (${error.message})`
+            : `its result is not JSON-serialisable (${(error as Error).message})`;
           return record(
             input,
             tool,
@@ -269,7 +290,15 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
             signal,
           );
         }
-        return record(input, tool, { status: "succeeded", content }, signal);
+        // Stored by digest: a re-run after a crash stores nothing twice.
+        const store = options.media;
+        if (store !== undefined) {
+          for (const { ref, bytes } of media) {
+            await storeUntilDone("media", () => store.put(bytes, ref), signal, logger);
+          }
+        }
+        const refs = media.length === 0 ? {} : { media: media.map(({ ref }) => ref) };
+        return record(input, tool, { status: "succeeded", content, ...refs }, signal);
       }
       if (outcome.kind === "aborted") {
         return record(input, tool, cancelledOutput(tool.name, effectClass), signal);
@@ -387,6 +416,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
         content: truncatedContent(output.content, shownBytes, ref),
         truncated: true,
         resultRef: ref,
+        ...(output.media === undefined ? {} : { media: output.media }),
       };
     }
     const status = final.status === "succeeded" ? "succeeded" : "failed";

@@ -3,6 +3,7 @@ import { identifierSchema } from "../field-schemas.js";
 import { toolExecutionStatusSchema } from "../tool-call-status.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
 import { nullAsAbsent } from "./null-as-absent.js";
+import { mediaRefSchema } from "../media-ref.js";
 
 /**
  * Name of the effect that runs one tool call: requested by the tool call
@@ -53,6 +54,8 @@ export type ToolExecuteInput = z.infer<typeof toolExecuteInputSchema>;
  * Shape: `{ status, content: string, truncated?: boolean, resultRef?: string }`;
  * `truncated` is true when `content` was shortened to the tool's limit, and
  * `resultRef` then names the full result in the host's result store.
+ * `media` (issue #19) references images or files the tool returned, stored in
+ * the media Object Store (`content` then holds the rest of the result).
  */
 export const toolExecuteOutputSchema = nullAsAbsent(
   z.object({
@@ -60,6 +63,7 @@ export const toolExecuteOutputSchema = nullAsAbsent(
     content: z.string(),
     truncated: z.boolean().optional(),
     resultRef: z.string().min(1).optional(),
+    media: z.array(mediaRefSchema).optional(),
   }),
 );
 /** See {@link toolExecuteOutputSchema}. */

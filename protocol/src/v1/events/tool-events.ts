@@ -2,6 +2,7 @@ import { z } from "zod";
 import { wireErrorSchema } from "../../errors/wire-error.js";
 import { identifierSchema } from "../field-schemas.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
+import { mediaRefSchema } from "../media-ref.js";
 
 const toolCallFields = {
   toolCallId: identifierSchema,
@@ -55,15 +56,17 @@ export type ToolProgress = z.infer<typeof toolProgressSchema>;
 /**
  * `tool.completed` — a tool call returned; `output` is its result as plain data,
  * `content` the result as the model reads it (text), `truncated` true when that
- * text was shortened to the configured limit.
+ * text was shortened to the configured limit, `media` the references of images
+ * or files the tool returned (issue #19; the bytes are in the media Object Store).
  *
- * Shape: `{ toolCallId: string, runId: string, tool: string, output?: unknown, content?: string, truncated?: boolean }`.
+ * Shape: `{ toolCallId: string, runId: string, tool: string, output?: unknown, content?: string, truncated?: boolean, media?: MediaRef[] }`.
  */
 export const toolCompletedSchema = z.object({
   ...toolCallFields,
   output: z.unknown().optional(),
   content: z.string().optional(),
   truncated: z.boolean().optional(),
+  media: z.array(mediaRefSchema).optional(),
 });
 /** Payload of `tool.completed`. */
 export type ToolCompleted = z.infer<typeof toolCompletedSchema>;

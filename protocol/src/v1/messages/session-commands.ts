@@ -7,6 +7,7 @@ import {
   toolCallIdSchema,
 } from "../field-schemas.js";
 import { toolPolicySchema } from "../tool-policy.js";
+import { mediaRefListSchema } from "../media-ref.js";
 
 // The public commands a session accepts. Their rules are one set (issue #11):
 // - every payload is a strict object: an unknown field is refused by name
@@ -28,12 +29,16 @@ import { toolPolicySchema } from "../tool-policy.js";
  * `message.duplicate`. `agent` (an actor-id-safe name) names the agent
  * configuration to run, when the deployment has several. `metadata` is kept with
  * the message, uninterpreted.
+ * `attachments` (issue #19, docs/media.md): 1 to 16 `MediaRef`s
+ * (`{ digest, mediaType, size, name? }`) of images or files already stored in
+ * the deployment's media Object Store; the bytes never travel in the message.
  */
 export const userMessageSchema = z.strictObject({
   text: commandTextSchema,
   clientMessageId: actorIdSchema.optional(),
   agent: actorIdSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  attachments: mediaRefListSchema.optional(),
 });
 /** Payload of `user.message`. */
 export type UserMessage = z.infer<typeof userMessageSchema>;

@@ -4,6 +4,7 @@ import { identifierSchema } from "../field-schemas.js";
 import { toolExecutionStatusSchema } from "../tool-call-status.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
 import { toolPolicyDecisionSchema } from "../tool-policy.js";
+import { mediaRefSchema } from "../media-ref.js";
 
 /**
  * `tool.start` — internal, run actor (`run/<sessionId>`) → tool call actor
@@ -43,7 +44,7 @@ export type ToolStart = z.infer<typeof toolStartSchema>;
  * tool's output as text, or why it failed); `truncated` is true when the host
  * shortened it to the configured limit.
  *
- * Shape: `{ runId: string, toolCallId: string, status: ToolExecutionStatus, content: string, truncated?: boolean }`.
+ * Shape: `{ runId: string, toolCallId: string, status: ToolExecutionStatus, content: string, truncated?: boolean, media?: MediaRef[] }`.
  */
 export const toolFinishedSchema = z.object({
   runId: identifierSchema,
@@ -51,6 +52,8 @@ export const toolFinishedSchema = z.object({
   status: toolExecutionStatusSchema,
   content: z.string(),
   truncated: z.boolean().optional(),
+  /** Media references the tool returned (issue #19). */
+  media: z.array(mediaRefSchema).optional(),
 });
 /** Payload of `tool.finished`. */
 export type ToolFinished = z.infer<typeof toolFinishedSchema>;

@@ -8,6 +8,7 @@ import type { ConnectionFlags } from "../connection-settings.js";
 import { positiveInteger } from "../parse-number.js";
 import { EventRenderer } from "../render/event-renderer.js";
 import { withClient } from "../with-client.js";
+import { collectValues, uploadAttachments } from "../attach-files.js";
 
 interface SendOptions extends ConnectionFlags {
   readonly wait?: boolean;
@@ -15,6 +16,7 @@ interface SendOptions extends ConnectionFlags {
   readonly id?: string;
   readonly timeout: number;
   readonly json?: boolean;
+  readonly attach?: string[];
 }
 
 /** Events `send --wait` does not show on stderr: the answer and any error are printed at the end. */
@@ -53,6 +55,12 @@ export function sendCommand(): Command {
         .argParser(positiveInteger),
     )
     .option("--json", "print the receipt (or, with --wait, the run outcome) as JSON")
+    .option(
+      "--attach <file>",
+      "attach an image or file, uploaded to the media store first (repeatable; " +
+        "[<mediaType>:]<path>, the type from the extension by default)",
+      collectValues,
+    )
     .action(async (sessionId: string, text: string, options: SendOptions) => {
       assertActorId(sessionId);
       if (text === "-") {
@@ -64,12 +72,15 @@ export function sendCommand(): Command {
         checkMessageTextLength(text, "the argument");
       }
       if (text.trim() === "") throw new RangeError("the message text is empty");
-      const message = {
+      const fields = {
         text,
         ...(options.agent === undefined ? {} : { agent: options.agent }),
         ...(options.id === undefined ? {} : { clientMessageId: options.id }),
       };
       await withClient(options, async (client) => {
+        // Attachments are uploaded first; the message holds their references (issue #19).
+        const attachments = await uploadAttachments(client, options.attach ?? []);
+        const message = attachments.length === 0 ? fields : { ...fields, attachments };
         if (options.wait !== true) {
           const receipt = await client.send(sessionId, message);
           process.stdout.write(

@@ -1,0 +1,137 @@
+import { nanos } from "@nats-io/transport-node";
+import type { JetStreamClient } from "@nats-io/jetstream";
+import { Objm, StorageType, type ObjectStore } from "@nats-io/obj";
+import {
+  MediaRejectedError,
+  assertMediaAllowed,
+  type MediaLimits,
+  type MediaRef,
+} from "@troupe/protocol";
+import { mediaDigest, objectStoreDigestOf } from "./media-digest.js";
+import type { MediaDescription, MediaStore } from "./media-store.js";
+
+/** Default of {@link ObjectStoreMediaStoreOptions.retentionMs}: 7 days, the journal's default. */
+export const DEFAULT_MEDIA_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/** Options of {@link ObjectStoreMediaStore}. */
+export interface ObjectStoreMediaStoreOptions {
+  /** The bucket, `mediaBucketName(prefix)` (e.g. `TROUPE_MEDIA`). */
+  readonly bucket: string;
+  /**
+   * How long an object is kept after it was stored, in ms; default
+   * {@link DEFAULT_MEDIA_RETENTION_MS} (7 days); 0 keeps objects as long as the
+   * server does. Applies when this store creates the bucket.
+   */
+  readonly retentionMs?: number | undefined;
+  /** Replicas of the bucket's stream when this store creates it (1–5); default 1. */
+  readonly replicas?: number | undefined;
+  /** Size and media type limits of stored objects; defaults as `assertMediaAllowed`. */
+  readonly limits?: MediaLimits | undefined;
+}
+
+/**
+ * A {@link MediaStore} in a NATS JetStream Object Store bucket (issue #19):
+ * objects are named by their digest (`sha256:<hex>`), so a repeated put of the
+ * same bytes finds the object and stores nothing. The bucket is created on
+ * first use if it does not exist (file storage, {@link ObjectStoreMediaStoreOptions.retentionMs}
+ * as its TTL), else opened as it is.
+ *
+ * @example
+ * ```ts
+ * const media = new ObjectStoreMediaStore(js, { bucket: mediaBucketName("troupe") });
+ * const ref = await media.put(png, { mediaType: "image/png", name: "chart.png" });
+ * const bytes = await media.get(ref);
+ * ```
+ * @see https://docs.nats.io/nats-concepts/jetstream/obj_store
+ */
+export class ObjectStoreMediaStore implements MediaStore {
+  readonly #js: JetStreamClient;
+  readonly #options: ObjectStoreMediaStoreOptions;
+  #bucket: Promise<ObjectStore> | undefined;
+
+  /**
+   * @param js - a JetStream client of the deployment's NATS.
+   * @param options - bucket, retention, replicas, limits.
+   */
+  constructor(js: JetStreamClient, options: ObjectStoreMediaStoreOptions) {
+    this.#js = js;
+    this.#options = options;
+  }
+
+  /** See {@link MediaStore.put}. */
+  async put(bytes: Uint8Array, description: MediaDescription): Promise<MediaRef> {
+    const digest = mediaDigest(bytes);
+    const { mediaType, name } = description;
+    assertMediaAllowed({ size: bytes.length, mediaType, digest }, this.#options.limits);
+    const ref: MediaRef = {
+      digest,
+      mediaType,
+      size: bytes.length,
+      ...(name === undefined ? {} : { name }),
+    };
+    const bucket = await this.#open();
+    const stored = await bucket.info(digest);
+    if (stored !== null && !stored.deleted && stored.size === bytes.length) return ref;
+    await bucket.putBlob({ name: digest, description: mediaType }, bytes);
+    return ref;
+  }
+
+  /** See {@link MediaStore.get}. */
+  async get(ref: MediaRef): Promise<Uint8Array> {
+    const bucket = await this.#open();
+    const info = await bucket.info(ref.digest);
+    const known = { digest: ref.digest, mediaType: ref.mediaType, sizeBytes: ref.size };
+    if (info === null || info.deleted) {
+      throw new MediaRejectedError({
+        reason: "not_found",
+        message: `No media object ${ref.digest} in bucket ${this.#options.bucket} (never stored, or expired).`,
+        ...known,
+      });
+    }
+    if (info.size !== ref.size || info.digest !== objectStoreDigestOf(ref.digest)) {
+      throw new MediaRejectedError({
+        reason: "mismatch",
+        message: `The stored object ${ref.digest} has ${info.size} bytes and digest ${info.digest}; the reference says ${ref.size} bytes.`,
+        ...known,
+      });
+    }
+    const bytes = await bucket.getBlob(ref.digest);
+    if (bytes === null) {
+      throw new MediaRejectedError({
+        reason: "not_found",
+        message: `The media object ${ref.digest} went away while it was read.`,
+        ...known,
+      });
+    }
+    return bytes;
+  }
+
+  #open(): Promise<ObjectStore> {
+    if (this.#bucket === undefined) {
+      const opened = openMediaBucket(this.#js, this.#options);
+      // A failed open (NATS unavailable) is tried again by the next call.
+      opened.catch(() => (this.#bucket = undefined));
+      this.#bucket = opened;
+    }
+    return this.#bucket;
+  }
+}
+
+/**
+ * Opens the media bucket, creating it when it does not exist.
+ *
+ * @param js - a JetStream client.
+ * @param options - bucket name, retention (ms) and replicas for a new bucket.
+ */
+export function openMediaBucket(
+  js: JetStreamClient,
+  options: Pick<ObjectStoreMediaStoreOptions, "bucket" | "retentionMs" | "replicas">,
+): Promise<ObjectStore> {
+  const retentionMs = options.retentionMs ?? DEFAULT_MEDIA_RETENTION_MS;
+  return new Objm(js).create(options.bucket, {
+    description: "Troupe media by reference (issue #19)",
+    storage: StorageType.File,
+    replicas: options.replicas ?? 1,
+    ...(retentionMs > 0 ? { ttl: nanos(retentionMs) } : {}),
+  });
+}

@@ -1,0 +1,72 @@
+import { readFile } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import type { TroupeClient } from "@troupe/client";
+import type { MediaRef } from "@troupe/protocol";
+
+/** Media types `--attach` infers from a file's extension (lowercase, with the dot). */
+export const MEDIA_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".pdf": "application/pdf",
+  ".txt": "text/plain",
+  ".md": "text/plain",
+});
+
+/** A `--attach` value: `<path>` or `<mediaType>:<path>`. */
+export interface AttachSpec {
+  readonly path: string;
+  readonly mediaType: string;
+  readonly name: string;
+}
+
+/**
+ * Reads a `--attach` value (issue #19): `photo.png` (media type from the
+ * extension, see {@link MEDIA_TYPES_BY_EXTENSION}) or `image/png:./shot`
+ * (media type given). The attachment's name is the file's base name.
+ *
+ * @param value - the flag's value.
+ * @returns path, media type and name.
+ * @throws RangeError when the extension is unknown and no media type is given.
+ * @example parseAttachSpec("application/pdf:report") // { path: "report", mediaType: "application/pdf", name: "report" }
+ */
+export function parseAttachSpec(value: string): AttachSpec {
+  const typed = /^([a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*):(.+)$/u.exec(value);
+  const path = typed?.[2] ?? value;
+  const mediaType = typed?.[1] ?? MEDIA_TYPES_BY_EXTENSION[extname(path).toLowerCase()];
+  if (mediaType === undefined) {
+    throw new RangeError(
+      `--attach ${value}: cannot tell the media type from "${extname(path)}"; ` +
+        `write it before the path, e.g. --attach image/png:${path}`,
+    );
+  }
+  return { path, mediaType, name: basename(path).slice(0, 255) || "attachment" };
+}
+
+/**
+ * Uploads the `--attach` files (in order) and returns their references.
+ *
+ * @param client - a connected client.
+ * @param values - the `--attach` values.
+ * @throws RangeError (see {@link parseAttachSpec}), the file system's errors,
+ *   `MediaRejectedError` (too large, media type not allowed) before anything is sent.
+ */
+export async function uploadAttachments(
+  client: TroupeClient,
+  values: readonly string[],
+): Promise<MediaRef[]> {
+  const specs = values.map(parseAttachSpec);
+  const refs: MediaRef[] = [];
+  for (const spec of specs) {
+    const bytes = await readFile(spec.path);
+    refs.push(await client.uploadMedia(bytes, { mediaType: spec.mediaType, name: spec.name }));
+  }
+  return refs;
+}
+
+/** Commander collector for a repeatable option. */
+export function collectValues(value: string, previous: readonly string[] = []): string[] {
+  return [...previous, value];
+}
