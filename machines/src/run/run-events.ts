@@ -1,4 +1,5 @@
 import {
+  runCompactSchema,
   runCancelSchema,
   runStartSchema,
   runSteerSchema,
@@ -9,6 +10,7 @@ import type {
   EffectFailedEvent,
   MessageSchemas,
   RunCancel,
+  RunCompact,
   RunStart,
   RunSteer,
   ToolFinished,
@@ -26,6 +28,7 @@ export type RunEvent =
   | InboxEvent<"run.cancel", RunCancel>
   | InboxEvent<"run.steer", RunSteer>
   | InboxEvent<"tool.finished", ToolFinished>
+  | InboxEvent<"run.compact", RunCompact>
   | EffectCompletedEvent
   | EffectFailedEvent;
 
@@ -38,6 +41,7 @@ export const runMessageSchemas = {
   "run.cancel": runCancelSchema,
   "run.steer": runSteerSchema,
   "tool.finished": toolFinishedSchema,
+  "run.compact": runCompactSchema,
 } as const satisfies MessageSchemas;
 
 /** Code of `run.failed` when a model call returned something that is not a model call output. */

@@ -32,6 +32,7 @@ import {
   requestModelCall,
 } from "./run-steps.js";
 import { awaitsResult, isToolPhaseSettled } from "./tool-phase.js";
+import { recordCompaction, requestCompaction } from "./run-compaction-steps.js";
 
 const step = stepAction<RunContext, RunEvent>;
 
@@ -74,6 +75,8 @@ export const runMachine = setup({
     recordToolResult: step(recordToolResult),
     finishTools: step(finishTools),
     cancelTools: step(cancelTools),
+    recordCompaction: step(recordCompaction),
+    requestCompaction: step(requestCompaction),
   },
   guards: {
     /** A `run.start` for this session, not a repeat of the run that just ended. */
@@ -128,6 +131,8 @@ export const runMachine = setup({
   id: "run",
   context: ({ input }) => initialRunContext(input),
   initial: "idle",
+  // A forwarded `session.compact` marks the next model call, in every state (issue #19).
+  on: { "run.compact": { actions: "requestCompaction" } },
   states: {
     idle: {
       on: { "run.start": { guard: "canStart", target: "calling", actions: "beginRun" } },
@@ -138,14 +143,18 @@ export const runMachine = setup({
         "effect.completed": [
           { guard: not("isCurrentEffect") },
           { guard: not("hasModelOutput"), target: "idle", actions: "fail" },
-          { guard: "hasToolCalls", target: "runningTools", actions: "startTools" },
+          {
+            guard: "hasToolCalls",
+            target: "runningTools",
+            actions: ["recordCompaction", "startTools"],
+          },
           {
             guard: "hasSteersToDeliver",
             target: "calling",
             reenter: true,
-            actions: "deliverSteers",
+            actions: ["recordCompaction", "deliverSteers"],
           },
-          { target: "idle", actions: "complete" },
+          { target: "idle", actions: ["recordCompaction", "complete"] },
         ],
         "effect.failed": [
           { guard: not("isCurrentEffect") },
@@ -179,7 +188,8 @@ export const runMachine = setup({
       on: {
         "effect.completed": [
           { guard: not("isCurrentEffect") },
-          { target: "idle", actions: "finishCancelled" },
+          { guard: not("hasModelOutput"), target: "idle", actions: "finishCancelled" },
+          { target: "idle", actions: ["recordCompaction", "finishCancelled"] },
         ],
         "effect.failed": [
           { guard: not("isCurrentEffect") },

@@ -110,6 +110,8 @@ export const requestModelCall: RunStep = (context) => {
     withoutTools: isFinalCall(run),
     ...(run.toolPolicy === undefined ? {} : { toolPolicy: run.toolPolicy }),
     ...(context.parentSessionId === undefined ? {} : { parentSessionId: context.parentSessionId }),
+    ...(context.summaryIndex === undefined ? {} : { summaryIndex: context.summaryIndex }),
+    ...(context.compactRequested === true ? { compact: "manual" as const } : {}),
   };
   const effectId = modelCallEffectId(run);
   return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input })] };

@@ -166,4 +166,29 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
     { subagent: addressTextArbitrary, runId: identifierArbitrary, text, usage },
     { requiredKeys: ["subagent", "runId", "text"] },
   ),
+  "session.compacted": fc.record(
+    {
+      sessionId: actorIdArbitrary,
+      runId: identifierArbitrary,
+      summaryIndex: fc.nat(),
+      through: fc.integer({ min: 1 }),
+      tokensBefore: fc.nat(),
+      tokensAfter: fc.nat(),
+      reason: fc.constantFrom("budget", "manual"),
+      model: nonEmptyText,
+      usage,
+    },
+    {
+      requiredKeys: [
+        "sessionId",
+        "runId",
+        "summaryIndex",
+        "through",
+        "tokensBefore",
+        "tokensAfter",
+        "reason",
+        "usage",
+      ],
+    },
+  ),
 };

@@ -17,6 +17,7 @@ import {
   sessionCreatedSchema,
   sessionIdleSchema,
 } from "./events/session-events.js";
+import { sessionCompactedSchema } from "./events/compaction-events.js";
 import { subagentCompletedSchema, subagentStartedSchema } from "./events/subagent-events.js";
 import {
   toolApprovalRequestedSchema,
@@ -62,6 +63,7 @@ export const builtinEventSchemas = {
   "question.answered": questionAnsweredSchema,
   "subagent.started": subagentStartedSchema,
   "subagent.completed": subagentCompletedSchema,
+  "session.compacted": sessionCompactedSchema,
 } as const satisfies EventSchemas;
 
 /** Type of {@link builtinEventSchemas}. */

@@ -1,5 +1,6 @@
 import type { SessionPolicy, ToolPolicy } from "@troupe/protocol";
 import type { ModelSpec } from "../models/resolve-model.js";
+import type { ContextOptions } from "./context-budget.js";
 import type { McpServerDefinition, McpServerOptions } from "../mcp/mcp-server-options.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import type { ToolsOption } from "../tools/tool-record.js";
@@ -78,6 +79,12 @@ export interface AgentOptions {
   readonly toolPolicy?: ToolPolicy;
   /** How long a call that asks waits for `tool.approve` / `tool.deny` before it counts as denied (ms, default 24 h). */
   readonly approvalTimeoutMs?: number;
+  /**
+   * The prompt's token budget and how the transcript is compacted to stay in it
+   * (issue #19, docs/compaction.md): `maxPromptTokens`, `keepRecentTokens`,
+   * `compactionModel`. Default: 75 % of the model's known context window.
+   */
+  readonly context?: ContextOptions;
 }
 
 /** A validated agent, with every default filled in. Frozen. */
@@ -110,6 +117,8 @@ export interface AgentDefinition {
     readonly deny: readonly string[];
   };
   readonly approvalTimeoutMs: number;
+  /** See `AgentOptions.context`; undefined = the defaults. */
+  readonly context?: ContextOptions | undefined;
 }
 
 /** A subagent as `defineAgent` takes it (see `AgentOptions.subagents`). */

@@ -11,6 +11,7 @@ import { toToolRecord } from "../tools/tool-record.js";
 import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOptions } from "./agent-definition.js";
 import { toSubagentRecord } from "./subagents.js";
+import { contextOptionsSchema } from "./context-budget.js";
 
 /** Default model calls per run: the run machine's (`@troupe/machines`). */
 export { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
@@ -100,6 +101,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     }
   }
   issues.push(...modelIssues(options.model));
+  issues.push(...contextIssues(options.context));
   const mcpServers = parseMcpServers(options.mcpServers);
   issues.push(...mcpServers.issues);
   const tools = toToolRecord(options.tools);
@@ -126,7 +128,27 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     model: options.model,
     tools: tools.tools,
     subagents: Object.freeze(subagents.subagents),
+    ...(options.context === undefined ? {} : { context: Object.freeze({ ...options.context }) }),
   });
+}
+
+/** Problems of `options.context` (issue #19): whole token counts ≥ 1, a valid compaction model. */
+function contextIssues(context: unknown): AgentIssue[] {
+  const parsed = contextOptionsSchema.safeParse(context);
+  const issues: AgentIssue[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({
+        path: [
+          "context",
+          ...issue.path.map((key) => (typeof key === "symbol" ? String(key) : key)),
+        ],
+        message: issue.message,
+      }));
+  const model = parsed.success ? parsed.data?.compactionModel : undefined;
+  for (const issue of modelIssues(model)) {
+    issues.push({ path: ["context", "compactionModel"], message: issue.message });
+  }
+  return issues;
 }
 
 function modelIssues(model: unknown): AgentIssue[] {

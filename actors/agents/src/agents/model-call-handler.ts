@@ -6,7 +6,7 @@ import {
   resolveModel,
 } from "../models/resolve-model.js";
 import type { AgentRegistry } from "./agent-registry.js";
-import { buildModelPrompt } from "./build-model-prompt.js";
+import { compactedPrompt } from "./compacted-prompt.js";
 import { EffectCancelledError } from "@troupe/runtime";
 import {
   MODEL_CALL_EFFECT,
@@ -23,7 +23,7 @@ import { toModelCallError } from "./to-model-call-error.js";
 import { assertModelOutputFits } from "./model-output-size.js";
 import { DeltaBatcher } from "./delta-batcher.js";
 import { ModelCallTelemetry } from "./model-call-telemetry.js";
-import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
+import type { TranscriptReader } from "./transcript-reader.js";
 
 /** Options of {@link createModelCallHandler}. */
 export interface ModelCallHandlerOptions {
@@ -124,9 +124,21 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       streamAttempt = value;
     });
     attemptKnown.catch(() => undefined);
-    const entries = await readTranscriptEntries(options.transcript, input, signal);
-    if (entries === undefined) return cancelledOrRethrow(signal, undefined);
-    const prompt = buildModelPrompt(agent, entries);
+    // The transcript window from the latest summary on, compacted first when
+    // over the agent's budget or asked to (issue #19, compacted-prompt.ts).
+    const window = await compactedPrompt({
+      agent,
+      model,
+      compactionModel:
+        agent.context?.compactionModel === undefined
+          ? model
+          : modelFor(agent.context.compactionModel),
+      input,
+      transcript: options.transcript,
+      signal,
+    });
+    if (window === undefined) return cancelledOrRethrow(signal, undefined);
+    const { prompt, compaction } = window;
     let index = 0;
     // Deltas are provisional (not journaled); they go out once per event-loop
     // turn, joined, and all of them before the result is delivered (issue #12).
@@ -214,6 +226,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
         toolCalls: input.withoutTools
           ? []
           : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
+        ...(compaction === undefined ? {} : { compaction }),
       });
     };
     try {

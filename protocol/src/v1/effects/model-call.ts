@@ -4,6 +4,7 @@ import { usageSchema } from "../events/run-events.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
 import { toolPolicyDecisionSchema, toolPolicyOverridesSchema } from "../tool-policy.js";
 import { nullAsAbsent } from "./null-as-absent.js";
+import { compactionReasonSchema, compactionResultSchema } from "../compaction/compaction-result.js";
 
 /**
  * Name of the effect that calls the model for one step of a run: requested by
@@ -57,6 +58,14 @@ export const modelCallInputSchema = nullAsAbsent(
       toolPolicy: toolPolicyOverridesSchema.optional(),
       /** A subagent's run: the delegating session, whose subjects carry the deltas. */
       parentSessionId: identifierSchema.optional(),
+      /**
+       * Index of the session's latest `summary` entry (issue #19): the handler
+       * reads from that summary's `through` on instead of from entry 0.
+       * Absent = no compaction yet.
+       */
+      summaryIndex: z.number().int().nonnegative().optional(),
+      /** `manual`: compact before calling, whatever the budget (`session.compact`). */
+      compact: compactionReasonSchema.optional(),
     }),
   ),
 );
@@ -135,6 +144,8 @@ export const modelCallOutputSchema = nullAsAbsent(
       })
       .default([]),
     cancelled: z.boolean().optional(),
+    /** The handler compacted the transcript before calling (issue #19). */
+    compaction: compactionResultSchema.optional(),
   }),
 );
 /** See {@link modelCallOutputSchema}; `toolCalls` is always present after parsing. */
