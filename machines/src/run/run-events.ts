@@ -10,7 +10,6 @@ import type {
   EffectFailedEvent,
   MessageSchemas,
   RunCancel,
-  RunCompact,
   RunStart,
   RunSteer,
   ToolFinished,
@@ -28,7 +27,8 @@ export type RunEvent =
   | InboxEvent<"run.cancel", RunCancel>
   | InboxEvent<"run.steer", RunSteer>
   | InboxEvent<"tool.finished", ToolFinished>
-  | InboxEvent<"run.compact", RunCompact>
+  // `RunCompact` is `{}` as a zod output (`Record<string, never>`); no fields to add.
+  | InboxEvent<"run.compact", object>
   | EffectCompletedEvent
   | EffectFailedEvent;
 
