@@ -2,7 +2,12 @@ import { TroupeError, type CompactionResult, type ModelCallInput } from "@troupe
 import type { LanguageModelInstance } from "../models/resolve-model.js";
 import type { AgentDefinition } from "./agent-definition.js";
 import { buildModelPrompt, type ModelPrompt } from "./build-model-prompt.js";
-import { planCompaction, promptTokens, type IndexedEntry } from "./compaction-plan.js";
+import {
+  instructionsWithSummary,
+  planCompaction,
+  promptTokens,
+  type IndexedEntry,
+} from "./compaction-plan.js";
 import { resolveContextBudget } from "./context-budget.js";
 import { summariseTranscript } from "./summarise-transcript.js";
 import { readTranscriptEntries, type TranscriptReader } from "./transcript-reader.js";
@@ -136,12 +141,5 @@ export function withSummary(
     agent,
     entries.map(({ entry }) => entry),
   );
-  if (summaryText === undefined) return prompt;
-  return {
-    ...prompt,
-    instructions:
-      `${prompt.instructions}\n\n<conversation_summary>\n` +
-      "The earlier part of this conversation was compacted into this summary:\n" +
-      `${summaryText}\n</conversation_summary>`,
-  };
+  return { ...prompt, instructions: instructionsWithSummary(prompt.instructions, summaryText) };
 }

@@ -1,5 +1,5 @@
 import type { CompactionReason } from "@troupe/protocol";
-import { estimateTokens, type ContextBudget } from "./context-budget.js";
+import { estimateTextTokens, type ContextBudget } from "./context-budget.js";
 import type { TranscriptEntry } from "./transcript-entry.js";
 
 /** Tokens counted per entry on top of its text (role and message framing). */
@@ -43,20 +43,42 @@ export function entryTokens(entry: TranscriptEntry): number {
   switch (entry.role) {
     case "user":
     case "summary":
-      return estimateTokens(entry.text) + ENTRY_OVERHEAD_TOKENS;
+      return estimateTextTokens(entry.text) + ENTRY_OVERHEAD_TOKENS;
     case "assistant":
       return (
-        estimateTokens(
+        estimateTextTokens(
           entry.text + (entry.toolCalls ?? []).map((call) => call.toolName + call.input).join(""),
         ) + ENTRY_OVERHEAD_TOKENS
       );
     case "tool":
-      return estimateTokens(entry.toolName + entry.content) + ENTRY_OVERHEAD_TOKENS;
+      return estimateTextTokens(entry.toolName + entry.content) + ENTRY_OVERHEAD_TOKENS;
   }
 }
 
 /**
- * Estimated tokens of a prompt: instructions, summary and entries.
+ * The instructions of a model call whose prompt carries a summary: the agent's
+ * instructions, then the summary as the conversation so far.
+ *
+ * @param instructions - the agent's instructions.
+ * @param summaryText - the latest summary, if any.
+ * @returns the instructions to send.
+ */
+export function instructionsWithSummary(
+  instructions: string,
+  summaryText: string | undefined,
+): string {
+  if (summaryText === undefined) return instructions;
+  return (
+    `${instructions}\n\n<conversation_summary>\n` +
+    "The earlier part of this conversation was compacted into this summary:\n" +
+    `${summaryText}\n</conversation_summary>`
+  );
+}
+
+/**
+ * Estimated tokens of a prompt: instructions (with the summary, as sent; see
+ * {@link instructionsWithSummary}) and entries. Tool definitions are not
+ * counted: keep a margin for them in the budget.
  *
  * @param instructions - the agent's instructions.
  * @param summaryText - the summary the prompt carries, if any.
@@ -68,8 +90,7 @@ export function promptTokens(
   summaryText: string | undefined,
   entries: readonly IndexedEntry[],
 ): number {
-  let total = estimateTokens(instructions);
-  if (summaryText !== undefined) total += estimateTokens(summaryText) + ENTRY_OVERHEAD_TOKENS;
+  let total = estimateTextTokens(instructionsWithSummary(instructions, summaryText));
   for (const { entry } of entries) total += entryTokens(entry);
   return total;
 }

@@ -27,7 +27,7 @@ export const KNOWN_CONTEXT_WINDOW_TOKENS: Readonly<Record<string, number>> = Obj
 export const DEFAULT_PROMPT_SHARE = 0.75;
 /** Share of the budget the entries kept after a compaction may use by default. */
 export const DEFAULT_KEEP_RECENT_SHARE = 0.25;
-/** Characters per token of {@link estimateTokens}. */
+/** Characters per token of {@link estimateTextTokens}. */
 export const CHARACTERS_PER_TOKEN = 4;
 
 /**
@@ -36,7 +36,7 @@ export const CHARACTERS_PER_TOKEN = 4;
  */
 export interface ContextOptions {
   /**
-   * Most prompt tokens (estimated, see {@link estimateTokens}) a model call may
+   * Most prompt tokens (estimated, see {@link estimateTextTokens}) a model call may
    * send before the older transcript is compacted (whole, ≥ 1). Default: 75 % of
    * the model's context window when {@link KNOWN_CONTEXT_WINDOW_TOKENS} knows it;
    * otherwise no automatic compaction (a manual `session.compact` still works).
@@ -116,6 +116,6 @@ export function resolveContextBudget(
  * @param text - any text.
  * @returns tokens, 0 or more.
  */
-export function estimateTokens(text: string): number {
+export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / CHARACTERS_PER_TOKEN);
 }

@@ -8,7 +8,7 @@ import { z } from "zod";
  * summaries left out. `through` never falls between an assistant entry's tool
  * calls and their `tool` results.
  *
- * Token counts are estimates of the whole prompt (see `estimateTokens` in
+ * Token counts are estimates of the whole prompt (see `estimateTextTokens` in
  * `@troupe/agents`), before and after the compaction, in tokens.
  *
  * Shape: `{ role: "summary", text: string, through: number (entries, 1+),
