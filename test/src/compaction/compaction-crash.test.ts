@@ -5,10 +5,14 @@ import {
   shardOf,
   transcriptSubject,
 } from "@troupe/protocol";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { readStream } from "../support/read-stream.js";
 import { followSession } from "../support/session-events.js";
+import { runTroupe } from "../support/troupe-cli.js";
 import { waitFor } from "../support/wait-for.js";
 
 // Issue #19, "Must show": a SIGKILL of the owning host in the middle of a
@@ -135,4 +139,50 @@ describe("context compaction survives a crash (issue #19)", () => {
     // The originals stay in the log: eight entries of the four turns and the summary.
     expect(new Set(transcript.map((stored) => stored.index)).size).toBe(9);
   }, 300_000);
+
+  it("troupe compact: the idle session's next model call compacts, keeping the latest user turn", async () => {
+    // The survivor of the test above serves every shard by now.
+    const sessionId = "manual-1";
+    const log = followSession(cluster.nats, sessionId);
+    const home = await mkdtemp(join(tmpdir(), "troupe-compact-"));
+    const connection = ["--nats", cluster.servers.natsUrl, "--redis", cluster.servers.redisUrl];
+    try {
+      for (const n of [1, 2]) {
+        await cluster.publishToSession(sessionId, { type: "user.message", text: `hi ${n}` });
+        await log.until(
+          (events) => events.filter((event) => event.type === "session.idle").length >= n,
+          60_000,
+          `session.idle after message ${n}`,
+        );
+      }
+      const compact = await runTroupe(["compact", sessionId, ...connection], { home });
+      expect(compact.stdout + compact.stderr).toContain(
+        "manual-1 compacts at its next model call (watch for session.compacted)",
+      );
+      expect(compact.code).toBe(0);
+      // Idle: nothing happens until the next message's model call.
+      expect(log.ofType("session.compacted")).toHaveLength(0);
+      await cluster.publishToSession(sessionId, { type: "user.message", text: "hi 3" });
+      await log.until(
+        (events) => events.filter((event) => event.type === "session.idle").length >= 3,
+        60_000,
+        "session.idle after message 3",
+      );
+      // Entries 0 hi 1, 1 answer, 2 hi 2, 3 answer, 4 hi 3: the summary covers 0…3.
+      expect(log.payloads("session.compacted")).toEqual([
+        expect.objectContaining({ reason: "manual", through: 4, summaryIndex: 5 }),
+      ]);
+      expect(log.payloads("run.completed").at(-1)).toMatchObject({
+        text: "You said: hi 3 [summary]",
+      });
+      const tail = await runTroupe(
+        ["tail", sessionId, "--from", "1", "--until-idle", ...connection],
+        { home },
+      );
+      expect(tail.stdout).toContain("⇲ compacted (manual): entries 0–3 summarised");
+    } finally {
+      log.stop();
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
