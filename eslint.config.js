@@ -87,7 +87,7 @@ const folderLayers = {
     "telemetry",
     "models",
     "tools",
-    ["mcp", "transcript", "schedules", "budget"],
+    ["mcp", "transcript", "schedules", "budget", "media"],
     "agents",
   ],
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],

@@ -49,6 +49,11 @@ export {
   type RequestedEffect,
 } from "@troupe/runtime";
 export * from "./agents/unknown-agent-error.js";
+export * from "./agents/context-budget.js";
+export {
+  COMPACTION_INSTRUCTIONS,
+  COMPACTION_INSTRUCTIONS_MARKER,
+} from "./agents/summarise-transcript.js";
 export * from "./models/demo-script.js";
 export * from "./models/model-not-configured-error.js";
 export * from "./models/model-spec.js";

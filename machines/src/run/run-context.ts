@@ -80,6 +80,13 @@ export interface RunContext {
    * session's subjects.
    */
   readonly parentSessionId?: string | undefined;
+  /**
+   * Index of the session's latest `summary` transcript entry (issue #19):
+   * model calls read from its `through` on. Absent before the first compaction.
+   */
+  readonly summaryIndex?: number | undefined;
+  /** A `run.compact` waits for the next model call (issue #19). */
+  readonly compactRequested?: boolean | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  runCompactSchema,
   runCancelSchema,
   runStartSchema,
   runSteerSchema,
@@ -26,6 +27,8 @@ export type RunEvent =
   | InboxEvent<"run.cancel", RunCancel>
   | InboxEvent<"run.steer", RunSteer>
   | InboxEvent<"tool.finished", ToolFinished>
+  // `RunCompact` is `{}` as a zod output (`Record<string, never>`); no fields to add.
+  | InboxEvent<"run.compact", object>
   | EffectCompletedEvent
   | EffectFailedEvent;
 
@@ -38,6 +41,7 @@ export const runMessageSchemas = {
   "run.cancel": runCancelSchema,
   "run.steer": runSteerSchema,
   "tool.finished": toolFinishedSchema,
+  "run.compact": runCompactSchema,
 } as const satisfies MessageSchemas;
 
 /** Code of `run.failed` when a model call returned something that is not a model call output. */

@@ -34,6 +34,7 @@ import {
 } from "./run-steps.js";
 import { awaitsResult, isToolPhaseSettled } from "./tool-phase.js";
 import { emitBudgetWarnings } from "./budget-steps.js";
+import { recordCompaction, requestCompaction } from "./run-compaction-steps.js";
 
 const step = stepAction<RunContext, RunEvent>;
 
@@ -80,6 +81,8 @@ export const runMachine = setup({
     cancelTools: step(cancelTools),
     fallBack: step(fallBack),
     emitBudgetWarnings: step(emitBudgetWarnings),
+    recordCompaction: step(recordCompaction),
+    requestCompaction: step(requestCompaction),
   },
   guards: {
     /** A `run.start` for this session, not a repeat of the run that just ended. */
@@ -136,6 +139,8 @@ export const runMachine = setup({
   id: "run",
   context: ({ input }) => initialRunContext(input),
   initial: "idle",
+  // A forwarded `session.compact` marks the next model call, in every state (issue #19).
+  on: { "run.compact": { actions: "requestCompaction" } },
   states: {
     idle: {
       on: { "run.start": { guard: "canStart", target: "calling", actions: "beginRun" } },
@@ -147,14 +152,18 @@ export const runMachine = setup({
         "effect.completed": [
           { guard: not("isCurrentEffect") },
           { guard: not("hasModelOutput"), target: "idle", actions: "fail" },
-          { guard: "hasToolCalls", target: "runningTools", actions: "startTools" },
+          {
+            guard: "hasToolCalls",
+            target: "runningTools",
+            actions: ["recordCompaction", "startTools"],
+          },
           {
             guard: "hasSteersToDeliver",
             target: "calling",
             reenter: true,
-            actions: "deliverSteers",
+            actions: ["recordCompaction", "deliverSteers"],
           },
-          { target: "idle", actions: "complete" },
+          { target: "idle", actions: ["recordCompaction", "complete"] },
         ],
         "effect.failed": [
           { guard: not("isCurrentEffect") },
@@ -190,7 +199,8 @@ export const runMachine = setup({
       on: {
         "effect.completed": [
           { guard: not("isCurrentEffect") },
-          { target: "idle", actions: "finishCancelled" },
+          { guard: not("hasModelOutput"), target: "idle", actions: "finishCancelled" },
+          { target: "idle", actions: ["recordCompaction", "finishCancelled"] },
         ],
         "effect.failed": [
           { guard: not("isCurrentEffect") },

@@ -112,6 +112,8 @@ export const requestModelCall: RunStep = (context) => {
     ...(context.parentSessionId === undefined ? {} : { parentSessionId: context.parentSessionId }),
     // The fallback model in use (issue #19); absent for the primary, as before.
     ...((run.modelIndex ?? 0) === 0 ? {} : { modelIndex: run.modelIndex }),
+    ...(context.summaryIndex === undefined ? {} : { summaryIndex: context.summaryIndex }),
+    ...(context.compactRequested === true ? { compact: "manual" as const } : {}),
   };
   const effectId = modelCallEffectId(run);
   return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input })] };

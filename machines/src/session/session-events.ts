@@ -7,6 +7,7 @@ import {
   runSteerSchema,
   sessionCloseSchema,
   sessionConfigureSchema,
+  sessionCompactSchema,
   userMessageSchema,
 } from "@troupe/protocol";
 import type {
@@ -44,6 +45,7 @@ export type SessionEvent =
   | InboxEvent<"session.configure", SessionConfigure>
   // `SessionClose` is `{}` as a zod output (`Record<string, never>`); no fields to add.
   | InboxEvent<"session.close", object>
+  | InboxEvent<"session.compact", object>
   | InboxEvent<"tool.approve", ToolApprove>
   | InboxEvent<"tool.deny", ToolDeny>
   | InboxEvent<"question.answer", QuestionAnswer>
@@ -61,6 +63,7 @@ export const sessionMessageSchemas = {
   "run.steer": runSteerSchema,
   "session.configure": sessionConfigureSchema,
   "session.close": sessionCloseSchema,
+  "session.compact": sessionCompactSchema,
   "tool.approve": toolApproveSchema,
   "tool.deny": toolDenySchema,
   "question.answer": questionAnswerSchema,

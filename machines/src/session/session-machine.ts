@@ -43,6 +43,7 @@ import {
   settleCancelWhileClosing,
   settleNoRunToCancel,
 } from "./session-verdict-steps.js";
+import { forwardCompact } from "./session-compact-steps.js";
 
 const step = stepAction<SessionContext, SessionEvent>;
 /**
@@ -103,6 +104,7 @@ export const sessionMachine = setup({
     startNextRun: step(startNextRun),
     forwardCancel: step(forwardCancel),
     forwardSteer: step(forwardSteer),
+    forwardCompact: step(forwardCompact),
     finishRun: step(finishRun),
     announceIdle: step(announceIdle),
     announceClosed: step(announceClosed),
@@ -208,6 +210,7 @@ export const sessionMachine = setup({
         "run.steer": { actions: "rejectNoActiveRun" },
         "session.configure": configureSafely,
         "session.close": { target: "closed", actions: ["settleApplied", "announceClosed"] },
+        "session.compact": { actions: ["settleApplied", "forwardCompact"] },
         "tool.approve": forwardTool,
         "tool.deny": forwardTool,
         "question.answer": forwardTool,
@@ -242,6 +245,7 @@ export const sessionMachine = setup({
         ],
         "session.configure": configureSafely,
         "session.close": { target: "closing", actions: ["settleApplied", "forwardCancel"] },
+        "session.compact": { actions: ["settleApplied", "forwardCompact"] },
         "tool.approve": forwardTool,
         "tool.deny": forwardTool,
         "question.answer": forwardTool,
@@ -293,6 +297,7 @@ export const sessionMachine = setup({
         "session.close": { actions: "settleAlreadyClosed" },
         "run.steer": { actions: "rejectClosing" },
         "session.configure": { actions: "rejectClosing" },
+        "session.compact": { actions: "rejectClosing" },
         "tool.approve": { actions: "rejectClosing" },
         "tool.deny": { actions: "rejectClosing" },
         "question.answer": { actions: "rejectClosing" },
@@ -310,6 +315,7 @@ export const sessionMachine = setup({
         "session.close": { actions: "settleAlreadyClosed" },
         "run.steer": { actions: "rejectClosed" },
         "session.configure": { actions: "rejectClosed" },
+        "session.compact": { actions: "rejectClosed" },
         "tool.approve": { actions: "rejectClosed" },
         "tool.deny": { actions: "rejectClosed" },
         "question.answer": { actions: "rejectClosed" },

@@ -280,4 +280,29 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
     limit: fc.integer({ min: 0, max: 1_000_000 }),
     warnAt: fc.double({ min: 0.01, max: 1, noNaN: true }),
   }),
+  "session.compacted": fc.record(
+    {
+      sessionId: actorIdArbitrary,
+      runId: identifierArbitrary,
+      summaryIndex: fc.nat(),
+      through: fc.integer({ min: 1 }),
+      tokensBefore: fc.nat(),
+      tokensAfter: fc.nat(),
+      reason: fc.constantFrom("budget", "manual"),
+      model: nonEmptyText,
+      usage,
+    },
+    {
+      requiredKeys: [
+        "sessionId",
+        "runId",
+        "summaryIndex",
+        "through",
+        "tokensBefore",
+        "tokensAfter",
+        "reason",
+        "usage",
+      ],
+    },
+  ),
 };

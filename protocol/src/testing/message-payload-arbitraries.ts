@@ -73,6 +73,8 @@ export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown
     { requiredKeys: [] },
   ),
   "session.close": fc.constant({}),
+  "session.compact": fc.constant({}),
+  "run.compact": fc.constant({}),
   "run.start": fc.record(
     {
       runId: identifierArbitrary,

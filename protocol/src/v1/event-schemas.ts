@@ -18,6 +18,7 @@ import {
   sessionCreatedSchema,
   sessionIdleSchema,
 } from "./events/session-events.js";
+import { sessionCompactedSchema } from "./events/compaction-events.js";
 import { subagentCompletedSchema, subagentStartedSchema } from "./events/subagent-events.js";
 import { budgetWarningEventSchema } from "./events/budget-events.js";
 import {
@@ -80,6 +81,7 @@ export const builtinEventSchemas = {
   "schedule.cancelled": scheduleCancelledSchema,
   "schedule.rejected": scheduleRejectedSchema,
   "budget.warning": budgetWarningEventSchema,
+  "session.compacted": sessionCompactedSchema,
 } as const satisfies EventSchemas;
 
 /** Type of {@link builtinEventSchemas}. */

@@ -20,6 +20,7 @@ import {
   toolDenySchema,
   userMessageSchema,
 } from "./messages/session-commands.js";
+import { runCompactSchema, sessionCompactSchema } from "./compaction/compact-messages.js";
 
 /**
  * A registry of message payload schemas by message type; `decodeMessage` accepts
@@ -56,6 +57,8 @@ export const builtinMessageSchemas = {
   "tool.finished": toolFinishedSchema,
   "tool.cancel": toolCancelSchema,
   "subagent.finished": subagentFinishedSchema,
+  "session.compact": sessionCompactSchema,
+  "run.compact": runCompactSchema,
 } as const satisfies MessageSchemas;
 
 /**
@@ -71,6 +74,7 @@ export const PUBLIC_COMMAND_TYPES = [
   "question.answer",
   "session.configure",
   "session.close",
+  "session.compact",
 ] as const satisfies readonly (keyof typeof builtinMessageSchemas)[];
 
 /** One of {@link VERDICT_COMMAND_TYPES}. */

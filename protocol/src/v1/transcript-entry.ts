@@ -2,6 +2,7 @@ import { z } from "zod";
 import { identifierSchema } from "./field-schemas.js";
 import { toolCallStatusSchema } from "./tool-call-status.js";
 import { mediaRefSchema } from "./media-ref.js";
+import { summaryTranscriptEntrySchema } from "./compaction/summary-entry.js";
 
 /**
  * A user turn in the transcript: the text of an admitted `user.message` (or of a
@@ -76,12 +77,15 @@ export const toolTranscriptEntrySchema = z.object({
  * role it does not know, so a reader should skip such an entry (check `role`
  * first) rather than fail.
  *
- * Shape: `{ role: "user", text, messageId } | { role: "assistant", text, runId, toolCalls? } | { role: "tool", runId, toolCallId, toolName, status, content }`.
+ * Shape: `{ role: "user", text, messageId } | { role: "assistant", text, runId, toolCalls? } | { role: "tool", runId, toolCallId, toolName, status, content }`
+ * | `{ role: "summary", text, through, tokensBefore, tokensAfter, runId?, model? }` (issue #19,
+ * see `summaryTranscriptEntrySchema`).
  */
 export const transcriptEntrySchema = z.discriminatedUnion("role", [
   userTranscriptEntrySchema,
   assistantTranscriptEntrySchema,
   toolTranscriptEntrySchema,
+  summaryTranscriptEntrySchema,
 ]);
 /** See {@link transcriptEntrySchema}. */
 export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;

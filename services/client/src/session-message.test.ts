@@ -26,6 +26,18 @@ describe("buildSessionMessage", () => {
     });
   });
 
+  it("builds session.compact with an empty payload (issue #19)", () => {
+    const message = buildSessionMessage("s-1", "session.compact", {}, { id: "k1", timestampMs: 7 });
+    expect(message.envelope).toEqual({
+      v: 1,
+      id: "k1",
+      type: "session.compact",
+      payload: {},
+      meta: { timestampMs: 7 },
+    });
+    expect(message.subject).toBe("troupe.session.s-1.in");
+  });
+
   it("throws InvalidAddressError for an invalid session id", () => {
     expect(() =>
       buildSessionMessage("has space", "run.cancel", {}, { id: "x", timestampMs: 1 }),
@@ -39,6 +51,7 @@ describe("buildSessionMessage", () => {
     ["tool.deny", { toolCallId: "c1", sessionId: "a.b" }, ["payload", "sessionId"]],
     ["question.answer", { questionId: "q1", text: " " }, ["payload", "text"]],
     ["run.cancel", { reason: "x", force: true }, ["payload"]],
+    ["session.compact", { now: true }, ["payload"]],
   ] as const)(
     "refuses %s %j before publishing, with the DecodeError the session would answer with (issue #11)",
     (type, payload, path) => {

@@ -369,6 +369,22 @@ export class TroupeClient implements AsyncDisposable {
   }
 
   /**
+   * Compacts the session's transcript (`session.compact`, issue #19,
+   * docs/compaction.md): its next model call — in the run in progress, or the
+   * first of the next run — summarises the older entries first, whatever the
+   * token budget; `session.compacted` reports it.
+   *
+   * @param sessionId - the session id.
+   * @returns once JetStream stored the message: its envelope id (the session
+   *   answers `command.settled` `applied`, or `message.rejected` when closed;
+   *   {@link TroupeClient.awaitVerdict} waits for it).
+   * @throws as {@link TroupeClient.send}.
+   */
+  async compact(sessionId: string): Promise<CommandReceipt> {
+    return await this.command(sessionId, "session.compact", {});
+  }
+
+  /**
    * Sends a command (`approve`, `deny`, `answer`, `steer`, `cancel`, or any
    * publish that returns a {@link CommandReceipt}) and waits for the session's
    * verdict on it: one round trip, matched by the command's id (issue #11).

@@ -1,5 +1,6 @@
 import type { SessionPolicy, ToolPolicy } from "@troupe/protocol";
 import type { ModelSpec } from "../models/resolve-model.js";
+import type { ContextOptions } from "./context-budget.js";
 import type { McpServerDefinition, McpServerOptions } from "../mcp/mcp-server-options.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import type { ToolsOption } from "../tools/tool-record.js";
@@ -95,6 +96,12 @@ export interface AgentOptions {
    * `["image/*", "application/pdf"]`; `[]` for a text-only model.
    */
   readonly media?: { readonly accepts?: readonly string[] };
+  /**
+   * The prompt's token budget and how the transcript is compacted to stay in it
+   * (issue #19, docs/compaction.md): `maxPromptTokens`, `keepRecentTokens`,
+   * `compactionModel`. Default: 75 % of the model's known context window.
+   */
+  readonly context?: ContextOptions;
 }
 
 /** A validated agent, with every default filled in. Frozen. */
@@ -133,6 +140,8 @@ export interface AgentDefinition {
   readonly approvalTimeoutMs: number;
   /** See {@link AgentOptions.media}; absent = the default media types. */
   readonly media?: { readonly accepts: readonly string[] };
+  /** See `AgentOptions.context`; undefined = the defaults. */
+  readonly context?: ContextOptions | undefined;
 }
 
 /** A subagent as `defineAgent` takes it (see `AgentOptions.subagents`). */

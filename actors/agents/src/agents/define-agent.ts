@@ -15,6 +15,7 @@ import { toSubagentRecord } from "./subagents.js";
 import { budgetOptionsSchema } from "../budget/budget-options.js";
 import { mediaTypePatternSchema } from "../media/media-type-pattern.js";
 import { DEFAULT_ACCEPTED_MEDIA_TYPES } from "../media/prompt-media.js";
+import { contextOptionsSchema } from "./context-budget.js";
 
 /** Default model calls per run: the run machine's (`@troupe/machines`). */
 export { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
@@ -110,6 +111,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     }
   }
   issues.push(...modelIssues(options.model));
+  issues.push(...contextIssues(options.context));
   const mcpServers = parseMcpServers(options.mcpServers);
   issues.push(...mcpServers.issues);
   const tools = toToolRecord(options.tools);
@@ -136,6 +138,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     ...modelChainParts(options.model),
     tools: tools.tools,
     subagents: Object.freeze(subagents.subagents),
+    ...(options.context === undefined ? {} : { context: Object.freeze({ ...options.context }) }),
   });
 }
 
@@ -153,6 +156,25 @@ function modelChainParts(
 
 function isModelList(model: unknown): model is readonly ModelSpec[] {
   return Array.isArray(model);
+}
+
+/** Problems of `options.context` (issue #19): whole token counts ≥ 1, a valid compaction model. */
+function contextIssues(context: unknown): AgentIssue[] {
+  const parsed = contextOptionsSchema.safeParse(context);
+  const issues: AgentIssue[] = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({
+        path: [
+          "context",
+          ...issue.path.map((key) => (typeof key === "symbol" ? String(key) : key)),
+        ],
+        message: issue.message,
+      }));
+  const model = parsed.success ? parsed.data?.compactionModel : undefined;
+  for (const issue of modelIssues(model)) {
+    issues.push({ path: ["context", "compactionModel"], message: issue.message });
+  }
+  return issues;
 }
 
 function modelIssues(model: unknown): AgentIssue[] {

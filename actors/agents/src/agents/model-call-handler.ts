@@ -6,7 +6,6 @@ import {
   resolveModel,
 } from "../models/resolve-model.js";
 import type { AgentRegistry } from "./agent-registry.js";
-import { buildModelPrompt } from "./build-model-prompt.js";
 import { EffectCancelledError } from "@troupe/runtime";
 import {
   MODEL_CALL_EFFECT,
@@ -23,7 +22,8 @@ import { toModelCallError } from "./to-model-call-error.js";
 import { assertModelOutputFits } from "./model-output-size.js";
 import { DeltaBatcher } from "./delta-batcher.js";
 import { ModelCallTelemetry } from "./model-call-telemetry.js";
-import { type TranscriptReader, readTranscriptEntries } from "./transcript-reader.js";
+import type { TranscriptReader } from "./transcript-reader.js";
+import { compactedPrompt } from "./compacted-prompt.js";
 import {
   modelChainOf,
   modelIndexOutOfChain,
@@ -158,11 +158,25 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       streamAttempt = value;
     });
     attemptKnown.catch(() => undefined);
-    const entries = await readTranscriptEntries(options.transcript, input, signal);
-    if (entries === undefined) return cancelledOrRethrow(signal, undefined);
+    // The transcript window from the latest summary on, compacted first when
+    // over the agent's budget or asked to (issue #19, compacted-prompt.ts);
+    // its attachments and tool media are read for the prompt (docs/media.md).
+    const window = await compactedPrompt({
+      agent,
+      model,
+      compactionModel:
+        agent.context?.compactionModel === undefined
+          ? model
+          : modelFor(agent.context.compactionModel),
+      input,
+      transcript: options.transcript,
+      signal,
+      loadMedia: (entries) => loadPromptMedia(entries, options.media, agent.media?.accepts),
+    });
+    if (window === undefined) return cancelledOrRethrow(signal, undefined);
+    const { compaction } = window;
     // Tool call ids another provider made are mapped to ones this provider accepts (issue #19).
-    const media = await loadPromptMedia(entries, options.media, agent.media?.accepts);
-    const prompt = withProviderToolCallIds(buildModelPrompt(agent, entries, media), model.provider);
+    const prompt = withProviderToolCallIds(window.prompt, model.provider);
     // Spend limits (issue #19): a budget that cannot hold the worst case fails
     // the call here, before the model is called (budget_exceeded).
     const spend = await reserveModelCallSpend(options.spend, {
@@ -264,6 +278,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
           ? []
           : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
         ...answeredBy,
+        ...(compaction === undefined ? {} : { compaction }),
       });
     };
     try {

@@ -18,6 +18,23 @@ export interface TranscriptReader {
    * @returns the entries `0 … count − 1`, in order.
    */
   read(sessionId: string, count: number, signal: AbortSignal): Promise<TranscriptEntry[]>;
+  /**
+   * Entries `start … end − 1` (issue #19: a compacted session's model call
+   * reads from its summary's `through` on). Optional: without it, callers read
+   * `0 … end − 1` and drop the first `start`.
+   *
+   * @param sessionId - the session.
+   * @param start - first index (0 or more).
+   * @param end - one past the last index.
+   * @param signal - aborts the read.
+   * @returns the entries, in order (fewer when the log does not hold them yet).
+   */
+  readRange?(
+    sessionId: string,
+    start: number,
+    end: number,
+    signal: AbortSignal,
+  ): Promise<TranscriptEntry[]>;
 }
 
 /**
@@ -59,7 +76,8 @@ export class InMemoryTranscriptReader implements TranscriptReader {
  * @param reader - the transcript reader.
  * @param input - `sessionId` and `transcriptLength` (entries) of the model call.
  * @param signal - aborts the read.
- * @returns the entries, or undefined when the signal aborted while reading.
+ * @param start - first entry to return (issue #19); default 0.
+ * @returns the entries `start … transcriptLength − 1`, or undefined when the signal aborted while reading.
  * @throws the reader's `TroupeError` as is; TroupeError `effect_failed`
  *   (retryable) when the reader threw anything else or returned too few entries.
  */
@@ -67,10 +85,14 @@ export async function readTranscriptEntries(
   reader: TranscriptReader,
   input: { readonly sessionId: string; readonly transcriptLength: number },
   signal: AbortSignal,
+  start = 0,
 ): Promise<TranscriptEntry[] | undefined> {
   let entries: TranscriptEntry[];
   try {
-    entries = await reader.read(input.sessionId, input.transcriptLength, signal);
+    entries =
+      start > 0 && reader.readRange !== undefined
+        ? await reader.readRange(input.sessionId, start, input.transcriptLength, signal)
+        : (await reader.read(input.sessionId, input.transcriptLength, signal)).slice(start);
   } catch (error) {
     if (signal.aborted) return undefined;
     if (TroupeError.isInstance(error)) throw error;
@@ -81,19 +103,19 @@ export async function readTranscriptEntries(
       { retryable: true, cause: error, details: { sessionId: input.sessionId } },
     );
   }
-  if (entries.length < input.transcriptLength) {
+  if (entries.length < input.transcriptLength - start) {
     throw new TroupeError(
       "effect_failed",
-      `the transcript of session ${input.sessionId} has ${entries.length} entries, the model call needs ${input.transcriptLength}`,
+      `the transcript of session ${input.sessionId} has ${start + entries.length} entries, the model call needs ${input.transcriptLength}`,
       {
         retryable: true,
         details: {
           sessionId: input.sessionId,
           expected: input.transcriptLength,
-          found: entries.length,
+          found: start + entries.length,
         },
       },
     );
   }
-  return entries.slice(0, input.transcriptLength);
+  return entries.slice(0, input.transcriptLength - start);
 }

@@ -24,6 +24,9 @@ export function lastUserText(messages: LanguageModelV4Prompt): string {
   return "";
 }
 
+/** What the demo model answers a compaction's summarising request (issue #19). */
+export const DEMO_SUMMARY = "Summary: the user sent messages and the demo agent answered each.";
+
 /**
  * The script behind the `scripted` / `scripted:demo` model: it answers from the
  * last user message only, so the same conversation gets the same answer in any
@@ -39,6 +42,9 @@ export function lastUserText(messages: LanguageModelV4Prompt): string {
  * | `/tool <name> [json]` | a call of tool `<name>` with arguments `json` (one call per such line) |
  * | anything else         | `You said: <message>`                                                 |
  *
+ * A compaction's summarising request (`troupe.compaction`, issue #19) gets
+ * {@link DEMO_SUMMARY}.
+ *
  * When the prompt ends with tool results, the answer is `Tool results:`
  * followed by one line per result, `<toolName>: <text>` or `<toolName>
  * (error): <text>` (see {@link describeToolResults}). Tool call ids are
@@ -52,6 +58,8 @@ export function lastUserText(messages: LanguageModelV4Prompt): string {
  * @returns the step to play.
  */
 export function demoScript(request: ScriptedRequest): ScriptedStep {
+  // A compaction's summarising call (issue #19, docs/compaction.md): a short summary.
+  if (request.troupe?.["compaction"] === true) return { text: DEMO_SUMMARY };
   const last = request.messages.at(-1);
   if (last?.role === "tool") return { text: describeToolResults(last.content) };
   const message = lastUserText(request.messages).trim();

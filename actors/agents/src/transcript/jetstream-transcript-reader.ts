@@ -120,18 +120,39 @@ export class JetStreamTranscriptReader {
    * @returns exactly `count` entries (a copy: the caller may change it).
    * @throws TroupeError `timeout` (retryable) when they are not all stored within `waitMs`.
    */
-  async read(sessionId: string, count: number, signal: AbortSignal): Promise<TranscriptEntry[]> {
-    if (count <= 0) return [];
+  read(sessionId: string, count: number, signal: AbortSignal): Promise<TranscriptEntry[]> {
+    return this.readRange(sessionId, 0, count, signal);
+  }
+
+  /**
+   * Entries `start … end − 1` of a session's transcript (issue #19: a compacted
+   * session's model call copies only the entries after its summary's cut).
+   * Same reads, cache and errors as {@link read}.
+   *
+   * @param sessionId - the session.
+   * @param start - first index (0 or more).
+   * @param end - one past the last index.
+   * @param signal - aborts the wait.
+   * @returns exactly `end − start` entries (a copy).
+   */
+  async readRange(
+    sessionId: string,
+    start: number,
+    end: number,
+    signal: AbortSignal,
+  ): Promise<TranscriptEntry[]> {
+    const count = end;
+    if (count <= 0 || start >= end) return [];
     const cached = this.#cache.get(sessionId);
     if (cached !== undefined && cached.entries.length >= count) {
       this.counts.cacheHits += 1;
-      return cached.entries.slice(0, count);
+      return cached.entries.slice(start, count);
     }
     const deadline = Date.now() + this.#waitMs;
     let rescanned = false;
     for (let waits = 0; ; waits += 1) {
       const known = await this.#extend(sessionId, count);
-      if (known.entries.length >= count) return known.entries.slice(0, count);
+      if (known.entries.length >= count) return known.entries.slice(start, count);
       if (!rescanned && waits === 1) {
         // Still short after a first wait (an entry merely not stored yet comes
         // by then): read the session again from the start once — a cache that

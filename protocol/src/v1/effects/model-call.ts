@@ -6,6 +6,7 @@ import { toolPolicyDecisionSchema, toolPolicyOverridesSchema } from "../tool-pol
 import { nullAsAbsent } from "./null-as-absent.js";
 import { MAX_MODEL_CHAIN_LENGTH, modelLabelSchema } from "./model-fallback.js";
 import { budgetWarningSchema } from "../events/budget-events.js";
+import { compactionReasonSchema, compactionResultSchema } from "../compaction/compaction-result.js";
 
 /**
  * Name of the effect that calls the model for one step of a run: requested by
@@ -70,6 +71,14 @@ export const modelCallInputSchema = nullAsAbsent(
         .min(0)
         .max(MAX_MODEL_CHAIN_LENGTH - 1)
         .optional(),
+      /**
+       * Index of the session's latest `summary` entry (issue #19): the handler
+       * reads from that summary's `through` on instead of from entry 0.
+       * Absent = no compaction yet.
+       */
+      summaryIndex: z.number().int().nonnegative().optional(),
+      /** `manual`: compact before calling, whatever the budget (`session.compact`). */
+      compact: compactionReasonSchema.optional(),
     }),
   ),
 );
@@ -158,6 +167,8 @@ export const modelCallOutputSchema = nullAsAbsent(
      * for each. Absent = none.
      */
     budgetWarnings: z.array(budgetWarningSchema).optional(),
+    /** The handler compacted the transcript before calling (issue #19). */
+    compaction: compactionResultSchema.optional(),
   }),
 );
 /** See {@link modelCallOutputSchema}; `toolCalls` is always present after parsing. */

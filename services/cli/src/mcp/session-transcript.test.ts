@@ -45,6 +45,27 @@ describe("formatTranscript", () => {
     );
   });
 
+  it("renders a compaction summary as its own section, after the entries it summarises (issue #19)", () => {
+    const text = formatTranscript("s3", [
+      { role: "user", text: "hi", messageId: "m1" },
+      { role: "summary", text: "The user said hi.", through: 1, tokensBefore: 9, tokensAfter: 5 },
+    ]);
+    expect(text).toBe(
+      [
+        "# Session s3",
+        "",
+        "**user**",
+        "",
+        "hi",
+        "",
+        "**summary** (of entries 0–0)",
+        "",
+        "The user said hi.",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("says when there is nothing yet", () => {
     expect(formatTranscript("s2", [])).toBe("# Session s2\n\n(no messages yet)\n");
   });

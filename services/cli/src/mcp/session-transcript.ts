@@ -58,6 +58,9 @@ export function formatTranscript(sessionId: string, entries: readonly Transcript
         lines.push(`- calls \`${call.toolName}\` ${call.input} (${call.toolCallId})`);
       }
       if ((entry.toolCalls ?? []).length > 0) lines.push("");
+    } else if (entry.role === "summary") {
+      // A compaction summary (issue #19): the entries before `through` stay above it.
+      lines.push(`**summary** (of entries 0–${entry.through - 1})`, "", entry.text, "");
     } else {
       lines.push(`**tool** \`${entry.toolName}\` (${entry.toolCallId}): ${entry.status}`, "");
       lines.push(entry.content, "");

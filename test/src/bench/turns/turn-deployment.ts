@@ -27,6 +27,8 @@ export interface TurnDeploymentOptions {
   readonly shardCount: number;
   /** Host settings besides `shardCount`. */
   readonly hostSettings?: Record<string, unknown>;
+  /** Extra environment of the host process (e.g. the compaction benchmark's budget). */
+  readonly hostEnv?: Record<string, string>;
   /** Longest wait for one turn, in ms. */
   readonly turnTimeoutMs: number;
   readonly resources: BenchResources;
@@ -52,6 +54,7 @@ export async function startTurnDeployment(options: TurnDeploymentOptions): Promi
     env: {
       NODE_OPTIONS: [process.env.NODE_OPTIONS, "--expose-gc"].filter(Boolean).join(" "),
       TROUPE_BENCH_MEMORY_SUBJECT: subject,
+      ...options.hostEnv,
     },
   });
   await cluster.waitForOwners([host.hostId], 30_000);

@@ -83,9 +83,9 @@ function settles(toolCallId: string): CommandSpec {
 }
 
 /**
- * `troupe approve|deny|answer|cancel|steer`: one message to a session's inbox
+ * `troupe approve|deny|answer|cancel|steer|compact`: one message to a session's inbox
  * each (`tool.approve`, `tool.deny`, `question.answer`, `run.cancel`,
- * `run.steer`). The session id is checked before anything is published; then
+ * `run.steer`, `session.compact`). The session id is checked before anything is published; then
  * each waits (up to 5 s) for the session's verdict on it (`command.settled` or
  * `message.rejected`, matched by the command's id) and says it: exit code 0
  * when applied; 1 when already settled, nothing to act on, an unknown id,
@@ -162,7 +162,26 @@ export function sessionCommands(): Command[] {
         (client) => client.steer(sessionId, text),
       );
     });
-  return [approve, deny, answer, cancel, steer];
+  const compact = connectionOptions(new Command("compact"))
+    .description(
+      "compact the session's transcript: its next model call summarises the older entries first (issue #19)",
+    )
+    .argument("<sessionId>", "the session")
+    .option("--json", "print the result as JSON")
+    .action(async (sessionId: string, options: JsonFlag) => {
+      assertActorId(sessionId);
+      await runCommand(
+        options,
+        sessionId,
+        {
+          applied: () =>
+            `${sessionId} compacts at its next model call (watch for session.compacted)`,
+        },
+        {},
+        (client) => client.compact(sessionId),
+      );
+    });
+  return [approve, deny, answer, cancel, steer, compact];
 }
 
 /**

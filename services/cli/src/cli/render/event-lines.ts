@@ -169,6 +169,15 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
       const { subagent, text } = event.payload;
       return [c.cyan(`⇠ ${context.subagentName(subagent) ?? subagent}: ${formatValue(text)}`)];
     }
+    case "session.compacted": {
+      // Issue #19, docs/compaction.md.
+      const { through, tokensBefore, tokensAfter, reason } = event.payload;
+      return [
+        c.dim(
+          `⇲ compacted (${reason}): entries 0–${through - 1} summarised, ~${tokensBefore} → ~${tokensAfter} prompt tokens`,
+        ),
+      ];
+    }
     default:
       return [];
   }

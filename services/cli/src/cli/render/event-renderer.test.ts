@@ -280,6 +280,29 @@ describe("EventRenderer", () => {
     );
   });
 
+  it("says what a compaction summarised and the prompt tokens before and after (issue #19)", () => {
+    const renderer = new EventRenderer({ color: false, sessionId: SESSION });
+    const outputs = renderAll(renderer, [
+      event(
+        "session.compacted",
+        {
+          sessionId: SESSION,
+          runId: "r7",
+          summaryIndex: 42,
+          through: 36,
+          tokensBefore: 96120,
+          tokensAfter: 14210,
+          reason: "budget",
+          usage,
+        },
+        `run/${SESSION}`,
+      ),
+    ]);
+    expect(outputs).toEqual([
+      "⇲ compacted (budget): entries 0–35 summarised, ~96120 → ~14210 prompt tokens\n",
+    ]);
+  });
+
   it("indents a subagent's run and leaves its answer to subagent.completed", () => {
     const renderer = new EventRenderer({ color: false, sessionId: SESSION });
     const outputs = renderAll(renderer, [
