@@ -28,6 +28,7 @@ import {
   toolStartedSchema,
 } from "./events/tool-events.js";
 import type { PayloadSchemas } from "./payload-of.js";
+import { sessionForkedSchema } from "./fork/session-fork.js";
 
 /**
  * A registry of event payload schemas by event type; `decodeEvent` accepts exactly
@@ -42,6 +43,7 @@ export const builtinEventSchemas = {
   "session.created": sessionCreatedSchema,
   "session.idle": sessionIdleSchema,
   "session.closed": sessionClosedSchema,
+  "session.forked": sessionForkedSchema,
   "message.accepted": messageAcceptedSchema,
   "message.duplicate": messageDuplicateSchema,
   "message.rejected": messageRejectedSchema,

@@ -20,6 +20,7 @@ import {
   toolDenySchema,
   userMessageSchema,
 } from "./messages/session-commands.js";
+import { sessionForkSchema } from "./fork/session-fork.js";
 
 /**
  * A registry of message payload schemas by message type; `decodeMessage` accepts
@@ -50,6 +51,7 @@ export const builtinMessageSchemas = {
   "question.answer": questionAnswerSchema,
   "session.configure": sessionConfigureSchema,
   "session.close": sessionCloseSchema,
+  "session.fork": sessionForkSchema,
   "run.start": runStartSchema,
   "run.finished": runFinishedSchema,
   "tool.start": toolStartSchema,
@@ -71,6 +73,7 @@ export const PUBLIC_COMMAND_TYPES = [
   "question.answer",
   "session.configure",
   "session.close",
+  "session.fork",
 ] as const satisfies readonly (keyof typeof builtinMessageSchemas)[];
 
 /** One of {@link VERDICT_COMMAND_TYPES}. */

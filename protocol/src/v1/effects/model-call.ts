@@ -4,6 +4,7 @@ import { usageSchema } from "../events/run-events.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
 import { toolPolicyDecisionSchema, toolPolicyOverridesSchema } from "../tool-policy.js";
 import { nullAsAbsent } from "./null-as-absent.js";
+import { transcriptBaseSchema } from "../fork/transcript-base.js";
 
 /**
  * Name of the effect that calls the model for one step of a run: requested by
@@ -57,6 +58,11 @@ export const modelCallInputSchema = nullAsAbsent(
       toolPolicy: toolPolicyOverridesSchema.optional(),
       /** A subagent's run: the delegating session, whose subjects carry the deltas. */
       parentSessionId: identifierSchema.optional(),
+      /**
+       * A forked session's shared prefix (issue #19): entries below the last
+       * segment's length are read from the sessions it names; absent = no fork.
+       */
+      transcriptBase: transcriptBaseSchema.optional(),
     }),
   ),
 );
