@@ -8,6 +8,7 @@ import {
   sessionCloseSchema,
   sessionConfigureSchema,
   userMessageSchema,
+  sessionForkSchema,
 } from "@troupe/protocol";
 import type {
   EffectCompletedEvent,
@@ -22,7 +23,11 @@ import type {
   RunSteer,
   SessionConfigure,
   UserMessage,
+  SessionFork,
 } from "@troupe/protocol";
+
+/** A `session.fork` as the session machine takes it (issue #19). */
+export type SessionForkEvent = InboxEvent<"session.fork", SessionFork>;
 
 /** A `user.message` as the session machine takes it. */
 export type UserMessageEvent = InboxEvent<"user.message", UserMessage>;
@@ -48,6 +53,7 @@ export type SessionEvent =
   | InboxEvent<"tool.deny", ToolDeny>
   | InboxEvent<"question.answer", QuestionAnswer>
   | InboxEvent<"run.finished", RunFinished>
+  | SessionForkEvent
   | EffectCompletedEvent
   | EffectFailedEvent;
 
@@ -65,6 +71,7 @@ export const sessionMessageSchemas = {
   "tool.deny": toolDenySchema,
   "question.answer": questionAnswerSchema,
   "run.finished": runFinishedSchema,
+  "session.fork": sessionForkSchema,
 } as const satisfies MessageSchemas;
 
 /** Codes of the `message.rejected` events the session machine emits. */
