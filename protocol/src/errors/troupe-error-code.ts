@@ -62,6 +62,9 @@ export const TROUPE_ERROR_CODES = [
   "history_not_reproducible",
   "invalid_options",
   "shard_count_changing",
+  "unknown_session",
+  "fork_point_out_of_range",
+  "fork_too_deep",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */
