@@ -21,7 +21,13 @@ export interface SessionMessage {
 
 /** Message types the client sends to a session. */
 export type SessionMessageType =
-  "user.message" | "tool.approve" | "tool.deny" | "question.answer" | "run.steer" | "run.cancel";
+  | "user.message"
+  | "tool.approve"
+  | "tool.deny"
+  | "question.answer"
+  | "run.steer"
+  | "run.cancel"
+  | "session.fork";
 
 /**
  * The envelope id the client gives a `user.message`: `cm:<clientMessageId>`.
