@@ -10,6 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { readStream } from "../support/read-stream.js";
 import { followSession, sendUntilIdle } from "../support/session-events.js";
+import { runTroupe } from "../support/troupe-cli.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 // Fork and resume (issue #19, docs/fork.md): a fork shares the transcript
 // prefix of its source without copying it and has its own future. The host's
@@ -190,6 +194,36 @@ describe("fork and resume", () => {
     );
     expect(malformed.seq).toBeGreaterThan(0);
     expect(await ask("fork-3d", "still new")).toBe("ok-still new [u:still new]");
+  });
+
+  it("troupe fork forks at a run into the id given, and refuses an unknown session with exit code 1", async () => {
+    await ask("src-5", "first");
+    await ask("src-5", "second");
+    const home = await mkdtemp(join(tmpdir(), "troupe-fork-cli-"));
+    try {
+      const env = { TROUPE_NATS_URL: cluster.servers.natsUrl };
+      const made = await runTroupe(
+        ["fork", "src-5", "--at", "r1", "--to", "cli-fork-5", "--json"],
+        {
+          home,
+          env,
+        },
+      );
+      expect(made.code).toBe(0);
+      expect(JSON.parse(made.stdout.trim())).toMatchObject({
+        ok: true,
+        verdict: "applied",
+        sessionId: "cli-fork-5",
+        from: "src-5",
+        atRunId: "r1",
+      });
+      expect(await ask("cli-fork-5", "third")).toBe("ok-third [u:first a:ok-first u:third]");
+      const refused = await runTroupe(["fork", "nobody-5", "--to", "cli-fork-6"], { home, env });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("(unknown_session)");
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it("a host SIGKILLed during the fork's first model call: another host finishes it with the same prompt", async () => {
