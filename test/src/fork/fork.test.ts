@@ -18,6 +18,8 @@ import { join } from "node:path";
 // Fork and resume (issue #19, docs/fork.md): a fork shares the transcript
 // prefix of its source without copying it and has its own future. The host's
 // scripted model answers with the prompt it received (`ok-<text> [u:… a:…]`).
+// The CLI test spawns `troupe` (tsx) twice and the SIGKILL test waits for a
+// lease to expire, so those two carry explicit timeouts (60 s, 90 s).
 const HOST = "test/src/fixtures/prompt-echo-host.ts";
 const encode = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
 
@@ -224,7 +226,7 @@ describe("fork and resume", () => {
     } finally {
       await rm(home, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it("a host SIGKILLed during the fork's first model call: another host finishes it with the same prompt", async () => {
     const extra = await cluster.startHost({}, { entry: HOST });
@@ -263,5 +265,5 @@ describe("fork and resume", () => {
       "ok-slow-x [u:base a:ok-base u:slow-x] w1 w2 w3 w4 w5 w6 w7 w8 w9 w10",
     );
     expect((await storedTranscript(forkId)).map((stored) => stored.index)).toEqual([2, 3]);
-  });
+  }, 90_000);
 });
