@@ -96,7 +96,12 @@ describe("a conversation through the session and run machines", () => {
       {
         actor: "run",
         type: "run.completed",
-        payload: { runId: "r1", text: "Sunny.", usage: { inputTokens: 20, outputTokens: 3 } },
+        payload: {
+          runId: "r1",
+          text: "Sunny.",
+          usage: { inputTokens: 20, outputTokens: 3 },
+          transcriptLength: 2,
+        },
       },
       {
         actor: "run",
@@ -105,6 +110,7 @@ describe("a conversation through the session and run machines", () => {
           runId: "r2",
           text: "Bring hummus wraps.",
           usage: { inputTokens: 90, outputTokens: 9 },
+          transcriptLength: 6,
         },
       },
       {
@@ -115,12 +121,18 @@ describe("a conversation through the session and run machines", () => {
           partialText: "Once upon",
           usage: { inputTokens: 30, outputTokens: 2 },
           reason: "interrupted by a new message",
+          transcriptLength: 8,
         },
       },
       {
         actor: "run",
         type: "run.completed",
-        payload: { runId: "r4", text: "OK.", usage: { inputTokens: 60, outputTokens: 1 } },
+        payload: {
+          runId: "r4",
+          text: "OK.",
+          usage: { inputTokens: 60, outputTokens: 1 },
+          transcriptLength: 10,
+        },
       },
     ]);
     expect(host.session.context).toMatchObject({ runCount: 4, transcriptLength: 10, queue: [] });

@@ -203,6 +203,9 @@ export * from "./v1/effects/model-fallback.js";
 export * from "./v1/effects/model-call-delta.js";
 export * from "./v1/effects/tool-execute.js";
 export * from "./v1/effects/agent-resolve.js";
+export * from "./v1/fork/transcript-base.js";
+export * from "./v1/fork/session-fork.js";
+export * from "./v1/fork/fork-resolve.js";
 export { parseEffectInput } from "./v1/effects/parse-effect-input.js";
 
 export {

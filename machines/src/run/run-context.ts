@@ -1,4 +1,4 @@
-import type { ToolPolicyOverrides, Usage, ActorInput } from "@troupe/protocol";
+import type { ToolPolicyOverrides, TranscriptBase, Usage, ActorInput } from "@troupe/protocol";
 import type { ToolPhase } from "./tool-phase.js";
 
 /**
@@ -64,6 +64,8 @@ export interface ActiveRun {
   readonly cancelReason: string | undefined;
   /** The tool calls of the last model response while they run; undefined otherwise. */
   readonly toolPhase: ToolPhase | undefined;
+  /** A forked session's shared transcript prefix, from `run.start` (issue #19). */
+  readonly transcriptBase?: TranscriptBase | undefined;
 }
 
 /** Context of {@link runMachine}. */

@@ -59,6 +59,7 @@ describe("run: model call failures", () => {
         runId: "r1",
         code: "rate_limited",
         message: "rate_limited from the provider",
+        transcriptLength: 1,
       }),
       finished("failed"),
     ]);
@@ -75,6 +76,7 @@ describe("run: model call failures", () => {
         runId: "r1",
         code: "invalid_api_key",
         message: "invalid_api_key from the provider",
+        transcriptLength: 1,
       }),
       finished("failed"),
     ]);
@@ -149,6 +151,7 @@ describe("run: cancellation", () => {
         partialText: "Sunny, 1",
         usage: { inputTokens: 10, outputTokens: 3 },
         reason: "user pressed stop",
+        transcriptLength: 2,
       }),
       finished("cancelled", 2),
     ]);
@@ -162,7 +165,11 @@ describe("run: cancellation", () => {
     );
     expect(actions).toEqual([
       timerCancelled(CANCEL_TIMER),
-      emitEvent("run.cancelled", { runId: "r1", usage: { inputTokens: 0, outputTokens: 0 } }),
+      emitEvent("run.cancelled", {
+        runId: "r1",
+        usage: { inputTokens: 0, outputTokens: 0 },
+        transcriptLength: 1,
+      }),
       finished("cancelled"),
     ]);
   });
@@ -173,7 +180,11 @@ describe("run: cancellation", () => {
     expect(timedOut.snapshot.value).toBe("idle");
     expect(timedOut.actions).toEqual([
       timerCancelled(CANCEL_TIMER),
-      emitEvent("run.cancelled", { runId: "r1", usage: { inputTokens: 0, outputTokens: 0 } }),
+      emitEvent("run.cancelled", {
+        runId: "r1",
+        usage: { inputTokens: 0, outputTokens: 0 },
+        transcriptLength: 1,
+      }),
       finished("cancelled"),
     ]);
     const late = runStep(timedOut.snapshot, modelCallCompleted("r1.m1.a1", modelOutput("late")));
@@ -193,7 +204,11 @@ describe("run: cancellation", () => {
     expect(snapshot.value).toBe("idle");
     expect(actions).toEqual([
       timerCancelled(BACKOFF_TIMER),
-      emitEvent("run.cancelled", { runId: "r1", usage: { inputTokens: 0, outputTokens: 0 } }),
+      emitEvent("run.cancelled", {
+        runId: "r1",
+        usage: { inputTokens: 0, outputTokens: 0 },
+        transcriptLength: 1,
+      }),
       finished("cancelled"),
     ]);
   });

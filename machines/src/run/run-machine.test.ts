@@ -57,6 +57,7 @@ describe("run: a run that answers", () => {
         runId: "r1",
         text: "Sunny, 19 °C.",
         usage: { inputTokens: 12, outputTokens: 7 },
+        transcriptLength: 2,
       }),
       sendMessage({
         to: "session/s1",
@@ -95,6 +96,7 @@ describe("run: a run that answers", () => {
         runId: "r1",
         code: INVALID_MODEL_OUTPUT_CODE,
         message: "model.call returned an output without text, finishReason and usage",
+        transcriptLength: 1,
       }),
     );
   });
@@ -174,6 +176,7 @@ describe("run: steering", () => {
         runId: "r1",
         text: "19 °C",
         usage: { inputTokens: 40, outputTokens: 6 },
+        transcriptLength: 5,
       }),
     );
     expect(done.actions).toContainEqual(

@@ -11,6 +11,7 @@ import type { HostAction, MachineStep } from "../host-actions/machine-step.js";
 import { checkModelCallOutput, readModelCallOutput } from "./model-call-output.js";
 import { isFinalCall, modelCallEffectId, type ActiveRun, type RunContext } from "./run-context.js";
 import { INVALID_MODEL_OUTPUT_CODE, type RunEvent } from "./run-events.js";
+import { withTranscriptLength } from "./with-transcript-length.js";
 
 // The run machine's steps: pure functions of context and event that say what
 // changes and what the host must do. run-machine.ts decides when each runs.
@@ -63,7 +64,7 @@ export function finish(
     context: { run: undefined, lastRunId: run.runId },
     actions: [
       ...appendAll(context.sessionId, run, entries),
-      event,
+      withTranscriptLength(event, payload.transcriptLength),
       sendMessage({ to: session, type: "run.finished", payload }),
     ],
   };
@@ -86,6 +87,7 @@ export const beginRun: RunStep = (_, event) => {
     steersApplied: 0,
     cancelReason: undefined,
     toolPhase: undefined,
+    ...(event.transcriptBase === undefined ? {} : { transcriptBase: event.transcriptBase }),
   };
   return {
     context: {
@@ -114,6 +116,7 @@ export const requestModelCall: RunStep = (context) => {
     ...((run.modelIndex ?? 0) === 0 ? {} : { modelIndex: run.modelIndex }),
     ...(context.summaryIndex === undefined ? {} : { summaryIndex: context.summaryIndex }),
     ...(context.compactRequested === true ? { compact: "manual" as const } : {}),
+    ...(run.transcriptBase === undefined ? {} : { transcriptBase: run.transcriptBase }),
   };
   const effectId = modelCallEffectId(run);
   return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input })] };

@@ -80,6 +80,7 @@ describe("run: steering and limits with tools", () => {
         runId: "r1",
         text: "Sunny.",
         usage: { inputTokens: 30, outputTokens: 7 },
+        transcriptLength: 4,
       }),
       sendMessage({
         to: "session/s1",
@@ -110,6 +111,7 @@ describe("run: cancellation while tools run", () => {
         runId: "r1",
         usage: { inputTokens: 10, outputTokens: 5 },
         reason: "user pressed stop",
+        transcriptLength: 6,
       }),
       sendMessage({
         to: "session/s1",

@@ -76,6 +76,7 @@ describe("run: tool calls of a model response", () => {
         runId: "r1",
         text: "Sunny, 19 °C.",
         usage: { inputTokens: 40, outputTokens: 11 },
+        transcriptLength: 5,
       }),
     );
     expect(done.actions.at(-1)).toEqual(
@@ -236,6 +237,7 @@ describe("run: tool calls of a model response", () => {
             "model.call returned malformed toolCalls: each needs a toolCallId (1 to 256 characters, " +
             "distinct within the response), a toolName, the input as text, a known effectClass, " +
             "and a known decision (allow, ask, deny) and a whole approvalTimeoutMs ≥ 1 when present",
+          transcriptLength: 1,
         }),
       );
     }

@@ -6,6 +6,7 @@ import type {
   ToolPolicyOverrides,
 } from "@troupe/protocol";
 import type { SessionEvent, UserMessageEvent } from "./session-events.js";
+import type { SessionForkContext } from "./session-fork-context.js";
 
 /** Policy of a new session for a message that arrives during a run. */
 export const DEFAULT_SESSION_POLICY: SessionPolicy = "enqueue";
@@ -63,7 +64,7 @@ export interface PendingAgent {
 }
 
 /** Context of {@link sessionMachine}; small and bounded (the transcript lives outside). */
-export interface SessionContext {
+export interface SessionContext extends SessionForkContext {
   /** The id of the actor's address (`session/<sessionId>`). */
   readonly sessionId: string;
   /** Whether `session.created` was emitted (first admitted user message). */

@@ -9,6 +9,7 @@ import {
   sessionConfigureSchema,
   sessionCompactSchema,
   userMessageSchema,
+  sessionForkSchema,
 } from "@troupe/protocol";
 import type {
   EffectCompletedEvent,
@@ -23,7 +24,11 @@ import type {
   RunSteer,
   SessionConfigure,
   UserMessage,
+  SessionFork,
 } from "@troupe/protocol";
+
+/** A `session.fork` as the session machine takes it (issue #19). */
+export type SessionForkEvent = InboxEvent<"session.fork", SessionFork>;
 
 /** A `user.message` as the session machine takes it. */
 export type UserMessageEvent = InboxEvent<"user.message", UserMessage>;
@@ -50,6 +55,7 @@ export type SessionEvent =
   | InboxEvent<"tool.deny", ToolDeny>
   | InboxEvent<"question.answer", QuestionAnswer>
   | InboxEvent<"run.finished", RunFinished>
+  | SessionForkEvent
   | EffectCompletedEvent
   | EffectFailedEvent;
 
@@ -68,6 +74,7 @@ export const sessionMessageSchemas = {
   "tool.deny": toolDenySchema,
   "question.answer": questionAnswerSchema,
   "run.finished": runFinishedSchema,
+  "session.fork": sessionForkSchema,
 } as const satisfies MessageSchemas;
 
 /** Codes of the `message.rejected` events the session machine emits. */

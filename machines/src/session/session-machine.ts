@@ -21,6 +21,18 @@ import {
   resolvesAgent,
 } from "./session-agent-steps.js";
 import { initialSessionContext, type SessionContext } from "./session-context.js";
+import {
+  adoptFork,
+  forkRefusal,
+  forksItself,
+  holdForForkPoint,
+  isForkResolution,
+  mayBecomeFork,
+  rejectFork,
+  repeatsFork,
+  requestFork,
+  settleRepeatedFork,
+} from "./session-fork-steps.js";
 import { SESSION_REJECTION_CODES as CODES, type SessionEvent } from "./session-events.js";
 import {
   announceClosed,
@@ -63,6 +75,13 @@ const configureSafely = [
   { guard: "loosensToolPolicy", actions: "rejectLoosening" },
   { actions: ["configure", "accept", "settleApplied"] },
 ] as const;
+/** `session.fork` (issue #19): only a session without a history of its own becomes a fork. */
+const forkSession = [
+  { guard: "repeatsFork", actions: "settleRepeatedFork" },
+  { guard: "forksItself", actions: "rejectForkOfItself" },
+  { guard: "mayBecomeFork", target: "forking", actions: "requestFork" },
+  { actions: "rejectExistingSession" },
+] as const;
 const runIdOf = (event: SessionEvent) =>
   event.type === "run.cancel" || event.type === "run.steer" || event.type === "run.finished"
     ? event.runId
@@ -82,6 +101,7 @@ const runIdOf = (event: SessionEvent) =>
  *
  * States: `idle` (no run), `running` (run `activeRunId` in progress),
  * `resolving` (waits for an agent's settings; returns to `idle` or `running`),
+ * `forking` (a `session.fork` waits for its fork point, issue #19; returns to `idle`),
  * `closing` (closed while running: waits for the cancelled run to finish),
  * `closed`.
  * See ../../README.md for every message, event and action.
@@ -118,6 +138,13 @@ export const sessionMachine = setup({
     holdMessage: step(holdMessage),
     adoptAgent: step(adoptAgent),
     rejectUnresolvedAgent: step(rejectUnresolvedAgent),
+    requestFork: step(requestFork),
+    holdForForkPoint: step(holdForForkPoint),
+    adoptFork: step(adoptFork),
+    rejectFork: step(rejectFork),
+    settleRepeatedFork: step(settleRepeatedFork),
+    rejectForkOfItself: step(rejectWith(forkRefusal.code.invalidFork, forkRefusal.itself)),
+    rejectExistingSession: step(rejectWith(forkRefusal.code.sessionExists, forkRefusal.exists)),
     forwardToToolCall: step(forwardToToolCall),
     forwardToSubagentSession: step(forwardToSubagentSession),
     rejectUnknownSession: step(
@@ -190,6 +217,14 @@ export const sessionMachine = setup({
     namesSubagentSession: ({ context, event }) => namesSubagentSession(context, event),
     /** A tool message whose `sessionId` names another session. */
     namesOtherSession: ({ context, event }) => namesOtherSession(context, event),
+    /** A `session.fork` repeating the fork this session is. */
+    repeatsFork: ({ context, event }) => repeatsFork(context, event),
+    /** A `session.fork` naming this session as its source. */
+    forksItself: ({ context, event }) => forksItself(context, event),
+    /** The session has no history of its own yet. */
+    mayBecomeFork: ({ context }) => mayBecomeFork(context),
+    /** The result of the `fork.resolve` request the session waits for. */
+    isForkResolution: ({ context, event }) => isForkResolution(context, event),
   },
 }).createMachine({
   id: "session",
@@ -214,6 +249,21 @@ export const sessionMachine = setup({
         "tool.approve": forwardTool,
         "tool.deny": forwardTool,
         "question.answer": forwardTool,
+        "session.fork": forkSession,
+      },
+    },
+    // Waits for the fork point (`fork.resolve`); every other message waits behind it.
+    forking: {
+      on: {
+        "effect.completed": [
+          { guard: not("isForkResolution"), actions: "holdForForkPoint" },
+          { target: "idle", actions: "adoptFork" },
+        ],
+        "effect.failed": [
+          { guard: not("isForkResolution"), actions: "holdForForkPoint" },
+          { target: "idle", actions: "rejectFork" },
+        ],
+        "*": { actions: "holdForForkPoint" },
       },
     },
     running: {
@@ -249,6 +299,7 @@ export const sessionMachine = setup({
         "tool.approve": forwardTool,
         "tool.deny": forwardTool,
         "question.answer": forwardTool,
+        "session.fork": forkSession,
         "run.finished": [
           { guard: not("isActiveRunFinished") },
           { guard: "hasNextMessage", actions: ["finishRun", "startNextRun"] },
@@ -301,6 +352,7 @@ export const sessionMachine = setup({
         "tool.approve": { actions: "rejectClosing" },
         "tool.deny": { actions: "rejectClosing" },
         "question.answer": { actions: "rejectClosing" },
+        "session.fork": { actions: "rejectClosing" },
         "run.finished": {
           guard: "isActiveRunFinished",
           target: "closed",
@@ -319,6 +371,7 @@ export const sessionMachine = setup({
         "tool.approve": { actions: "rejectClosed" },
         "tool.deny": { actions: "rejectClosed" },
         "question.answer": { actions: "rejectClosed" },
+        "session.fork": { actions: "rejectClosed" },
       },
     },
   },

@@ -35,6 +35,9 @@ export const startNextRun: SessionStep = (context) => {
     transcriptLength: context.transcriptLength + 1,
     ...(context.toolPolicy === undefined ? {} : { toolPolicy: context.toolPolicy }),
     ...(context.parent === undefined ? {} : { parentSessionId: context.parent.sessionId }),
+    ...((context.transcriptBase?.length ?? 0) === 0
+      ? {}
+      : { transcriptBase: context.transcriptBase }),
   };
   return {
     context: {

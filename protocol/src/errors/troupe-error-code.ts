@@ -68,6 +68,9 @@ export const TROUPE_ERROR_CODES = [
   "schedule_rejected",
   "budget_exceeded",
   "media_rejected",
+  "unknown_session",
+  "fork_point_out_of_range",
+  "fork_too_deep",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

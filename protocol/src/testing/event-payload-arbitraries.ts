@@ -38,6 +38,19 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
     { sessionId: actorIdArbitrary, lastRunId: identifierArbitrary },
     { requiredKeys: ["sessionId"] },
   ),
+  "session.forked": fc.record(
+    {
+      sessionId: actorIdArbitrary,
+      from: actorIdArbitrary,
+      transcriptLength: fc.integer({ min: 0, max: 1000 }),
+      transcriptBase: fc.constant([{ sessionId: "a", length: 2 }]),
+      runId: identifierArbitrary,
+      atSequence: fc.integer({ min: 1, max: 1000 }),
+      atRunId: identifierArbitrary,
+      agent: nonEmptyText,
+    },
+    { requiredKeys: ["sessionId", "from", "transcriptLength", "transcriptBase"] },
+  ),
   "message.accepted": fc.record(
     {
       messageId: identifierArbitrary,

@@ -57,6 +57,10 @@ export const messagePayloadArbitraries: Record<MessageType, fc.Arbitrary<unknown
     },
     { requiredKeys: ["questionId", "text"] },
   ),
+  "session.fork": fc.oneof(
+    fc.record({ from: actorIdArbitrary, atSequence: fc.integer({ min: 1, max: 1000 }) }),
+    fc.record({ from: actorIdArbitrary, atRunId: identifierArbitrary }, { requiredKeys: ["from"] }),
+  ),
   "session.configure": fc.record(
     {
       policy: fc.constantFrom("enqueue", "reject", "interrupt", "steer"),

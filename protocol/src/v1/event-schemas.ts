@@ -39,6 +39,7 @@ import {
   scheduleRejectedSchema,
   scheduleSkippedSchema,
 } from "./events/schedule-events.js";
+import { sessionForkedSchema } from "./fork/session-fork.js";
 
 /**
  * A registry of event payload schemas by event type; `decodeEvent` accepts exactly
@@ -53,6 +54,7 @@ export const builtinEventSchemas = {
   "session.created": sessionCreatedSchema,
   "session.idle": sessionIdleSchema,
   "session.closed": sessionClosedSchema,
+  "session.forked": sessionForkedSchema,
   "message.accepted": messageAcceptedSchema,
   "message.duplicate": messageDuplicateSchema,
   "message.rejected": messageRejectedSchema,

@@ -21,6 +21,7 @@ import {
   userMessageSchema,
 } from "./messages/session-commands.js";
 import { runCompactSchema, sessionCompactSchema } from "./compaction/compact-messages.js";
+import { sessionForkSchema } from "./fork/session-fork.js";
 
 /**
  * A registry of message payload schemas by message type; `decodeMessage` accepts
@@ -51,6 +52,7 @@ export const builtinMessageSchemas = {
   "question.answer": questionAnswerSchema,
   "session.configure": sessionConfigureSchema,
   "session.close": sessionCloseSchema,
+  "session.fork": sessionForkSchema,
   "run.start": runStartSchema,
   "run.finished": runFinishedSchema,
   "tool.start": toolStartSchema,
@@ -75,6 +77,7 @@ export const PUBLIC_COMMAND_TYPES = [
   "session.configure",
   "session.close",
   "session.compact",
+  "session.fork",
 ] as const satisfies readonly (keyof typeof builtinMessageSchemas)[];
 
 /** One of {@link VERDICT_COMMAND_TYPES}. */

@@ -35,6 +35,7 @@ export {
 } from "./resolve-deployment.js";
 export { devStatePath, troupeHome, type DevState } from "./dev-state.js";
 export type { CommandReceipt, SendReceipt } from "./send-receipt.js";
+export type { ForkOptions } from "./fork-options.js";
 export type { CommandOutcome } from "./command-outcome.js";
 export type { ConnectionChange } from "./connection-change.js";
 export { DEFAULT_VERDICT_TIMEOUT_MS, type AwaitVerdictOptions } from "./troupe-client.js";

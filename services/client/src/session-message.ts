@@ -27,7 +27,8 @@ export type SessionMessageType =
   | "question.answer"
   | "run.steer"
   | "run.cancel"
-  | "session.compact";
+  | "session.compact"
+  | "session.fork";
 
 /**
  * The envelope id the client gives a `user.message`: `cm:<clientMessageId>`.

@@ -38,6 +38,7 @@ import {
   type SessionMessageType,
 } from "./session-message.js";
 import { SessionPublisher } from "./session-publisher.js";
+import { forkCommand, type ForkOptions } from "./fork-options.js";
 import { StreamsMissingError } from "./streams-missing-error.js";
 import { ScheduleClient } from "./schedule-client.js";
 import type { TroupeClientOptions } from "./troupe-client-options.js";
@@ -382,6 +383,31 @@ export class TroupeClient implements AsyncDisposable {
    */
   async compact(sessionId: string): Promise<CommandReceipt> {
     return await this.command(sessionId, "session.compact", {});
+  }
+
+  /**
+   * Forks session `from` into a new session that shares its transcript up to a
+   * point without copying it, and has its own future (issue #19, docs/fork.md).
+   * The new session answers with `session.forked` and `command.settled`, or
+   * `message.rejected` (`unknown_session`, `fork_point_out_of_range`,
+   * `session_exists`, `fork_too_deep`, `invalid_fork`); sending the same fork
+   * again changes nothing.
+   *
+   * @param from - the source session.
+   * @param options - `to` (default `<from>-fork-<8 hex>`), `atSequence` or `atRunId`
+   *   (default: the last run of `from` that ended).
+   * @returns once JetStream stored the command: its receipt, `sessionId` being
+   *   the new session ({@link TroupeClient.awaitVerdict} waits for the verdict).
+   * @throws ZodError for an invalid id or both points; as {@link TroupeClient.send}.
+   * @example
+   * ```ts
+   * const receipt = await client.fork("s1", { atRunId: "r2" });
+   * await client.sendAndWait(receipt.sessionId, { text: "what if…" });
+   * ```
+   */
+  async fork(from: string, options: ForkOptions = {}): Promise<CommandReceipt> {
+    const { to, payload } = forkCommand(from, options);
+    return await this.command(to, "session.fork", { ...payload });
   }
 
   /**

@@ -1,4 +1,9 @@
-import { AGENT_RESOLVE_EFFECT, MODEL_CALL_EFFECT, TOOL_EXECUTE_EFFECT } from "@troupe/protocol";
+import {
+  AGENT_RESOLVE_EFFECT,
+  FORK_RESOLVE_EFFECT,
+  MODEL_CALL_EFFECT,
+  TOOL_EXECUTE_EFFECT,
+} from "@troupe/protocol";
 import type { ActorAddress, MessageEnvelope } from "@troupe/protocol";
 import {
   runMachine,
@@ -27,6 +32,7 @@ import {
 } from "../transcript/jetstream-transcript-reader.js";
 import { AgentRegistry } from "./agent-registry.js";
 import { createAgentResolveHandler } from "./agent-resolve-handler.js";
+import { createForkResolveHandler } from "./fork-resolve-handler.js";
 import type { AgentDefinition } from "./agent-definition.js";
 import {
   AGENT_MACHINES_VERSION,
@@ -137,7 +143,15 @@ export function agentKinds(
       // The session learns an agent's settings (policy, model-call limit) and
       // whether it is served through this effect, whose result is journaled:
       // replaying a session never consults the registry (docs/decisions/0008).
-      effects: { [AGENT_RESOLVE_EFFECT]: createAgentResolveHandler(agents) },
+      effects: {
+        [AGENT_RESOLVE_EFFECT]: createAgentResolveHandler(agents),
+        // A fork's point, read from the source's stored events (issue #19).
+        [FORK_RESOLVE_EFFECT]: createForkResolveHandler({
+          agents,
+          js: services.js,
+          eventsStream: services.streams.events,
+        }),
+      },
       onOutboxPublished,
       onPassivated,
     };

@@ -74,7 +74,11 @@ export async function compactedPrompt(
   if (input.summaryIndex !== undefined) {
     const read = await readTranscriptEntries(
       options.transcript,
-      { sessionId: input.sessionId, transcriptLength: input.summaryIndex + 1 },
+      {
+        sessionId: input.sessionId,
+        transcriptLength: input.summaryIndex + 1,
+        transcriptBase: input.transcriptBase,
+      },
       signal,
       input.summaryIndex,
     );

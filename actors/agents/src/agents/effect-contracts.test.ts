@@ -128,7 +128,12 @@ describe("the effects the machines request are the effects the handlers run", ()
     expect(eventsOf(done).map((event) => [event.type, event.payload])).toEqual([
       [
         "run.completed",
-        { runId: "r1", text: "Hello there.", usage: expect.any(Object) as unknown },
+        {
+          runId: "r1",
+          text: "Hello there.",
+          usage: expect.any(Object) as unknown,
+          transcriptLength: 2,
+        },
       ],
     ]);
   });

@@ -1,5 +1,6 @@
 import { TroupeError } from "@troupe/protocol";
 import type { TranscriptEntry } from "./transcript-entry.js";
+import { readTranscriptSegments } from "./transcript-segments.js";
 
 /**
  * Reads a session's transcript (the append-only log kept outside machine
@@ -15,25 +16,16 @@ export interface TranscriptReader {
    * @param sessionId - the session whose transcript to read.
    * @param count - how many entries, from the start (0 or more).
    * @param signal - aborts the read.
-   * @returns the entries `0 … count − 1`, in order.
+   * @param from - the first index the session's own log holds: 0, or a fork's
+   *   shared prefix length (issue #19); entries `from … count − 1` are returned.
+   *   Default 0.
+   * @returns the entries `from … count − 1`, in order.
    */
-  read(sessionId: string, count: number, signal: AbortSignal): Promise<TranscriptEntry[]>;
-  /**
-   * Entries `start … end − 1` (issue #19: a compacted session's model call
-   * reads from its summary's `through` on). Optional: without it, callers read
-   * `0 … end − 1` and drop the first `start`.
-   *
-   * @param sessionId - the session.
-   * @param start - first index (0 or more).
-   * @param end - one past the last index.
-   * @param signal - aborts the read.
-   * @returns the entries, in order (fewer when the log does not hold them yet).
-   */
-  readRange?(
+  read(
     sessionId: string,
-    start: number,
-    end: number,
+    count: number,
     signal: AbortSignal,
+    from?: number,
   ): Promise<TranscriptEntry[]>;
 }
 
@@ -62,19 +54,39 @@ export class InMemoryTranscriptReader implements TranscriptReader {
     this.#entries.set(sessionId, log);
   }
 
+  /**
+   * Writes entries at `index`, `index + 1`, … of a session's log (a fork's own
+   * log starts at its shared prefix length, issue #19).
+   *
+   * @param sessionId - the session.
+   * @param index - the index of the first entry.
+   * @param entries - the entries, in order.
+   */
+  appendAt(sessionId: string, index: number, ...entries: TranscriptEntry[]): void {
+    const log = this.#entries.get(sessionId) ?? [];
+    entries.forEach((entry, offset) => (log[index + offset] = entry));
+    this.#entries.set(sessionId, log);
+  }
+
   /** See {@link TranscriptReader.read}. */
-  read(sessionId: string, count: number, signal: AbortSignal): Promise<TranscriptEntry[]> {
+  read(
+    sessionId: string,
+    count: number,
+    signal: AbortSignal,
+    from = 0,
+  ): Promise<TranscriptEntry[]> {
     if (signal.aborted) return Promise.reject(signal.reason as Error);
-    return Promise.resolve((this.#entries.get(sessionId) ?? []).slice(0, count));
+    return Promise.resolve((this.#entries.get(sessionId) ?? []).slice(from, count));
   }
 }
 
 /**
- * Reads the entries a model call is built from: `0 … transcriptLength − 1` of
- * the session's transcript.
+ * Reads the entries a model call is built from: `start … transcriptLength − 1`
+ * of the session's transcript (`start` is 0, or a compacted session's cut).
  *
  * @param reader - the transcript reader.
- * @param input - `sessionId` and `transcriptLength` (entries) of the model call.
+ * @param input - `sessionId`, `transcriptLength` (entries) and, for a fork,
+ *   `transcriptBase` (issue #19) of the model call.
  * @param signal - aborts the read.
  * @param start - first entry to return (issue #19); default 0.
  * @returns the entries `start … transcriptLength − 1`, or undefined when the signal aborted while reading.
@@ -83,16 +95,13 @@ export class InMemoryTranscriptReader implements TranscriptReader {
  */
 export async function readTranscriptEntries(
   reader: TranscriptReader,
-  input: { readonly sessionId: string; readonly transcriptLength: number },
+  input: Parameters<typeof readTranscriptSegments>[1],
   signal: AbortSignal,
   start = 0,
 ): Promise<TranscriptEntry[] | undefined> {
   let entries: TranscriptEntry[];
   try {
-    entries =
-      start > 0 && reader.readRange !== undefined
-        ? await reader.readRange(input.sessionId, start, input.transcriptLength, signal)
-        : (await reader.read(input.sessionId, input.transcriptLength, signal)).slice(start);
+    entries = await readTranscriptSegments(reader, input, signal, start);
   } catch (error) {
     if (signal.aborted) return undefined;
     if (TroupeError.isInstance(error)) throw error;

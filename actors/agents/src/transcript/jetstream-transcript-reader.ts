@@ -41,7 +41,12 @@ export interface TranscriptReadCounts {
 
 /** What the cache knows of one session's transcript. */
 interface CachedTranscript {
-  /** Entries 0 … n − 1, contiguous. */
+  /**
+   * Index of `entries[0]`: 0, or for a fork's own log the length of its shared
+   * prefix (its own entries start there; issue #19).
+   */
+  readonly offset: number;
+  /** Entries offset … offset + n − 1, contiguous. */
   readonly entries: TranscriptEntry[];
   /** Entries stored after a gap (an outbox publishes in parallel), by index. */
   readonly ahead: Map<number, TranscriptEntry>;
@@ -115,44 +120,38 @@ export class JetStreamTranscriptReader {
    * published more than once (after a crash) are counted once.
    *
    * @param sessionId - the session.
-   * @param count - how many entries, from index 0.
+   * @param count - how many entries, from index 0 (entries `from … count − 1` are returned).
    * @param signal - aborts the wait.
-   * @returns exactly `count` entries (a copy: the caller may change it).
+   * @param from - the first index the session's own log holds: 0, or a fork's
+   *   shared prefix length (issue #19). Default 0.
+   * @returns exactly `count − from` entries (a copy: the caller may change it).
    * @throws TroupeError `timeout` (retryable) when they are not all stored within `waitMs`.
    */
-  read(sessionId: string, count: number, signal: AbortSignal): Promise<TranscriptEntry[]> {
-    return this.readRange(sessionId, 0, count, signal);
-  }
-
-  /**
-   * Entries `start … end − 1` of a session's transcript (issue #19: a compacted
-   * session's model call copies only the entries after its summary's cut).
-   * Same reads, cache and errors as {@link read}.
-   *
-   * @param sessionId - the session.
-   * @param start - first index (0 or more).
-   * @param end - one past the last index.
-   * @param signal - aborts the wait.
-   * @returns exactly `end − start` entries (a copy).
-   */
-  async readRange(
+  async read(
     sessionId: string,
-    start: number,
-    end: number,
+    count: number,
     signal: AbortSignal,
+    from = 0,
   ): Promise<TranscriptEntry[]> {
-    const count = end;
-    if (count <= 0 || start >= end) return [];
-    const cached = this.#cache.get(sessionId);
-    if (cached !== undefined && cached.entries.length >= count) {
+    if (count <= from) return [];
+    const slice = (known: CachedTranscript) =>
+      known.entries.slice(Math.max(0, from - known.offset), count - known.offset);
+    let cached = this.#cache.get(sessionId);
+    if (cached !== undefined && from < cached.offset) {
+      // The cache starts later than this read (it was filled from a compacted
+      // session's cut, issue #19): start it again from `from`.
+      this.#cache.delete(sessionId);
+      cached = undefined;
+    }
+    if (cached !== undefined && knownUpTo(cached) >= count) {
       this.counts.cacheHits += 1;
-      return cached.entries.slice(start, count);
+      return slice(cached);
     }
     const deadline = Date.now() + this.#waitMs;
     let rescanned = false;
     for (let waits = 0; ; waits += 1) {
-      const known = await this.#extend(sessionId, count);
-      if (known.entries.length >= count) return known.entries.slice(start, count);
+      const known = await this.#extend(sessionId, count, from);
+      if (knownUpTo(known) >= count) return slice(known);
       if (!rescanned && waits === 1) {
         // Still short after a first wait (an entry merely not stored yet comes
         // by then): read the session again from the start once — a cache that
@@ -164,10 +163,10 @@ export class JetStreamTranscriptReader {
       if (Date.now() > deadline || signal.aborted) {
         throw new TroupeError(
           "timeout",
-          `the transcript of session ${sessionId} holds ${known.entries.length} of the ${count} entries expected after ${this.#waitMs} ms`,
+          `the transcript of session ${sessionId} holds ${knownUpTo(known)} of the ${count} entries expected after ${this.#waitMs} ms`,
           {
             retryable: true,
-            details: { sessionId, expected: count, found: known.entries.length },
+            details: { sessionId, expected: count, found: knownUpTo(known) },
           },
         );
       }
@@ -193,7 +192,7 @@ export class JetStreamTranscriptReader {
     let cached = this.#cache.get(sessionId);
     if (cached === undefined) {
       if (index !== 0) return;
-      cached = { entries: [], ahead: new Map(), lastSeq: 0, bytes: 0 };
+      cached = { offset: 0, entries: [], ahead: new Map(), lastSeq: 0, bytes: 0 };
     }
     this.#addEntry(cached, index, entry, bytes);
     this.#cache.set(sessionId, cached);
@@ -219,19 +218,19 @@ export class JetStreamTranscriptReader {
   }
 
   /** Reads what was stored since the cached state, until `count` entries are known or none is left. */
-  async #extend(sessionId: string, count: number): Promise<CachedTranscript> {
+  async #extend(sessionId: string, count: number, from: number): Promise<CachedTranscript> {
     let cached = this.#cache.get(sessionId);
     if (cached === undefined) {
-      cached = { entries: [], ahead: new Map(), lastSeq: 0, bytes: 0 };
+      cached = { offset: from, entries: [], ahead: new Map(), lastSeq: 0, bytes: 0 };
     }
     const subject = transcriptSubject(sessionId);
-    if (count - cached.entries.length > this.#consumerReadThreshold) {
+    if (count - knownUpTo(cached) > this.#consumerReadThreshold) {
       await this.#readWithConsumer(cached, subject, count);
     } else {
       const direct = await this.#directApi();
       const tookLast =
-        count - cached.entries.length === 1 && (await this.#readLast(direct, cached, subject));
-      while (!tookLast && cached.entries.length < count) {
+        count - knownUpTo(cached) === 1 && (await this.#readLast(direct, cached, subject));
+      while (!tookLast && knownUpTo(cached) < count) {
         this.counts.directGets += 1;
         let stored;
         try {
@@ -276,7 +275,7 @@ export class JetStreamTranscriptReader {
     }
     if (stored === null) return false;
     const decoded = decodeTranscriptEntry(stored.data);
-    if (decoded === undefined || decoded.index !== cached.entries.length) return false;
+    if (decoded === undefined || decoded.index !== knownUpTo(cached)) return false;
     this.#add(cached, stored.seq, stored.data, decoded);
     return true;
   }
@@ -295,7 +294,7 @@ export class JetStreamTranscriptReader {
     try {
       for await (const message of messages as AsyncIterable<JsMsg>) {
         this.#add(cached, message.seq, message.data);
-        if (message.info.pending === 0 || cached.entries.length >= count) break;
+        if (message.info.pending === 0 || knownUpTo(cached) >= count) break;
       }
     } finally {
       await messages.close().catch(() => undefined);
@@ -316,17 +315,17 @@ export class JetStreamTranscriptReader {
 
   /** Adds entry `index` (duplicates ignored, one after a gap waits in `ahead`). */
   #addEntry(cached: CachedTranscript, index: number, entry: TranscriptEntry, bytes: number): void {
-    if (index < cached.entries.length || cached.ahead.has(index)) return;
+    if (index < knownUpTo(cached) || cached.ahead.has(index)) return;
     cached.bytes += bytes;
-    if (index > cached.entries.length) {
+    if (index > knownUpTo(cached)) {
       cached.ahead.set(index, entry);
       return;
     }
     cached.entries.push(entry);
     for (;;) {
-      const next = cached.ahead.get(cached.entries.length);
+      const next = cached.ahead.get(knownUpTo(cached));
       if (next === undefined) break;
-      cached.ahead.delete(cached.entries.length);
+      cached.ahead.delete(knownUpTo(cached));
       cached.entries.push(next);
     }
   }
@@ -335,6 +334,11 @@ export class JetStreamTranscriptReader {
     this.#direct ??= this.js.jetstreamManager(false).then((manager) => manager.direct);
     return this.#direct;
   }
+}
+
+/** The index after the last contiguous entry known: `offset + entries.length`. */
+function knownUpTo(cached: CachedTranscript): number {
+  return cached.offset + cached.entries.length;
 }
 
 /**

@@ -7,6 +7,7 @@ import { nullAsAbsent } from "./null-as-absent.js";
 import { MAX_MODEL_CHAIN_LENGTH, modelLabelSchema } from "./model-fallback.js";
 import { budgetWarningSchema } from "../events/budget-events.js";
 import { compactionReasonSchema, compactionResultSchema } from "../compaction/compaction-result.js";
+import { transcriptBaseSchema } from "../fork/transcript-base.js";
 
 /**
  * Name of the effect that calls the model for one step of a run: requested by
@@ -79,6 +80,11 @@ export const modelCallInputSchema = nullAsAbsent(
       summaryIndex: z.number().int().nonnegative().optional(),
       /** `manual`: compact before calling, whatever the budget (`session.compact`). */
       compact: compactionReasonSchema.optional(),
+      /**
+       * A forked session's shared prefix (issue #19): entries below the last
+       * segment's length are read from the sessions it names; absent = no fork.
+       */
+      transcriptBase: transcriptBaseSchema.optional(),
     }),
   ),
 );

@@ -62,6 +62,8 @@ export const runCompletedSchema = z.object({
   text: z.string(),
   usage: usageSchema,
   model: z.string().min(1).max(256).optional(),
+  /** Transcript entries after the run (a fork point, issue #19); absent in older events. */
+  transcriptLength: z.number().int().nonnegative().optional(),
 });
 /** Payload of `run.completed`. */
 export type RunCompleted = z.infer<typeof runCompletedSchema>;
@@ -75,6 +77,8 @@ export const runFailedSchema = z.object({
   runId: identifierSchema,
   code: z.string().min(1),
   message: z.string(),
+  /** Transcript entries after the run (a fork point, issue #19); absent in older events. */
+  transcriptLength: z.number().int().nonnegative().optional(),
 });
 /** Payload of `run.failed`. */
 export type RunFailed = z.infer<typeof runFailedSchema>;
@@ -90,6 +94,8 @@ export const runCancelledSchema = z.object({
   partialText: z.string().optional(),
   usage: usageSchema,
   reason: z.string().optional(),
+  /** Transcript entries after the run (a fork point, issue #19); absent in older events. */
+  transcriptLength: z.number().int().nonnegative().optional(),
 });
 /** Payload of `run.cancelled`. */
 export type RunCancelled = z.infer<typeof runCancelledSchema>;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { actorIdSchema } from "../../address/actor-id.js";
 import { identifierSchema } from "../field-schemas.js";
 import { toolPolicyOverridesSchema } from "../tool-policy.js";
+import { transcriptBaseSchema } from "../fork/transcript-base.js";
 
 /** A length of the session transcript, in entries: a whole number, 0 or more. */
 const transcriptLengthSchema = z.number().int().nonnegative();
@@ -26,6 +27,8 @@ export const runStartSchema = z.object({
   transcriptLength: transcriptLengthSchema,
   toolPolicy: toolPolicyOverridesSchema.optional(),
   parentSessionId: actorIdSchema.optional(),
+  /** A forked session's shared transcript prefix (issue #19); absent = no fork. */
+  transcriptBase: transcriptBaseSchema.optional(),
 });
 /** Payload of `run.start`. */
 export type RunStart = z.infer<typeof runStartSchema>;

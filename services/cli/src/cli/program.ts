@@ -4,6 +4,7 @@ import { devCommand } from "./commands/dev-command.js";
 import { gatewayCommand } from "./commands/gateway-command.js";
 import { migrateCommand } from "./commands/migrate-command.js";
 import { stopCommand } from "./commands/stop-command.js";
+import { forkCommand } from "./commands/fork-command.js";
 import { adminCommands } from "./commands/admin-commands.js";
 import { chatCommand } from "./commands/chat-command.js";
 import { hostCommand } from "./commands/host-command.js";
@@ -38,6 +39,7 @@ export function createProgram(): Command {
   program.addCommand(chatCommand());
   program.addCommand(tailCommand());
   for (const command of sessionCommands()) program.addCommand(command);
+  program.addCommand(forkCommand());
   for (const command of adminCommands()) program.addCommand(command);
   program.addCommand(shardsCommand());
   program.addCommand(hostCommand());

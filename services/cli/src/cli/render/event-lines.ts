@@ -24,6 +24,7 @@ export interface EventLinesContext {
  * | event                     | line                                                                 |
  * | ------------------------- | -------------------------------------------------------------------- |
  * | `session.created`         | dim `· session <id> created (agent <agent>)`                         |
+ * | `session.forked`          | dim `· forked from <id>: <n> entries shared (after run <runId>)`     |
  * | `session.idle` / `.closed`| dim `· idle` / `· session <id> closed`                               |
  * | `message.accepted`        | dim `· <type> accepted (run <runId>, queued)`                        |
  * | `message.duplicate`       | dim `· duplicate <type> ignored`                                     |
@@ -58,6 +59,12 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
       return [c.dim("· idle")];
     case "session.closed":
       return [c.dim(`· session ${event.payload.sessionId} closed`)];
+    case "session.forked":
+      return [
+        c.dim(
+          `· forked from ${event.payload.from}: ${event.payload.transcriptLength} entries shared${suffix(" (after run ", event.payload.runId, ")")}`,
+        ),
+      ];
     case "message.accepted": {
       const { type, runId, queued } = event.payload;
       const details = [
