@@ -86,8 +86,9 @@ const folderLayers = {
   "actors/agents": [
     "telemetry",
     "models",
+    "media",
     "tools",
-    ["mcp", "transcript", "schedules", "budget", "media"],
+    ["mcp", "transcript", "schedules", "budget"],
     "agents",
   ],
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],

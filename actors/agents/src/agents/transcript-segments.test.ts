@@ -16,7 +16,13 @@ describe("reading a forked transcript (issue #19)", () => {
       { sessionId: "b", transcriptLength: 5, transcriptBase: [{ sessionId: "a", length: 3 }] },
       signal(),
     );
-    expect(entries?.map((entry) => ("text" in entry ? entry.text : entry.role))).toEqual(["a0", "a1", "a2", "b3", "b4"]);
+    expect(entries?.map((entry) => ("text" in entry ? entry.text : entry.role))).toEqual([
+      "a0",
+      "a1",
+      "a2",
+      "b3",
+      "b4",
+    ]);
   });
 
   it("a fork of a fork reads each segment from its own session", async () => {
@@ -29,7 +35,13 @@ describe("reading a forked transcript (issue #19)", () => {
       { sessionId: "c", transcriptLength: 5, transcriptBase: base },
       signal(),
     );
-    expect(entries?.map((entry) => ("text" in entry ? entry.text : entry.role))).toEqual(["a0", "a1", "a2", "b3", "c4"]);
+    expect(entries?.map((entry) => ("text" in entry ? entry.text : entry.role))).toEqual([
+      "a0",
+      "a1",
+      "a2",
+      "b3",
+      "c4",
+    ]);
   });
 
   it("a missing entry of the fork's own log fails the call as retryable", async () => {

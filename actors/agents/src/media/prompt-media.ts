@@ -1,10 +1,10 @@
 import type { FilePart, ImagePart, TextPart, ToolResultPart, UserContent } from "ai";
-import { MediaRejectedError, mediaTypeMatches, type MediaRef } from "@troupe/protocol";
-import type {
-  ToolTranscriptEntry,
-  TranscriptEntry,
-  UserTranscriptEntry,
-} from "../agents/transcript-entry.js";
+import {
+  MediaRejectedError,
+  mediaTypeMatches,
+  type MediaRef,
+  type TranscriptEntry,
+} from "@troupe/protocol";
 import type { MediaStore } from "./media-store.js";
 import { mediaStandIn } from "./media-stand-in.js";
 
@@ -129,3 +129,6 @@ function userPart(part: LoadedPart): TextPart | ImagePart | FilePart {
     ...(ref.name === undefined ? {} : { filename: ref.name }),
   };
 }
+
+type UserTranscriptEntry = Extract<TranscriptEntry, { role: "user" }>;
+type ToolTranscriptEntry = Extract<TranscriptEntry, { role: "tool" }>;
