@@ -97,6 +97,7 @@ describe("run: spend budgets (issue #19)", () => {
         runId: "r1",
         code: "budget_exceeded",
         message: "budget_exceeded from the provider",
+        transcriptLength: 1,
       }),
       sendMessage({
         to: "session/s1",

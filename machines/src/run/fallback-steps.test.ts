@@ -113,6 +113,7 @@ describe("run: fallback model chain (issue #19)", () => {
         text: "Sunny.",
         usage: { inputTokens: 10, outputTokens: 2 },
         model: "openai:gpt-4o",
+        transcriptLength: 2,
       }),
     );
   });
@@ -165,7 +166,12 @@ describe("run: fallback model chain (issue #19)", () => {
     );
     expect(last.snapshot.value).toBe("idle");
     expect(last.actions[0]).toEqual(
-      emitEvent("run.failed", { runId: "r1", code: "model_error", message: "model_error (529)" }),
+      emitEvent("run.failed", {
+        runId: "r1",
+        code: "model_error",
+        message: "model_error (529)",
+        transcriptLength: 1,
+      }),
     );
   });
 
@@ -176,7 +182,12 @@ describe("run: fallback model chain (issue #19)", () => {
     );
     expect(snapshot.value).toBe("idle");
     expect(actions).toEqual([
-      emitEvent("run.failed", { runId: "r1", code: "model_error", message: "model_error (400)" }),
+      emitEvent("run.failed", {
+        runId: "r1",
+        code: "model_error",
+        message: "model_error (400)",
+        transcriptLength: 1,
+      }),
       sendMessage({
         to: "session/s1",
         type: "run.finished",

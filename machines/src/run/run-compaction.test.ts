@@ -65,6 +65,7 @@ describe("run: context compaction (issue #19)", () => {
         runId: "r1",
         text: "Still sunny.",
         usage: { inputTokens: 130, outputTokens: 4 },
+        transcriptLength: 8,
       }),
       sendMessage({
         to: "session/s1",
