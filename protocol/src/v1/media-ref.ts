@@ -26,7 +26,7 @@ export const MAX_MEDIA_NAME_LENGTH = 255;
  */
 export const mediaDigestSchema = z
   .string()
-  .regex(/^sha256:[0-9a-f]{64}$/u, { error: 'Expected "sha256:" and 64 lowercase hex digits.' });
+  .regex(/^sha256:[0-9a-f]{64}$/, { error: 'Expected "sha256:" and 64 lowercase hex digits.' });
 
 /**
  * An IANA media type `type/subtype` (parameters such as `; charset=utf-8`
@@ -37,7 +37,7 @@ export const mediaDigestSchema = z
 export const mediaTypeSchema = z
   .string()
   .max(255)
-  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/u, {
+  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/, {
     error: 'Expected a lowercase media type "type/subtype", e.g. "image/png".',
   });
 
