@@ -12,6 +12,7 @@ import {
   AGENT_MACHINES_VERSION,
   migrateRunSnapshot,
   migrateSessionSnapshot,
+  migrateToolCallSnapshot,
 } from "./machine-versions.js";
 
 const address = { kind: "run", id: "s1" };
@@ -141,6 +142,17 @@ describe("agent machine versions", () => {
       agentResolutions: 0,
       maxModelCalls: 5,
     });
+  });
+
+  it("reads a version 2 snapshot unchanged: the fields issue #19 added are optional (version 3)", () => {
+    const persisted = {
+      value: "calling",
+      context: { sessionId: "s1", lastRunId: undefined, run: { runId: "r1", retry: 2 } },
+    };
+    expect(AGENT_MACHINES_VERSION).toBe("3");
+    expect(migrateRunSnapshot(persisted, "2")).toBe(persisted);
+    expect(migrateSessionSnapshot(persisted, "2")).toBe(persisted);
+    expect(migrateToolCallSnapshot(persisted, "2")).toBe(persisted);
   });
 
   it("refuses a snapshot of a version it does not know", () => {

@@ -25,11 +25,18 @@ type PersistedSnapshot = { readonly context?: unknown } & Record<string, unknown
  * - `2`: the run's `attempt` is called `retry`; a session learns its agents'
  *   settings from the journaled `agent.resolve` effect (`resolvedAgents`,
  *   `agentResolutions`) instead of from the host at processing time.
+ * - `3` (issue #19): a run may be on a fallback model (`modelIndex`, effect ids
+ *   `<runId>.m<n>.f<i>.a<try>`), reads from a `summary` entry (`summaryIndex`)
+ *   and a fork's transcript base; a session may be forking. Every new field is
+ *   optional, so a version 2 snapshot reads unchanged; the raise keeps a host
+ *   of version 2 — which would wait for the wrong effect id or stall on a
+ *   transcript role it does not know — from taking such an actor during a
+ *   rolling deploy.
  */
-export const AGENT_MACHINES_VERSION = "2";
+export const AGENT_MACHINES_VERSION = "3";
 
 /** The versions the hooks read, oldest first; the last is {@link AGENT_MACHINES_VERSION}. */
-const READABLE_VERSIONS: readonly string[] = ["1", AGENT_MACHINES_VERSION];
+const READABLE_VERSIONS: readonly string[] = ["1", "2", AGENT_MACHINES_VERSION];
 
 /**
  * Reads a `run/<sessionId>` snapshot of an earlier version.
