@@ -400,6 +400,8 @@ describe("gateway REST routes", () => {
     expect(Object.keys(doc.paths["/v1/sessions/{id}/messages"]!)).toEqual(["post"]);
     expect(Object.keys(doc.components.schemas.UserMessage!.properties!).sort()).toEqual([
       "agent",
+      // Media references (issue #19, docs/media.md).
+      "attachments",
       "clientMessageId",
       "metadata",
       "text",

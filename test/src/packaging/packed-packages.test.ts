@@ -46,8 +46,9 @@ const SHARD_COUNT = 4;
 const CLIENT_TOP_LEVEL = ["@troupe/client", "@troupe/protocol"];
 const CLIENT_TREE_ALLOWED = [
   /^@troupe\/(client|protocol)$/,
-  /^@nats-io\/(jetstream|transport-node|nats-core|nkeys|nuid)$/,
+  /^@nats-io\/(jetstream|transport-node|nats-core|nkeys|nuid|obj)$/,
   /^tweetnacl$/, // @nats-io/nkeys
+  /^js-sha256$/, // @nats-io/obj
   /^@opentelemetry\/api$/, // tracing API, no-op without an SDK (issue #18)
   /^zod$/,
   /^msgpackr$/,
@@ -118,12 +119,14 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
 
   describe("a Node app that only sends messages and reads events", () => {
     it(
-      "installs @troupe/client, @troupe/protocol, the NATS client, the protocol's codecs and the OpenTelemetry API, nothing else",
+      "installs @troupe/client, @troupe/protocol, the NATS client and Object Store, the protocol's codecs and the OpenTelemetry API, nothing else",
       async () => {
         const tree = await clientProject.productionTree(LS_TIMEOUT_MS);
         expect(tree.topLevelNames()).toEqual(CLIENT_TOP_LEVEL);
         expect(tree.dependenciesOf("@troupe/client")).toEqual([
           "@nats-io/jetstream",
+          // The Object Store, for media uploads (issue #19, docs/media.md).
+          "@nats-io/obj",
           "@nats-io/transport-node",
           // The API only (no SDK): the send span and traceparent, no-ops
           // until the application registers an SDK (issue #18).
