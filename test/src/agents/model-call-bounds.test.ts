@@ -147,7 +147,7 @@ describe("model calls are bounded", () => {
     await say("refuse-1", "refuse", "plain");
     const failed = await log.first("run.failed", undefined, 20_000);
     const message = "model hostile of openai-compatible.chat failed (HTTP 400): bad request";
-    expect(failed).toEqual({ runId: "r1", code: "model_error", message });
+    expect(failed).toEqual({ runId: "r1", code: "model_error", message, transcriptLength: 1 });
     expect(model.requestsFor("refuse")).toBe(1);
     const logged = cluster.hosts[0]!.stdout()
       .split("\n")
