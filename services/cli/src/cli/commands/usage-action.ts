@@ -2,7 +2,15 @@ import { SpendReport } from "@troupe/agents";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { formatSpendUsage, type SpendUsageReport } from "../../admin/format-spend-usage.js";
 import { withAdmin } from "../with-admin.js";
-import type { UsageOptions } from "./usage-command.js";
+import type { JsonOptions } from "./admin-actions.js";
+
+/** Flags of `troupe usage`. */
+export interface UsageOptions extends JsonOptions {
+  readonly session?: string;
+  readonly tree?: string;
+  readonly agent?: string;
+  readonly day?: string;
+}
 
 /**
  * Reads and prints `troupe usage` (see `usageCommand`).

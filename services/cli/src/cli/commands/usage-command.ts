@@ -1,14 +1,6 @@
 import { Command } from "commander";
 import { connectionOptions } from "../connection-options.js";
-import type { JsonOptions } from "./admin-actions.js";
-
-/** Flags of `troupe usage`. */
-export interface UsageOptions extends JsonOptions {
-  readonly session?: string;
-  readonly tree?: string;
-  readonly agent?: string;
-  readonly day?: string;
-}
+import type { UsageOptions } from "./usage-action.js";
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
