@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { identifierSchema, timestampMsSchema } from "../field-schemas.js";
-import { catchUpPolicySchema } from "../messages/schedule-commands.js";
+import { timestampMsSchema } from "../field-schemas.js";
+import { scheduleSettingsShape } from "../events/schedule-events.js";
 
 /** Name of the effect a schedule requests to record its listing entry (issue #19). */
 export const SCHEDULE_INDEX_EFFECT = "schedule.index";
@@ -21,15 +21,7 @@ export type ScheduleStatus = z.infer<typeof scheduleStatusSchema>;
  * revision (grows with every change), updatedAtMs (Unix ms, stream time) }`.
  */
 export const scheduleIndexEntrySchema = z.object({
-  scheduleId: identifierSchema,
-  sessionId: identifierSchema,
-  text: z.string(),
-  cron: z.string().optional(),
-  at: timestampMsSchema.optional(),
-  timezone: z.string().optional(),
-  catchUp: catchUpPolicySchema,
-  misfireThresholdMs: z.number().int().nonnegative(),
-  agent: identifierSchema.optional(),
+  ...scheduleSettingsShape,
   status: scheduleStatusSchema,
   nextTickMs: timestampMsSchema.optional(),
   lastTickMs: timestampMsSchema.optional(),

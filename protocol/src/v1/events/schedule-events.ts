@@ -12,13 +12,11 @@ import { catchUpPolicySchema } from "../messages/schedule-commands.js";
 export const MAX_SCHEDULE_ID_LENGTH = 96;
 
 /**
- * `schedule.created` — the schedule exists and waits for its first tick.
- *
- * Shape: `{ scheduleId, sessionId, text, cron?, at?, timezone?, catchUp,
- * misfireThresholdMs, agent?, nextTickMs, commandId }`; `commandId` is the
- * envelope id of the `schedule.create` it answers.
+ * The settings a schedule was created with, as its events and its listing
+ * entry (`ScheduleIndexEntry`) carry them: `{ scheduleId, sessionId, text,
+ * cron?, at? (Unix ms), timezone?, catchUp, misfireThresholdMs (ms), agent? }`.
  */
-export const scheduleCreatedSchema = z.object({
+export const scheduleSettingsShape = {
   scheduleId: identifierSchema,
   sessionId: identifierSchema,
   text: z.string(),
@@ -28,6 +26,17 @@ export const scheduleCreatedSchema = z.object({
   catchUp: catchUpPolicySchema,
   misfireThresholdMs: z.number().int().nonnegative(),
   agent: identifierSchema.optional(),
+};
+
+/**
+ * `schedule.created` — the schedule exists and waits for its first tick.
+ *
+ * Shape: `{ scheduleId, sessionId, text, cron?, at?, timezone?, catchUp,
+ * misfireThresholdMs, agent?, nextTickMs, commandId }`; `commandId` is the
+ * envelope id of the `schedule.create` it answers.
+ */
+export const scheduleCreatedSchema = z.object({
+  ...scheduleSettingsShape,
   nextTickMs: timestampMsSchema,
   commandId: identifierSchema,
 });
