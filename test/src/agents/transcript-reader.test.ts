@@ -108,4 +108,15 @@ describe("JetStreamTranscriptReader (issue #12)", () => {
       details: { sessionId: "tr-5", expected: 2, found: 1 },
     });
   });
+
+  it("reads from an earlier index than its cache starts at (a compacted session's summary, then its cut)", async () => {
+    const reader = new JetStreamTranscriptReader(cluster.js, cluster.streams.transcript);
+    for (const [index, text] of ["a", "b", "c", "d", "e"].entries()) {
+      await append("tr-6", index, user(text));
+    }
+    // The summary is read first (entry 3 alone), then the window from the cut (1).
+    expect(texts(await reader.read("tr-6", 4, signal(), 3))).toEqual(["d"]);
+    expect(texts(await reader.read("tr-6", 5, signal(), 1))).toEqual(["b", "c", "d", "e"]);
+    expect(texts(await reader.read("tr-6", 5, signal(), 3))).toEqual(["d", "e"]);
+  });
 });
