@@ -116,7 +116,12 @@ describe("troupe host's health endpoint", () => {
           .map((delta) => String(delta["text"]))
           .join("");
       const textWhenDraining = streamedText();
-      expect(draining?.body).toMatchObject({ phase: "draining", ownedShards: 64 });
+      // Idle shards are released as soon as their drain starts (in parallel),
+      // so how many are left when the first 503 is seen depends on load; the
+      // shard whose run is streaming stays owned until its model call ends.
+      expect(draining?.body).toMatchObject({ phase: "draining" });
+      expect(draining?.body["ownedShards"]).toBeGreaterThanOrEqual(1);
+      expect(draining?.body["ownedShards"]).toBeLessThanOrEqual(64);
       expect(await get(`${healthUrl}/healthz`)).toEqual({ status: 200, body: { status: "ok" } });
 
       // The drain let the model call stream to its end (it was mid-answer when
