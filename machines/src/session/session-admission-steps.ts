@@ -7,6 +7,7 @@ import {
 } from "./session-context.js";
 import type { SessionEvent } from "./session-events.js";
 import { messageIdOf, runIdAt, textOf, type SessionStep } from "./session-step.js";
+import { union } from "./session-settings.js";
 
 // Steps of the session machine about admitting messages: pure functions of
 // context and event; session-machine.ts decides when each runs.
@@ -145,10 +146,6 @@ export const enqueueMessage: SessionStep = (context, event) => {
   };
   return { context: { queue: insertIntoQueue(context.queue, [entry]) } };
 };
-
-const union = (a: readonly string[] | undefined, b: readonly string[] | undefined) => [
-  ...new Set([...(a ?? []), ...(b ?? [])]),
-];
 
 /** Whether a `session.configure` tries to loosen the tool policy (a non-empty `toolPolicy.allow`). */
 export const loosensToolPolicy = (event: SessionEvent): boolean =>

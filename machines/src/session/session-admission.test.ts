@@ -154,7 +154,9 @@ describe("session: admitting user messages", () => {
     const configured = sessionStep(newSession(), configure);
     expect(configured.actions).toEqual([
       emitEvent("message.accepted", { messageId: "m0", type: "session.configure" }),
-      commandSettled({ type: "session.configure", messageId: "m0" }, "applied"),
+      commandSettled({ type: "session.configure", messageId: "m0" }, "applied", {
+        settings: { policy: "steer", model: "openai:gpt-4o-mini", maxModelCalls: 5 },
+      }),
     ]);
     expect(configured.snapshot.context).toMatchObject({
       policy: "steer",
@@ -186,7 +188,10 @@ describe("session: admitting user messages", () => {
     );
     expect(actions).toEqual([
       emitEvent("message.accepted", { messageId: "m3", type: "session.configure" }),
-      commandSettled({ type: "session.configure", messageId: "m3" }, "applied", { runId: "r1" }),
+      commandSettled({ type: "session.configure", messageId: "m3" }, "applied", {
+        runId: "r1",
+        settings: { model: "m-2", maxModelCalls: 2 },
+      }),
     ]);
     const next = sessionStep(
       snapshot,

@@ -12,6 +12,7 @@ import type { MachineStep } from "../host-actions/machine-step.js";
 import type { SessionContext } from "./session-context.js";
 import type { SessionEvent } from "./session-events.js";
 import type { PendingFork, SessionForkOrigin } from "./session-fork-context.js";
+import { inheritSettings, sessionSettingsOf } from "./session-settings.js";
 
 // Steps of the session machine that make a new session a fork of another one
 // (issue #19, docs/decisions/0043): `session.fork` asks the host for the fork
@@ -74,9 +75,11 @@ export const holdForForkPoint: ForkStep = ({ pendingFork }, event) =>
 /**
  * The fork point is known: the session is created as a fork (`session.created`
  * with `forkedFrom`, `session.forked`, `command.settled` `applied`), adopts the
- * source's agent and that agent's defaults (except settings `session.configure`
- * set before), and its transcript continues at `transcriptLength` on top of the
- * base. A malformed result refuses the fork instead (code `internal`).
+ * source's agent and that agent's defaults, overridden by the source's
+ * `session.configure` settings at the fork point (`settings`), overridden in
+ * turn by what the fork's own `session.configure` set before (tool policy
+ * patterns are united); `session.forked` carries the result. Its transcript
+ * continues at `transcriptLength` on top of the base. A malformed result refuses the fork instead (code `internal`).
  */
 export const adoptFork: ForkStep = (context, event) => {
   const { pendingFork } = context;
@@ -90,6 +93,8 @@ export const adoptFork: ForkStep = (context, event) => {
   const { message } = pendingFork;
   const agent = point.agent;
   const fork: SessionForkOrigin = { from: message.from, ...pointOf(message) };
+  const inherited = inheritSettings(context, point.settings);
+  const settings = sessionSettingsOf({ ...context, ...inherited });
   return {
     context: {
       pendingFork: undefined,
@@ -110,6 +115,7 @@ export const adoptFork: ForkStep = (context, event) => {
       ...(context.configured.includes("maxModelCalls")
         ? {}
         : { maxModelCalls: point.maxModelCalls }),
+      ...inherited,
     },
     actions: [
       emitEvent("session.created", {
@@ -125,6 +131,7 @@ export const adoptFork: ForkStep = (context, event) => {
         ...(point.runId === undefined ? {} : { runId: point.runId }),
         ...pointOf(message),
         ...(agent === undefined ? {} : { agent }),
+        ...(Object.keys(settings).length === 0 ? {} : { settings }),
       }),
       commandSettled(message, "applied"),
     ],

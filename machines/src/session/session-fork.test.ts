@@ -4,6 +4,7 @@ import {
   requestEffect,
   sendMessage,
   type ForkResolveOutput,
+  type SessionSettings,
 } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
 import { commandSettled } from "../host-actions/command-verdict.js";
@@ -183,5 +184,73 @@ describe("session: fork (issue #19)", () => {
     const asked = sessionTransition(configured.snapshot, fork("k1", { from: "a" }));
     const forked = sessionTransition(asked.snapshot, resolved());
     expect(forked.snapshot.context).toMatchObject({ maxModelCalls: 2, policy: "reject" });
+  });
+
+  it("takes on the source's configured settings at the fork point, under its own; tool policies unite", () => {
+    const configured = sessionStep(
+      newSession("f1"),
+      inboxEvent("session.configure", { maxModelCalls: 2, toolPolicy: { ask: ["lookup"] } }, "c1"),
+    );
+    const asked = sessionTransition(configured.snapshot, fork("k1", { from: "a" }));
+    const forked = sessionTransition(
+      asked.snapshot,
+      resolved({
+        ...point,
+        settings: {
+          policy: "steer",
+          model: "openai:gpt-4o-mini",
+          maxModelCalls: 9,
+          toolPolicy: { deny: ["charge*"] },
+        },
+      }),
+    );
+    expect(forked.snapshot.context).toMatchObject({
+      policy: "steer",
+      model: "openai:gpt-4o-mini",
+      maxModelCalls: 2,
+      toolPolicy: { ask: ["lookup"], deny: ["charge*"] },
+      configured: ["maxModelCalls", "policy"],
+    });
+    const settings: SessionSettings = {
+      policy: "steer",
+      model: "openai:gpt-4o-mini",
+      maxModelCalls: 2,
+      toolPolicy: { ask: ["lookup"], deny: ["charge*"] },
+    };
+    expect(forked.actions).toContainEqual(
+      emitEvent("session.forked", {
+        sessionId: "f1",
+        from: "a",
+        transcriptLength: 4,
+        transcriptBase: [{ sessionId: "a", length: 4 }],
+        runId: "r2",
+        agent: "assistant",
+        settings,
+      }),
+    );
+    // The fork's first run gets the inherited deny pattern and model.
+    const started = sessionStep(forked.snapshot, userMessage("m1", { text: "go" }));
+    expect(started.actions).toContainEqual(
+      sendMessage({
+        to: "run/f1",
+        type: "run.start",
+        payload: expect.objectContaining({
+          model: "openai:gpt-4o-mini",
+          maxModelCalls: 2,
+          toolPolicy: { ask: ["lookup"], deny: ["charge*"] },
+        }) as never,
+      }),
+    );
+    // A later configure reports everything the fork now runs with.
+    const reconfigured = sessionStep(
+      started.snapshot,
+      inboxEvent("session.configure", { toolPolicy: { deny: ["wipe"] } }, "c2"),
+    );
+    expect(reconfigured.actions).toContainEqual(
+      commandSettled({ type: "session.configure", messageId: "c2" }, "applied", {
+        runId: "r1",
+        settings: { ...settings, toolPolicy: { ask: ["lookup"], deny: ["charge*", "wipe"] } },
+      }),
+    );
   });
 });

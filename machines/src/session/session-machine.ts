@@ -51,6 +51,7 @@ import {
 import {
   settleAlreadyClosed,
   settleApplied,
+  settleConfigured,
   settleCancel,
   settleCancelWhileClosing,
   settleNoRunToCancel,
@@ -73,7 +74,7 @@ const forwardTool = [
 const resolveAgent = { guard: "needsAgent", target: "resolving", actions: "requestAgent" } as const;
 const configureSafely = [
   { guard: "loosensToolPolicy", actions: "rejectLoosening" },
-  { actions: ["configure", "accept", "settleApplied"] },
+  { actions: ["configure", "accept", "settleConfigured"] },
 ] as const;
 /** `session.fork` (issue #19): only a session without a history of its own becomes a fork. */
 const forkSession = [
@@ -132,6 +133,7 @@ export const sessionMachine = setup({
     settleCancel: step(settleCancel),
     settleNoRunToCancel: step(settleNoRunToCancel),
     settleApplied: step(settleApplied),
+    settleConfigured: step(settleConfigured),
     settleAlreadyClosed: step(settleAlreadyClosed),
     settleCancelWhileClosing: step(settleCancelWhileClosing),
     requestAgent: step(requestAgent),

@@ -102,7 +102,9 @@ describe("session: toolPolicy overrides", () => {
     );
     expect(actions).toEqual([
       emitEvent("message.accepted", { messageId: "m-c2", type: "session.configure" }),
-      commandSettled({ type: "session.configure", messageId: "m-c2" }, "applied"),
+      commandSettled({ type: "session.configure", messageId: "m-c2" }, "applied", {
+        settings: { toolPolicy: { ask: ["lookup"], deny: ["charge*", "wipe"] } },
+      }),
     ]);
     expect(snapshot.context.toolPolicy).toEqual({ ask: ["lookup"], deny: ["charge*", "wipe"] });
     const started = sessionStep(snapshot, userMessage("m1", { text: "hi" }));
@@ -149,7 +151,9 @@ describe("session: toolPolicy overrides", () => {
     const { snapshot, actions } = sessionStep(newSession(), configure({ allow: [], ask: ["a"] }));
     expect(actions).toEqual([
       emitEvent("message.accepted", { messageId: "m-c", type: "session.configure" }),
-      commandSettled({ type: "session.configure", messageId: "m-c" }, "applied"),
+      commandSettled({ type: "session.configure", messageId: "m-c" }, "applied", {
+        settings: { toolPolicy: { ask: ["a"] } },
+      }),
     ]);
     expect(snapshot.context.toolPolicy).toEqual({ ask: ["a"] });
   });

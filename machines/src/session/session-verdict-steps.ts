@@ -1,4 +1,5 @@
 import { commandSettled } from "../host-actions/command-verdict.js";
+import { sessionSettingsOf } from "./session-settings.js";
 import type { SessionStep } from "./session-step.js";
 
 // Steps of the session machine that answer a command with its verdict
@@ -48,6 +49,20 @@ export const settleApplied: SessionStep = (context, event) => ({
       "applied",
       context.activeRunId === undefined ? {} : { runId: context.activeRunId },
     ),
+  ],
+});
+
+/**
+ * An applied `session.configure`: `applied`, with the settings the session now
+ * runs with beyond its agent's defaults (`settings`), which a fork of it at a
+ * later point takes on (issue #19). Runs after `configure`, so it sees them.
+ */
+export const settleConfigured: SessionStep = (context, event) => ({
+  actions: [
+    commandSettled(event, "applied", {
+      ...(context.activeRunId === undefined ? {} : { runId: context.activeRunId }),
+      settings: sessionSettingsOf(context),
+    }),
   ],
 });
 

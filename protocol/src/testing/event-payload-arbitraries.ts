@@ -12,6 +12,21 @@ import {
 } from "./field-arbitraries.js";
 import { jsonDataArbitrary, jsonRecordArbitrary } from "./json-data-arbitrary.js";
 
+const toolPattern = fc.string({ minLength: 1, maxLength: 16 });
+/** `SessionSettings` (issue #19): what a session's `session.configure`s set. */
+const sessionSettingsArbitrary = fc.record(
+  {
+    policy: fc.constantFrom("enqueue", "reject", "interrupt", "steer"),
+    model: fc.stringMatching(/^\S{1,32}$/u),
+    maxModelCalls: fc.integer({ min: 1, max: 100 }),
+    toolPolicy: fc.record({
+      ask: fc.array(toolPattern, { maxLength: 3 }),
+      deny: fc.array(toolPattern, { maxLength: 3 }),
+    }),
+  },
+  { requiredKeys: [] },
+);
+
 const toolCall = {
   toolCallId: identifierArbitrary,
   runId: identifierArbitrary,
@@ -48,6 +63,7 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
       atSequence: fc.integer({ min: 1, max: 1000 }),
       atRunId: identifierArbitrary,
       agent: nonEmptyText,
+      settings: sessionSettingsArbitrary,
     },
     { requiredKeys: ["sessionId", "from", "transcriptLength", "transcriptBase"] },
   ),
@@ -90,6 +106,7 @@ export const eventPayloadArbitraries: Record<EventType, fc.Arbitrary<unknown>> =
       toolCallId: identifierArbitrary,
       questionId: identifierArbitrary,
       decision: fc.constantFrom("approved", "denied", "timed_out"),
+      settings: sessionSettingsArbitrary,
     },
     { requiredKeys: ["commandId", "command", "verdict"] },
   ),

@@ -141,6 +141,58 @@ describe("fork and resume", () => {
     expect(ones).toHaveLength(1);
   });
 
+  it("a fork takes on the source's session.configure settings as they were at the point", async () => {
+    const configure = async (sessionId: string, payload: Record<string, unknown>) => {
+      const log = followSession(cluster.nats, sessionId);
+      try {
+        await cluster.js.publish(
+          `troupe.session.${sessionId}.in`,
+          encode({ type: "session.configure", ...payload }),
+        );
+        await log.until(
+          (events) => events.some((event) => event.type === "command.settled"),
+          20_000,
+          `verdict on the configure of ${sessionId}`,
+        );
+        return log.events.find((event) => event.type === "command.settled")!.payload;
+      } finally {
+        log.stop();
+      }
+    };
+    expect(await configure("src-cfg", { toolPolicy: { deny: ["charge*"] } })).toMatchObject({
+      verdict: "applied",
+      settings: { toolPolicy: { deny: ["charge*"] } },
+    });
+    expect(await ask("src-cfg", "one")).toBe("ok-one [u:one]");
+    expect(await configure("src-cfg", { maxModelCalls: 3, policy: "steer" })).toMatchObject({
+      settings: { toolPolicy: { deny: ["charge*"] }, maxModelCalls: 3, policy: "steer" },
+    });
+
+    // At r1: only the deny pattern configured before r1 ended; at the end: everything.
+    await fork("fork-cfg-r1", { from: "src-cfg", atRunId: "r1" });
+    await fork("fork-cfg-end", { from: "src-cfg" });
+    const forkedOf = async (sessionId: string) =>
+      (await storedEvents(sessionId)).find(({ event }) => event.type === "session.forked")!.event
+        .payload as Record<string, unknown>;
+    expect((await forkedOf("fork-cfg-r1"))["settings"]).toEqual({
+      toolPolicy: { deny: ["charge*"] },
+    });
+    expect((await forkedOf("fork-cfg-end"))["settings"]).toEqual({
+      toolPolicy: { deny: ["charge*"] },
+      maxModelCalls: 3,
+      policy: "steer",
+    });
+    // The fork's own configure adds to what it took on; a fork of it inherits both.
+    expect(await configure("fork-cfg-r1", { toolPolicy: { ask: ["lookup"] } })).toMatchObject({
+      settings: { toolPolicy: { ask: ["lookup"], deny: ["charge*"] } },
+    });
+    await fork("fork-cfg-r1-b", { from: "fork-cfg-r1" });
+    expect((await forkedOf("fork-cfg-r1-b"))["settings"]).toEqual({
+      toolPolicy: { ask: ["lookup"], deny: ["charge*"] },
+    });
+    expect(await ask("fork-cfg-r1-b", "two")).toBe("ok-two [u:one a:ok-one u:two]");
+  });
+
   it("a fork of a fork shares both prefixes; a fork into the source's past skips the fork", async () => {
     await ask("src-2", "alpha");
     await fork("fork-2a", { from: "src-2" });

@@ -86,6 +86,54 @@ describe("findForkPoint (issue #19)", () => {
     ]);
   });
 
+  it("carries the source's configured settings as they were at the point", () => {
+    const configured = (sequence: number, settings: Record<string, unknown>, verdict = "applied") =>
+      stored(sequence, "session/a", "command.settled", {
+        commandId: `c${sequence}`,
+        command: "session.configure",
+        verdict,
+        settings,
+      });
+    const withSettings = [
+      ...history.slice(0, 3),
+      configured(13, { toolPolicy: { deny: ["charge*"] } }),
+      ...history.slice(3, 6),
+      configured(18, { toolPolicy: { deny: ["charge*", "wipe"] }, maxModelCalls: 3 }),
+      stored(19, "session/a", "command.settled", {
+        commandId: "c19",
+        command: "run.cancel",
+        verdict: "applied",
+      }),
+      ...history.slice(6),
+    ];
+    expect(findForkPoint({ from: "a", atRunId: "r1" }, withSettings).settings).toBeUndefined();
+    expect(findForkPoint({ from: "a", atRunId: "r2" }, withSettings).settings).toEqual({
+      toolPolicy: { deny: ["charge*"] },
+    });
+    expect(findForkPoint({ from: "a" }, withSettings).settings).toEqual({
+      toolPolicy: { deny: ["charge*", "wipe"] },
+      maxModelCalls: 3,
+    });
+    // A fork's own settings come from its session.forked; malformed settings are ignored.
+    const fork = [
+      stored(30, "session/b", "session.created", { sessionId: "b" }),
+      stored(31, "session/b", "session.forked", {
+        sessionId: "b",
+        from: "a",
+        transcriptLength: 2,
+        transcriptBase: [{ sessionId: "a", length: 2 }],
+        settings: { policy: "steer" },
+      }),
+      stored(32, "session/b", "command.settled", {
+        commandId: "c32",
+        command: "session.configure",
+        verdict: "applied",
+        settings: { maxModelCalls: 0 },
+      }),
+    ];
+    expect(findForkPoint({ from: "b" }, fork).settings).toEqual({ policy: "steer" });
+  });
+
   it("refuses an unknown session, a sequence out of range and a run that has not ended", () => {
     expect(() => findForkPoint({ from: "zz" }, history)).toThrow(
       expect.objectContaining({ code: "unknown_session" }),

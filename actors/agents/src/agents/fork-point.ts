@@ -1,8 +1,10 @@
 import {
   MAX_TRANSCRIPT_BASE_SEGMENTS,
   forkTranscriptBase,
+  sessionSettingsSchema,
   type EventEnvelope,
   type ForkResolveInput,
+  type SessionSettings,
   type TranscriptBase,
 } from "@troupe/protocol";
 import { ForkPointError } from "./fork-point-error.js";
@@ -23,6 +25,12 @@ export interface ForkPoint {
   readonly runId?: string;
   /** The source's agent; absent = the host's default agent. */
   readonly agent?: string;
+  /**
+   * The source's `session.configure` settings at the point (from the last
+   * applied configure's `command.settled`, else its own `session.forked`);
+   * absent when it had none.
+   */
+  readonly settings?: SessionSettings;
 }
 
 const RUN_END_EVENTS = new Set(["run.completed", "run.failed", "run.cancelled"]);
@@ -31,7 +39,9 @@ const RUN_END_EVENTS = new Set(["run.completed", "run.failed", "run.cancelled"])
  * Finds a fork point in the stored events of the source session (issue #19):
  * the transcript length the last run that ended at or before the point left
  * (run end events carry `transcriptLength`), or the source's own fork length
- * when no run of it had ended; and the source's base, cut there.
+ * when no run of it had ended; the source's base, cut there; and the source's
+ * `session.configure` settings at the point (`command.settled` of an applied
+ * configure carries them, `session.forked` those a fork started with).
  *
  * The point: `atRunId` (that run's end), `atSequence` (an events-stream
  * sequence between the source's first and last stored event), or neither
@@ -73,6 +83,7 @@ export function findForkPoint(
   let sourceBase: TranscriptBase = [];
   let length = 0;
   let runId: string | undefined;
+  let settings: SessionSettings | undefined;
   let found = atRunId === undefined;
   for (const { sequence, event } of own) {
     if (atSequence !== undefined && sequence > atSequence) break;
@@ -82,6 +93,13 @@ export function findForkPoint(
     } else if (event.type === "session.forked") {
       sourceBase = (payload["transcriptBase"] as TranscriptBase | undefined) ?? [];
       length = typeof payload["transcriptLength"] === "number" ? payload["transcriptLength"] : 0;
+      settings = settingsIn(payload) ?? settings;
+    } else if (
+      event.type === "command.settled" &&
+      payload["command"] === "session.configure" &&
+      payload["verdict"] === "applied"
+    ) {
+      settings = settingsIn(payload) ?? settings;
     } else if (RUN_END_EVENTS.has(event.type) && typeof payload["transcriptLength"] === "number") {
       length = payload["transcriptLength"];
       runId = String(payload["runId"]);
@@ -111,5 +129,12 @@ export function findForkPoint(
     transcriptBase,
     ...(runId === undefined ? {} : { runId }),
     ...(agent === undefined ? {} : { agent }),
+    ...(settings === undefined || Object.keys(settings).length === 0 ? {} : { settings }),
   };
+}
+
+/** The `settings` an event payload carries, if they are well formed. */
+function settingsIn(payload: Record<string, unknown>): SessionSettings | undefined {
+  const parsed = sessionSettingsSchema.safeParse(payload["settings"]);
+  return parsed.success && payload["settings"] !== undefined ? parsed.data : undefined;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { identifierSchema } from "../field-schemas.js";
+import { sessionSettingsSchema } from "../messages/session-commands.js";
 
 /**
  * What a session did with a command (issue #11, "every command gets a verdict"):
@@ -29,7 +30,7 @@ export type CommandVerdict = z.infer<typeof commandVerdictSchema>;
  * matches it to its command by `commandId`, never by the call id it names, so
  * of two racing commands each learns its own fate (issue #11).
  *
- * Shape: `{ commandId: string, command: string, verdict: CommandVerdict, reason?: string, runId?: string, toolCallId?: string, questionId?: string, decision?: "approved" | "denied" | "timed_out" }`.
+ * Shape: `{ commandId: string, command: string, verdict: CommandVerdict, reason?: string, runId?: string, toolCallId?: string, questionId?: string, decision?: "approved" | "denied" | "timed_out", settings?: SessionSettings }`.
  * - `commandId`: envelope id of the command as the client published it (a
  *   command forwarded by the session to a tool call or a subagent's session
  *   keeps it); equals `meta.causationId` when the session answers at once.
@@ -38,6 +39,10 @@ export type CommandVerdict = z.infer<typeof commandVerdictSchema>;
  * - `runId` / `toolCallId` / `questionId`: what the command acted on, when known.
  * - `decision`: for `tool.approve` / `tool.deny`, the decision the call now has
  *   (its own when `applied`, the first one when `already_settled`).
+ * - `settings`: for an applied `session.configure`, the settings the session
+ *   now runs with beyond its agent's defaults (`SessionSettings`, accumulated
+ *   over its configures and what it forked with); a fork of the session starts
+ *   with those of its fork point (issue #19, docs/fork.md).
  *
  * For a session or tool call that does not exist, the event is published
  * without creating the actor: `meta.transient` is set and `meta.seq` is 0.
@@ -51,6 +56,7 @@ export const commandSettledSchema = z.object({
   toolCallId: identifierSchema.optional(),
   questionId: identifierSchema.optional(),
   decision: z.enum(["approved", "denied", "timed_out"]).optional(),
+  settings: sessionSettingsSchema.optional(),
 });
 /** Payload of `command.settled`. */
 export type CommandSettled = z.infer<typeof commandSettledSchema>;

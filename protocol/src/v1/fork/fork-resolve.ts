@@ -2,7 +2,7 @@ import { z } from "zod";
 import { actorIdSchema } from "../../address/actor-id.js";
 import { nullAsAbsent } from "../effects/null-as-absent.js";
 import { identifierSchema } from "../field-schemas.js";
-import { sessionPolicySchema } from "../messages/session-commands.js";
+import { sessionPolicySchema, sessionSettingsSchema } from "../messages/session-commands.js";
 import { transcriptBaseSchema } from "./transcript-base.js";
 
 /**
@@ -31,12 +31,14 @@ export type ForkResolveInput = z.infer<typeof forkResolveInputSchema>;
 
 /**
  * Output of `fork.resolve`: the shared prefix and the settings the fork starts
- * with (the source's agent and that agent's defaults). Failures arrive as
+ * with (the source's agent and that agent's defaults, and `settings`: what the
+ * source's `session.configure`s had set at the fork point, if anything). Failures arrive as
  * `effect.failed` with code `unknown_session`, `fork_point_out_of_range`,
  * `fork_too_deep` or `unknown_agent`.
  *
  * Shape: `{ transcriptLength: number (entries, 0+), transcriptBase:
- * TranscriptSegment[], runId?, agent?, policy, maxModelCalls (whole, 1+) }`.
+ * TranscriptSegment[], runId?, agent?, policy, maxModelCalls (whole, 1+),
+ * settings?: SessionSettings }`.
  */
 export const forkResolveOutputSchema = nullAsAbsent(
   z.object({
@@ -48,6 +50,7 @@ export const forkResolveOutputSchema = nullAsAbsent(
     agent: z.string().min(1).optional(),
     policy: sessionPolicySchema,
     maxModelCalls: z.number().int().min(1),
+    settings: sessionSettingsSchema.optional(),
   }),
 );
 /** See {@link forkResolveOutputSchema}. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { actorIdSchema } from "../../address/actor-id.js";
 import { identifierSchema } from "../field-schemas.js";
+import { sessionSettingsSchema } from "../messages/session-commands.js";
 import { transcriptBaseSchema } from "./transcript-base.js";
 
 /**
@@ -42,9 +43,12 @@ export type SessionFork = z.infer<typeof sessionForkSchema>;
  * from the sessions named there, not copied); its own entries follow at
  * `transcriptLength`. `runId` is the last run of `from` included (absent when
  * none had ended); `atSequence` / `atRunId` repeat the point asked for.
+ * `settings` are the source's `session.configure` settings at the fork point,
+ * which the fork took on (absent when it had none).
  *
  * Shape: `{ sessionId, from, transcriptLength: number (entries, 0+),
- * transcriptBase: TranscriptSegment[], runId?, atSequence?, atRunId?, agent? }`.
+ * transcriptBase: TranscriptSegment[], runId?, atSequence?, atRunId?, agent?,
+ * settings?: SessionSettings }`.
  */
 export const sessionForkedSchema = z.object({
   sessionId: actorIdSchema,
@@ -55,6 +59,7 @@ export const sessionForkedSchema = z.object({
   atSequence: z.number().int().min(1).optional(),
   atRunId: identifierSchema.optional(),
   agent: z.string().min(1).optional(),
+  settings: sessionSettingsSchema.optional(),
 });
 /** Payload of `session.forked`. */
 export type SessionForked = z.infer<typeof sessionForkedSchema>;

@@ -6,7 +6,7 @@ import {
   identifierSchema,
   toolCallIdSchema,
 } from "../field-schemas.js";
-import { toolPolicySchema } from "../tool-policy.js";
+import { toolPolicyOverridesSchema, toolPolicySchema } from "../tool-policy.js";
 import { mediaRefListSchema } from "../media-ref.js";
 
 // The public commands a session accepts. Their rules are one set (issue #11):
@@ -171,6 +171,25 @@ export const sessionConfigureSchema = z.strictObject({
 });
 /** Payload of `session.configure`. */
 export type SessionConfigure = z.infer<typeof sessionConfigureSchema>;
+
+/**
+ * The settings a session runs with beyond its agent's defaults: what its
+ * `session.configure`s set (accumulated; `toolPolicy` without `allow`), or, for
+ * a fork, what the source had at the fork point (issue #19). Carried by
+ * `command.settled` of an applied `session.configure` and by `session.forked`,
+ * so that a fork can start with them.
+ *
+ * Shape: `{ policy?: SessionPolicy, model?: string, maxModelCalls?: number (whole, 1+),
+ * toolPolicy?: { ask?: string[], deny?: string[] } }`.
+ */
+export const sessionSettingsSchema = z.object({
+  policy: sessionPolicySchema.optional(),
+  model: sessionConfigureSchema.shape.model,
+  maxModelCalls: z.number().int().min(1).optional(),
+  toolPolicy: toolPolicyOverridesSchema.optional(),
+});
+/** See {@link sessionSettingsSchema}. */
+export type SessionSettings = z.infer<typeof sessionSettingsSchema>;
 
 /**
  * `session.close` — end the session: an active run is cancelled first; afterwards
