@@ -24,7 +24,8 @@ export interface ModelCallSpendContext {
 /**
  * Reserves the call's worst case (see `SpendGuard.reserve`). A subagent's call
  * (`parentSessionId` set, agent `<parent>--<subagent>`) counts against the tree
- * of its parent session and the parent agent's budgets.
+ * of its parent session and the parent agent's budgets, and against the
+ * delegating run's `run` budget when the input names it (`parentRunId`).
  *
  * @param guard - the host's spend guard; undefined = no spend limits on this host.
  * @returns the hold to settle, or undefined when no budget applies.
@@ -41,6 +42,9 @@ export async function reserveModelCallSpend(
     runId: input.runId,
     effectId: call.effectId,
     rootSessionId: input.parentSessionId ?? input.sessionId,
+    ...(input.parentSessionId === undefined || input.parentRunId === undefined
+      ? {}
+      : { parentRunId: input.parentRunId }),
     agent,
     rootAgent: rootAgentOf(call.agents, input, agent),
     model: {
