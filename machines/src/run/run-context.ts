@@ -83,6 +83,13 @@ export interface RunContext {
    */
   readonly parentSessionId?: string | undefined;
   /**
+   * For the run actor of a subagent's session: the delegating run of
+   * `parentSessionId` (from `run.start`, issue #19), passed to every
+   * `model.call` so its `run` spend budget counts this session's calls.
+   * Absent in older snapshots and for a subagent session created before it existed.
+   */
+  readonly parentRunId?: string | undefined;
+  /**
    * Index of the session's latest `summary` transcript entry (issue #19):
    * model calls read from its `through` on. Absent before the first compaction.
    */

@@ -93,6 +93,7 @@ export const beginRun: RunStep = (_, event) => {
     context: {
       run,
       ...(event.parentSessionId === undefined ? {} : { parentSessionId: event.parentSessionId }),
+      ...(event.parentRunId === undefined ? {} : { parentRunId: event.parentRunId }),
     },
   };
 };
@@ -112,6 +113,7 @@ export const requestModelCall: RunStep = (context) => {
     withoutTools: isFinalCall(run),
     ...(run.toolPolicy === undefined ? {} : { toolPolicy: run.toolPolicy }),
     ...(context.parentSessionId === undefined ? {} : { parentSessionId: context.parentSessionId }),
+    ...(context.parentRunId === undefined ? {} : { parentRunId: context.parentRunId }),
     // The fallback model in use (issue #19); absent for the primary, as before.
     ...((run.modelIndex ?? 0) === 0 ? {} : { modelIndex: run.modelIndex }),
     ...(context.summaryIndex === undefined ? {} : { summaryIndex: context.summaryIndex }),

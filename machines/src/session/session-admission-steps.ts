@@ -4,6 +4,7 @@ import {
   insertIntoQueue,
   type QueuedMessage,
   type SessionContext,
+  type SessionParent,
 } from "./session-context.js";
 import type { SessionEvent } from "./session-events.js";
 import { messageIdOf, runIdAt, textOf, type SessionStep } from "./session-step.js";
@@ -56,18 +57,21 @@ export const admit: SessionStep = (context, event) => {
 };
 
 /**
- * The delegating session and tool call actor a subagent's first message names
- * in its metadata (`parentSessionId`, `parentToolActor` = `tool/<id>`), or
- * undefined for an ordinary session.
+ * The delegating session, run and tool call actor a subagent's first message
+ * names in its metadata (`parentSessionId`, `parentRunId`, `parentToolActor` =
+ * `tool/<id>`), or undefined for an ordinary session. `runId` is left out when
+ * the metadata has no `parentRunId` (a message of a host before issue #19's
+ * parent-run budget).
  */
 function parentOf(
   metadata: Readonly<Record<string, unknown>> | undefined,
-): { sessionId: string; toolActor: string } | undefined {
+): SessionParent | undefined {
   const sessionId = metadata?.["parentSessionId"];
+  const runId = metadata?.["parentRunId"];
   const toolActor = metadata?.["parentToolActor"];
   if (typeof sessionId !== "string" || sessionId === "") return undefined;
   if (typeof toolActor !== "string" || !toolActor.startsWith("tool/")) return undefined;
-  return { sessionId, toolActor };
+  return { sessionId, toolActor, ...(typeof runId === "string" && runId !== "" ? { runId } : {}) };
 }
 
 /** `message.accepted`, saying which run the message starts or steers, or that it waits. */

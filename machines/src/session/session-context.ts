@@ -63,6 +63,23 @@ export interface PendingAgent {
   readonly waiting: readonly SessionEvent[];
 }
 
+/**
+ * The parent of a subagent's session, from its first `user.message`'s
+ * metadata (`parentSessionId`, `parentRunId`, `parentToolActor`).
+ */
+export interface SessionParent {
+  /** The session that delegated, whose subjects carry this session's events. */
+  readonly sessionId: string;
+  /** The tool call actor (`tool/<id>`) told `subagent.finished` when a run ends. */
+  readonly toolActor: string;
+  /**
+   * The delegating run of `sessionId` (issue #19): its `run` spend budget
+   * counts this session's model calls. Absent in a snapshot written before the
+   * field existed: that session's calls get no parent-run budget.
+   */
+  readonly runId?: string | undefined;
+}
+
 /** Context of {@link sessionMachine}; small and bounded (the transcript lives outside). */
 export interface SessionContext extends SessionForkContext {
   /** The id of the actor's address (`session/<sessionId>`). */
@@ -114,12 +131,10 @@ export interface SessionContext extends SessionForkContext {
    */
   readonly toolPolicy?: ToolPolicyOverrides | undefined;
   /**
-   * Set for a subagent's session (from the first `user.message`'s
-   * `metadata.parentSessionId` / `metadata.parentToolActor`): the session that
-   * delegated, whose subjects carry this session's events, and the tool call
-   * actor (`tool/<id>`) told `subagent.finished` when a run ends.
+   * Set for a subagent's session (from the first `user.message`'s metadata):
+   * see {@link SessionParent}.
    */
-  readonly parent?: { readonly sessionId: string; readonly toolActor: string } | undefined;
+  readonly parent?: SessionParent | undefined;
 }
 
 /**

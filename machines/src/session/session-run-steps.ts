@@ -35,6 +35,7 @@ export const startNextRun: SessionStep = (context) => {
     transcriptLength: context.transcriptLength + 1,
     ...(context.toolPolicy === undefined ? {} : { toolPolicy: context.toolPolicy }),
     ...(context.parent === undefined ? {} : { parentSessionId: context.parent.sessionId }),
+    ...(context.parent?.runId === undefined ? {} : { parentRunId: context.parent.runId }),
     ...((context.transcriptBase?.length ?? 0) === 0
       ? {}
       : { transcriptBase: context.transcriptBase }),

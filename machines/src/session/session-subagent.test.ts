@@ -36,6 +36,48 @@ describe("session: a subagent's session", () => {
     );
   });
 
+  it("the metadata's parentRunId is kept in parent and carried by run.start (issue #19: the parent run's budget)", () => {
+    const { snapshot, actions } = sessionStep(
+      newSession("sub-1"),
+      userMessage("m1", {
+        text: "task",
+        agent: "a--b",
+        clientMessageId: "t1",
+        metadata: { ...metadata, parentRunId: "r3" },
+      }),
+    );
+    expect(snapshot.context.parent).toEqual({
+      sessionId: "root",
+      toolActor: "tool/t1",
+      runId: "r3",
+    });
+    expect(actions).toContainEqual(
+      sendMessage({
+        to: "run/sub-1",
+        type: "run.start",
+        payload: {
+          runId: "r1",
+          sessionId: "sub-1",
+          agent: "a--b",
+          maxModelCalls: 50,
+          transcriptLength: 1,
+          parentSessionId: "root",
+          parentRunId: "r3",
+        },
+      }),
+    );
+  });
+
+  it("a parent without runId (a snapshot or message from before it existed) still starts its runs", () => {
+    const running = sessionStep(
+      newSession("sub-1"),
+      userMessage("m1", { text: "task", metadata }),
+    ).snapshot;
+    // What an older snapshot's context holds: parent without runId.
+    expect(running.context.parent).toEqual({ sessionId: "root", toolActor: "tool/t1" });
+    expect(JSON.stringify(running.context)).not.toContain("parentRunId");
+  });
+
   it("run.finished: subagent.finished with outcome and text to the parent tool actor", () => {
     const running = sessionStep(
       newSession("sub-1"),
@@ -110,6 +152,28 @@ describe("run: a subagent's run", () => {
       }),
     );
     expect(JSON.stringify(tools.actions)).toContain('"parentSessionId":"root"');
+  });
+
+  it("keeps parentRunId from run.start and passes it to every model.call (issue #19)", () => {
+    const started = runStep(
+      newRunActor("sub-1"),
+      runStart({ sessionId: "sub-1", parentSessionId: "root", parentRunId: "r3" }),
+    );
+    expect(started.snapshot.context.parentRunId).toBe("r3");
+    expect(JSON.stringify(started.actions)).toContain('"parentRunId":"r3"');
+    const next = runStep(
+      started.snapshot,
+      modelCallCompleted("r1.m1.a1", {
+        ...modelOutput(""),
+        toolCalls: [{ toolCallId: "c1", toolName: "lookup", input: "{}", effectClass: "read" }],
+      }),
+    );
+    expect(next.snapshot.context.parentRunId).toBe("r3");
+    const withoutIt = runStep(
+      newRunActor("sub-1"),
+      runStart({ sessionId: "sub-1", parentSessionId: "root" }),
+    );
+    expect(JSON.stringify(withoutIt.actions)).not.toContain("parentRunId");
   });
 });
 

@@ -65,7 +65,12 @@ describe("tool call: a subagent call", () => {
           text: "find the capital",
           agent: "assistant--researcher",
           clientMessageId: actorId,
-          metadata: { parentSessionId: "s1", parentToolActor: `tool/${actorId}`, depth: 1 },
+          metadata: {
+            parentSessionId: "s1",
+            parentRunId: "r1",
+            parentToolActor: `tool/${actorId}`,
+            depth: 1,
+          },
         },
       }),
     ]);

@@ -68,7 +68,11 @@ function refuse(
   };
 }
 
-/** `tool.started`, `subagent.started`, and the task as a `user.message` to the subagent's session. */
+/**
+ * `tool.started`, `subagent.started`, and the task as a `user.message` to the
+ * subagent's session, whose metadata names the parent: `{ parentSessionId,
+ * parentRunId, parentToolActor: "tool/<id>", depth }`.
+ */
 function delegateActions(actorId: string, sessionId: string, call: ToolCallRequest, task: string) {
   const { runId, toolCallId, subagent } = call;
   const childId = subagentSessionId(sessionId, runId, toolCallId);
@@ -90,6 +94,8 @@ function delegateActions(actorId: string, sessionId: string, call: ToolCallReque
         clientMessageId: actorId,
         metadata: {
           parentSessionId: sessionId,
+          // The delegating run: its `run` spend budget counts the subagent's calls (issue #19).
+          parentRunId: runId,
           parentToolActor: formatAddress({ kind: "tool", id: actorId }),
           depth: MAX_DELEGATION_DEPTH,
         },

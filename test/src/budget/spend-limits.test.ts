@@ -150,6 +150,34 @@ describe("spend limits", () => {
     log.stop();
   }, 60_000);
 
+  it("a subagent's calls count against the delegating run's budget: the parent run's limit stops the subagent", async () => {
+    const log = followSession(cluster.nats, "del-1");
+    await send("del-1", "delegator", "delegate the ticking");
+    const parentFailed = await log.first("run.failed", "run/del-1", 30_000);
+    await idle(log, "del-1");
+
+    const [child] = log.payloads("subagent.started").map((payload) => String(payload["subagent"]));
+    expect(child).toMatch(/^session\/sub-t[0-9a-f]{32}$/);
+    const childId = child!.replace(/^session\//, "");
+    // The ticker's own run may spend 100 000 tokens; the delegating run (del-1/r1) only
+    // 1 000: 20 (the delegator's call) + 3 × 300 (the ticker's) = 920, and the 4th ticker
+    // call's worst case does not fit.
+    const [childFailed] = log.payloads("run.failed", `run/${childId}`);
+    expect(childFailed).toMatchObject({ runId: "r1", code: "budget_exceeded" });
+    expect(String(childFailed!["message"])).toContain("the run budget del-1/r1 is spent");
+    expect(log.ofType("run.completed", `run/${childId}`)).toHaveLength(0);
+    // The delegator's next model call meets the same budget.
+    expect(parentFailed).toMatchObject({ runId: "r1", code: "budget_exceeded" });
+    expect(String(parentFailed["message"])).toContain("the run budget del-1/r1 is spent");
+    expect(await budget("run", "del-1/r1")).toMatchObject({
+      spentTokens: "920",
+      calls: "4",
+      reservedTokens: "0",
+    });
+    expect(await budget("run", `${childId}/r1`)).toMatchObject({ spentTokens: "900", calls: "3" });
+    log.stop();
+  }, 60_000);
+
   it("a host SIGKILLed between reserve and settle: the re-run neither leaks the reservation nor counts twice", async () => {
     const extra = await cluster.startHost({}, { entry: BUDGET_HOST });
     const ids = cluster.hosts.map((host) => host.hostId);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { EffectContext } from "@troupe/runtime";
-import type { ModelCallOutput } from "@troupe/protocol";
+import type { BudgetWarning, ModelCallOutput } from "@troupe/protocol";
+import { SpendGuard } from "../budget/spend-guard.js";
+import type {
+  SpendLedger,
+  SpendReservationRequest,
+  SpendReservationResult,
+  SpendSettlement,
+} from "../budget/spend-ledger.js";
 import { ScriptedModel } from "../models/scripted-model.js";
 import type { ScriptedRequest } from "../models/scripted-step.js";
 import { AgentRegistry } from "./agent-registry.js";
@@ -18,7 +25,49 @@ const systemOf = (request: ScriptedRequest): string =>
 const textOf = (request: ScriptedRequest): string =>
   JSON.stringify(request.messages.filter((message) => message.role !== "system"));
 
-function setup(entries: TranscriptEntry[], context: { maxPromptTokens?: number } = {}) {
+/** A ledger that records reservations and settlements and refuses what `refuse` names. */
+class RecordingLedger implements SpendLedger {
+  readonly reservations: SpendReservationRequest[] = [];
+  readonly settlements: SpendSettlement[] = [];
+  readonly released: string[] = [];
+  constructor(private readonly refuse: (effectId: string) => boolean = () => false) {}
+  reserve(request: SpendReservationRequest): Promise<SpendReservationResult> {
+    this.reservations.push(request);
+    if (!this.refuse(request.effectId)) return Promise.resolve({ kind: "reserved" });
+    const budget = request.budgets[0]!;
+    return Promise.resolve({
+      kind: "refused",
+      budget,
+      unit: "tokens",
+      spent: 0,
+      reserved: 0,
+      limit: 1,
+      needed: request.tokens,
+    });
+  }
+  settle(settlement: SpendSettlement): Promise<readonly BudgetWarning[]> {
+    this.settlements.push(settlement);
+    const warning: BudgetWarning = {
+      scope: "session",
+      scopeId: "s1",
+      unit: "tokens",
+      spent: settlement.inputTokens + settlement.outputTokens,
+      limit: 100,
+      warnAt: 0.5,
+    };
+    return Promise.resolve(settlement.effectId.endsWith(".compact") ? [warning] : []);
+  }
+  release(sessionId: string, effectId: string): Promise<void> {
+    this.released.push(`${sessionId}/${effectId}`);
+    return Promise.resolve();
+  }
+}
+
+function setup(
+  entries: TranscriptEntry[],
+  context: { maxPromptTokens?: number } = {},
+  ledger?: SpendLedger,
+) {
   const requests: ScriptedRequest[] = [];
   const model = new ScriptedModel((request) => {
     requests.push(request);
@@ -30,11 +79,23 @@ function setup(entries: TranscriptEntry[], context: { maxPromptTokens?: number }
       : { text: "answer" };
   });
   const agents = new AgentRegistry([
-    defineAgent({ name: "assistant", instructions: "You are terse.", model, context }),
+    defineAgent({
+      name: "assistant",
+      instructions: "You are terse.",
+      model,
+      context,
+      ...(ledger === undefined ? {} : { limits: { budget: { maxOutputTokens: 64 } } }),
+    }),
   ]);
   const transcript = new InMemoryTranscriptReader();
   transcript.append("s1", ...entries);
-  const handler = createModelCallHandler({ agents, transcript, env: {}, publishDelta: () => {} });
+  const handler = createModelCallHandler({
+    agents,
+    transcript,
+    env: {},
+    publishDelta: () => {},
+    ...(ledger === undefined ? {} : { spend: new SpendGuard(ledger) }),
+  });
   const effectContext: EffectContext = {
     signal: new AbortController().signal,
     address: { kind: "run", id: "s1" },
@@ -117,6 +178,73 @@ describe("model.call with a token budget (issue #19)", () => {
     expect(output.compaction).toMatchObject({ reason: "manual", through: 4 });
     expect(textOf(requests[1]!)).toContain("question 3 ");
     expect(textOf(requests[1]!)).not.toContain("question 2 ");
+  });
+
+  it("with spend limits, the summarising call reserves and settles under <effectId>.compact, and its warnings reach the output", async () => {
+    const ledger = new RecordingLedger();
+    const { call } = setup(turns(13), { maxPromptTokens: 200 }, ledger);
+    const output = await call({ transcriptLength: 13 });
+    expect(ledger.reservations.map((request) => request.effectId)).toEqual([
+      "r1.m1.a1.compact",
+      "r1.m1.a1",
+    ]);
+    const [summarising, answering] = ledger.reservations;
+    // The same budgets as the call itself; the worst case assumes maxOutputTokens 64.
+    expect(summarising!.budgets).toEqual(answering!.budgets);
+    expect(summarising!.tokens).toBeGreaterThan(64);
+    expect(ledger.settlements.map((settlement) => settlement.effectId)).toEqual([
+      "r1.m1.a1.compact",
+      "r1.m1.a1",
+    ]);
+    expect(ledger.settlements[0]).toMatchObject({ inputTokens: 50, outputTokens: 9 });
+    expect(output.budgetWarnings).toEqual([
+      { scope: "session", scopeId: "s1", unit: "tokens", spent: 59, limit: 100, warnAt: 0.5 },
+    ]);
+  });
+
+  it("a refused summarising call fails the model call budget_exceeded before any model is called", async () => {
+    const ledger = new RecordingLedger((effectId) => effectId.endsWith(".compact"));
+    const { requests, call } = setup(turns(13), { maxPromptTokens: 200 }, ledger);
+    await expect(call({ transcriptLength: 13 })).rejects.toMatchObject({
+      code: "budget_exceeded",
+    });
+    expect(requests).toHaveLength(0);
+    expect(ledger.settlements).toEqual([]);
+  });
+
+  it("a failed summarising call releases its reservation", async () => {
+    const ledger = new RecordingLedger();
+    const agents = new AgentRegistry([
+      defineAgent({
+        name: "assistant",
+        instructions: "You are terse.",
+        model: new ScriptedModel(() => ({ error: { message: "provider down", retryable: false } })),
+        context: { maxPromptTokens: 200 },
+        limits: { budget: {} },
+      }),
+    ]);
+    const transcript = new InMemoryTranscriptReader();
+    transcript.append("s1", ...turns(13));
+    const handler = createModelCallHandler({
+      agents,
+      transcript,
+      env: {},
+      publishDelta: () => {},
+      spend: new SpendGuard(ledger),
+    });
+    await expect(
+      handler(
+        { sessionId: "s1", runId: "r1", modelCallIndex: 1, retry: 1, transcriptLength: 13 },
+        {
+          signal: new AbortController().signal,
+          address: { kind: "run", id: "s1" },
+          effectId: "r1.m1.a1",
+          hostRun: () => Promise.resolve(1),
+        },
+      ),
+    ).rejects.toThrow();
+    expect(ledger.released).toEqual(["s1/r1.m1.a1.compact"]);
+    expect(ledger.settlements).toEqual([]);
   });
 
   it("an agent with a bad budget is refused at definition", () => {

@@ -1,5 +1,6 @@
 import {
   TroupeError,
+  type BudgetWarning,
   type CompactionResult,
   type ModelCallInput,
   type TranscriptEntry,
@@ -15,7 +16,7 @@ import {
   type IndexedEntry,
 } from "./compaction-plan.js";
 import { resolveContextBudget } from "./context-budget.js";
-import { summariseTranscript } from "./summarise-transcript.js";
+import { summariseTranscript, type SummariseTranscriptOptions } from "./summarise-transcript.js";
 import { readTranscriptEntries, type TranscriptReader } from "./transcript-reader.js";
 
 /** What {@link compactedPrompt} needs. */
@@ -33,6 +34,11 @@ export interface CompactedPromptOptions {
    * prompt (issue #19, docs/media.md); absent: entries are shown as text only.
    */
   readonly loadMedia?: (entries: readonly TranscriptEntry[]) => Promise<PromptMedia | undefined>;
+  /**
+   * Reserves the summarising call's spend (issue #19, docs/spend-limits.md);
+   * see `SummariseTranscriptOptions.reserveSpend`. Absent = not accounted.
+   */
+  readonly reserveSummarySpend?: SummariseTranscriptOptions["reserveSpend"];
 }
 
 /** The prompt of a model call and, when it compacted, what the compaction produced. */
@@ -41,6 +47,8 @@ export interface CompactedPrompt {
   readonly compaction: CompactionResult | undefined;
   /** Entries read for this call (a cost proxy: bounded after a compaction). */
   readonly entriesRead: number;
+  /** Budgets whose warning threshold the summarising call crossed (empty without one). */
+  readonly budgetWarnings: readonly BudgetWarning[];
 }
 
 /**
@@ -57,12 +65,12 @@ export interface CompactedPrompt {
  * and cuts at the same index, so a re-run after a crash (at-least-once
  * effects) produces an equivalent result, and only one is journaled.
  *
- * @param options - agent, models, input, transcript reader, signal.
- * @returns the prompt, the compaction (or undefined), entries read; undefined
- *   when the signal aborted while reading.
+ * @param options - agent, models, input, transcript reader, signal, summary spend reservation.
+ * @returns the prompt, the compaction (or undefined), entries read, the summarising
+ *   call's budget warnings; undefined when the signal aborted while reading.
  * @throws TroupeError `effect_failed` (retryable) when the transcript is short or
  *   unreadable, or when `summaryIndex` does not name a summary entry; the summarising
- *   call's ModelCallError / ModelTimeoutError.
+ *   call's ModelCallError / ModelTimeoutError / BudgetExceededError.
  */
 export async function compactedPrompt(
   options: CompactedPromptOptions,
@@ -112,7 +120,7 @@ export async function compactedPrompt(
     options.loadMedia?.(kept.map(({ entry }) => entry)) ?? Promise.resolve(undefined);
   if (plan === undefined) {
     const prompt = withSummary(agent, summaryText, entries, await media(entries));
-    return { prompt, compaction: undefined, entriesRead };
+    return { prompt, compaction: undefined, entriesRead, budgetWarnings: [] };
   }
   const written = await summariseTranscript({
     model: options.compactionModel,
@@ -129,6 +137,9 @@ export async function compactedPrompt(
         compaction: true,
       },
     },
+    ...(options.reserveSummarySpend === undefined
+      ? {}
+      : { reserveSpend: options.reserveSummarySpend }),
   });
   const compaction: CompactionResult = {
     text: written.text,
@@ -140,7 +151,7 @@ export async function compactedPrompt(
     usage: written.usage,
   };
   const prompt = withSummary(agent, written.text, plan.kept, await media(plan.kept));
-  return { prompt, compaction, entriesRead };
+  return { prompt, compaction, entriesRead, budgetWarnings: written.budgetWarnings };
 }
 
 /**

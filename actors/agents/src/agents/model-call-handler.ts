@@ -161,17 +161,31 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     // The transcript window from the latest summary on, compacted first when
     // over the agent's budget or asked to (issue #19, compacted-prompt.ts);
     // its attachments and tool media are read for the prompt (docs/media.md).
+    const compactionSpec = agent.context?.compactionModel ?? chain[modelIndex];
+    const compactionModel =
+      agent.context?.compactionModel === undefined
+        ? model
+        : modelFor(agent.context.compactionModel);
     const window = await compactedPrompt({
       agent,
       model,
-      compactionModel:
-        agent.context?.compactionModel === undefined
-          ? model
-          : modelFor(agent.context.compactionModel),
+      compactionModel,
       input,
       transcript: options.transcript,
       signal,
       loadMedia: (entries) => loadPromptMedia(entries, options.media, agent.media?.accepts),
+      // The summarising call is a model call of its own in the spend ledger,
+      // keyed `<effectId>.compact`, against the same budgets (issue #19).
+      reserveSummarySpend: (summaryPrompt) =>
+        reserveModelCallSpend(options.spend, {
+          agents: options.agents,
+          input,
+          effectId: `${context.effectId}.compact`,
+          agent,
+          spec: compactionSpec,
+          model: compactionModel,
+          prompt: summaryPrompt,
+        }),
     });
     if (window === undefined) return cancelledOrRethrow(signal, undefined);
     const { compaction } = window;
@@ -282,7 +296,11 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       });
     };
     try {
-      const output = await settleModelCallSpend(spend, await telemetry.within(call));
+      const output = await settleModelCallSpend(
+        spend,
+        await telemetry.within(call),
+        window.budgetWarnings,
+      );
       telemetry.succeeded(output, responseModel);
       return output;
     } catch (error) {

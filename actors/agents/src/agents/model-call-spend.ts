@@ -1,4 +1,4 @@
-import type { ModelCallInput, ModelCallOutput } from "@troupe/protocol";
+import type { BudgetWarning, ModelCallInput, ModelCallOutput } from "@troupe/protocol";
 import type { SpendGuard, SpendHold } from "../budget/spend-guard.js";
 import type { LanguageModelInstance, ModelSpec } from "../models/resolve-model.js";
 import type { AgentDefinition } from "./agent-definition.js";
@@ -24,7 +24,8 @@ export interface ModelCallSpendContext {
 /**
  * Reserves the call's worst case (see `SpendGuard.reserve`). A subagent's call
  * (`parentSessionId` set, agent `<parent>--<subagent>`) counts against the tree
- * of its parent session and the parent agent's budgets.
+ * of its parent session and the parent agent's budgets, and against the
+ * delegating run's `run` budget when the input names it (`parentRunId`).
  *
  * @param guard - the host's spend guard; undefined = no spend limits on this host.
  * @returns the hold to settle, or undefined when no budget applies.
@@ -41,6 +42,9 @@ export async function reserveModelCallSpend(
     runId: input.runId,
     effectId: call.effectId,
     rootSessionId: input.parentSessionId ?? input.sessionId,
+    ...(input.parentSessionId === undefined || input.parentRunId === undefined
+      ? {}
+      : { parentRunId: input.parentRunId }),
     agent,
     rootAgent: rootAgentOf(call.agents, input, agent),
     model: {
@@ -53,18 +57,20 @@ export async function reserveModelCallSpend(
 
 /**
  * Settles the call's actual usage and adds the budgets it brought to their
- * threshold to the output (`budgetWarnings`).
+ * threshold to the output (`budgetWarnings`), after those of the call's
+ * summarising call (compaction), if any.
  *
  * @param hold - the call's reservation, if any.
  * @param output - the call's result.
+ * @param earlier - warnings the summarising call's settlement already crossed.
  */
 export async function settleModelCallSpend(
   hold: SpendHold | undefined,
   output: ModelCallOutput,
+  earlier: readonly BudgetWarning[] = [],
 ): Promise<ModelCallOutput> {
-  if (hold === undefined) return output;
-  const warnings = await hold.settle(output.usage);
-  return warnings.length === 0 ? output : { ...output, budgetWarnings: [...warnings] };
+  const warnings = [...earlier, ...(hold === undefined ? [] : await hold.settle(output.usage))];
+  return warnings.length === 0 ? output : { ...output, budgetWarnings: warnings };
 }
 
 /** The agent of the tree's root: the parent of a subagent's agent, else the agent itself. */

@@ -1,5 +1,7 @@
-import type { Usage } from "@troupe/protocol";
+import type { BudgetWarning, Usage } from "@troupe/protocol";
+import type { SpendHold } from "../budget/spend-guard.js";
 import type { LanguageModelInstance } from "../models/resolve-model.js";
+import type { ModelPrompt } from "./build-model-prompt.js";
 import type { IndexedEntry } from "./compaction-plan.js";
 import { ModelTimeoutError } from "./model-timeout-error.js";
 import { streamModelCall } from "./stream-model-call.js";
@@ -32,12 +34,21 @@ export interface SummariseTranscriptOptions {
   readonly timeouts: { readonly idleMs: number; readonly callMs: number };
   /** Passed to the provider (the scripted model reads `troupe.retry`). */
   readonly providerOptions?: Record<string, Record<string, string | number | boolean>>;
+  /**
+   * Reserves the summarising call's spend before it is made (issue #19,
+   * docs/spend-limits.md): given the call's prompt, returns the hold to settle
+   * (its `maxOutputTokens` bounds the call) or undefined when no budget
+   * applies; throws BudgetExceededError to refuse the call. Absent = not accounted.
+   */
+  readonly reserveSpend?: (prompt: ModelPrompt) => Promise<SpendHold | undefined>;
 }
 
 /** The summary a model wrote, and what the call used. */
 export interface WrittenSummary {
   readonly text: string;
   readonly usage: Usage;
+  /** Budgets whose warning threshold the call's settled spend crossed (empty when none). */
+  readonly budgetWarnings: readonly BudgetWarning[];
 }
 
 /**
@@ -46,10 +57,14 @@ export interface WrittenSummary {
  * status] …`), not as tool-call parts, so any model can summarise any
  * provider's transcript.
  *
- * @param options - model, entries, previous summary, signal, bounds.
- * @returns the summary text (trimmed) and the call's usage.
+ * With `reserveSpend`, the call reserves its worst case first and settles
+ * its usage after (a failed call releases the reservation).
+ *
+ * @param options - model, entries, previous summary, signal, bounds, spend reservation.
+ * @returns the summary text (trimmed), the call's usage and the budget warnings its settlement crossed.
  * @throws ModelCallError `model_error` (retryable as the provider says), ModelTimeoutError
- *   `model_timeout` (retryable), or the signal's reason when it aborted.
+ *   `model_timeout` (retryable), BudgetExceededError `budget_exceeded` (from `reserveSpend`,
+ *   before the model is called), or the signal's reason when it aborted.
  */
 export async function summariseTranscript(
   options: SummariseTranscriptOptions,
@@ -59,10 +74,31 @@ export async function summariseTranscript(
     lines.push(`[summary of the earlier conversation] ${options.previousSummary}`);
   }
   for (const { entry } of options.entries) lines.push(renderEntry(entry));
-  const streamed = await streamModelCall({
-    model: options.model,
+  const prompt: ModelPrompt = {
     instructions: COMPACTION_INSTRUCTIONS,
     messages: [{ role: "user", content: `Summarise this conversation:\n\n${lines.join("\n")}` }],
+  };
+  const hold = await options.reserveSpend?.(prompt);
+  let written: Omit<WrittenSummary, "budgetWarnings">;
+  try {
+    written = await streamSummary(options, prompt, hold?.maxOutputTokens);
+  } catch (error) {
+    await hold?.release().catch(() => undefined);
+    throw error;
+  }
+  const budgetWarnings = hold === undefined ? [] : await hold.settle(written.usage);
+  return { ...written, budgetWarnings };
+}
+
+async function streamSummary(
+  options: SummariseTranscriptOptions,
+  prompt: ModelPrompt,
+  maxOutputTokens: number | undefined,
+): Promise<Omit<WrittenSummary, "budgetWarnings">> {
+  const streamed = await streamModelCall({
+    model: options.model,
+    ...prompt,
+    ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     signal: options.signal,
     timeouts: options.timeouts,
     ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),

@@ -124,6 +124,42 @@ describe("SpendGuard (issue #19)", () => {
     });
   });
 
+  it("a subagent's call also counts against the delegating run, with the root agent's run limit", async () => {
+    const ledger = new RecordingLedger();
+    const parent = agent("boss", { run: { tokens: 8000, costUsd: 0.25 }, session: {} });
+    const child = agent("boss--researcher", { run: { tokens: 3000 } });
+    const guard = new SpendGuard(ledger, { now: () => now });
+    await guard.reserve(
+      call({
+        sessionId: "sub-t1",
+        rootSessionId: "s1",
+        parentRunId: "r4",
+        agent: child,
+        rootAgent: parent,
+      }),
+    );
+    expect(
+      ledger.reservations[0]!.budgets.map(({ scope, scopeId, tokens, microUsd }) => [
+        scope,
+        scopeId,
+        tokens,
+        microUsd,
+      ]),
+    ).toEqual([
+      ["run", "sub-t1/r1", 3000, undefined],
+      ["session", "s1", undefined, undefined],
+      ["agent_day", "boss/2026-12-01", undefined, undefined],
+      ["run", "s1/r4", 8000, 250_000],
+    ]);
+    // A top-level call keeps its three budgets (a parentRunId without a parent session is ignored).
+    await guard.reserve(call({ agent: parent, rootAgent: parent, parentRunId: "r9" }));
+    expect(ledger.reservations[1]!.budgets.map(({ scope, scopeId }) => [scope, scopeId])).toEqual([
+      ["run", "s1/r1"],
+      ["session", "s1"],
+      ["agent_day", "boss/2026-12-01"],
+    ]);
+  });
+
   it("a refusal throws budget_exceeded (not retryable) naming the budget and its amounts", async () => {
     const budget = {
       scope: "session",

@@ -30,6 +30,13 @@ export interface SpendCall {
   readonly effectId: string;
   /** The root of the session tree: the delegating session of a subagent, else `sessionId`. */
   readonly rootSessionId: string;
+  /**
+   * A subagent's call: the delegating run of `rootSessionId`, whose `run`
+   * budget (`<rootSessionId>/<parentRunId>`, the root agent's `run` limit) the
+   * call counts against too. Undefined for a top-level call, and for a
+   * subagent session created before the field existed (no parent-run budget).
+   */
+  readonly parentRunId?: string | undefined;
   /** The agent making the call. */
   readonly agent: BudgetedAgent;
   /** The agent of the tree's root session (the same as `agent` for a top-level session). */
@@ -74,7 +81,9 @@ export function calendarDay(nowMs: number, timeZone: string): string {
  * docs/decisions/0041): `run` (the call's run; limits of the calling agent,
  * else of the root agent), `session` (the tree's root session) and `agent_day`
  * (the root agent on the calendar day in its `timeZone`), both with the root
- * agent's limits — so a subagent's spend counts against its parent's budgets.
+ * agent's limits, and for a subagent's call (`parentRunId` set) a second `run`
+ * budget: the delegating run, with the root agent's `run` limit — so a
+ * subagent's spend counts against its parent's budgets.
  * A call reserves its worst case: estimated input tokens + `maxOutputTokens`,
  * priced by the pricing table (root agent's `pricing`, then the calling
  * agent's, then `DEFAULT_MODEL_PRICING`; a model without a price is not limited
@@ -184,7 +193,11 @@ async function unavailableIfThrown<T>(operation: Promise<T>): Promise<T> {
   }
 }
 
-/** The three budgets of a call, with their limits (micro-dollars for cost). */
+/**
+ * The budgets of a call, with their limits (micro-dollars for cost): its run,
+ * the session tree, the root agent's day, and for a subagent's call whose
+ * delegating run is known, that parent run (the root agent's `run` limit).
+ */
 function budgetsOf(
   call: SpendCall,
   run: BudgetAmount | undefined,
@@ -214,5 +227,15 @@ function budgetsOf(
       ...limits(root?.agentDay),
       ttlMs: SPEND_TTL_MS.agent_day,
     },
+    ...(call.parentRunId === undefined || call.rootSessionId === call.sessionId
+      ? []
+      : [
+          {
+            scope: "run" as const,
+            scopeId: `${call.rootSessionId}/${call.parentRunId}`,
+            ...limits(root?.run),
+            ttlMs: SPEND_TTL_MS.run,
+          },
+        ]),
   ];
 }

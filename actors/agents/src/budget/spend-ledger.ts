@@ -19,7 +19,10 @@ export interface SpendBudget {
 export interface SpendReservationRequest {
   /** The run actor's id (the session making the call). */
   readonly sessionId: string;
-  /** The model call's effect id (`<runId>.m<n>.a<retry>`): the reservation's key. */
+  /**
+   * The model call's effect id (`<runId>.m<n>.a<retry>`, + `.compact` for its
+   * summarising call): the reservation's key.
+   */
   readonly effectId: string;
   readonly budgets: readonly SpendBudget[];
   /** Worst-case tokens: estimated input + `maxOutputTokens`. */

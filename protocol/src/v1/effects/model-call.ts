@@ -31,8 +31,8 @@ export { MAX_TOOL_CALL_ID_LENGTH };
  *
  * Shape: `{ sessionId, runId, agent?, model?, transcriptLength (entries, 0+),
  * modelCallIndex (1+), retry (1+), withoutTools (default false), toolPolicy?
- * ({ ask?, deny? } tool-name patterns), parentSessionId?, modelIndex? (0 to 4,
- * absent = 0) }`.
+ * ({ ask?, deny? } tool-name patterns), parentSessionId?, parentRunId?,
+ * modelIndex? (0 to 4, absent = 0) }`.
  */
 export const modelCallInputSchema = nullAsAbsent(
   z.preprocess(
@@ -62,6 +62,12 @@ export const modelCallInputSchema = nullAsAbsent(
       toolPolicy: toolPolicyOverridesSchema.optional(),
       /** A subagent's run: the delegating session, whose subjects carry the deltas. */
       parentSessionId: identifierSchema.optional(),
+      /**
+       * A subagent's run: the delegating run of `parentSessionId` (issue #19),
+       * whose `run` spend budget the call counts against too. Absent for a
+       * subagent session created before the field existed (no parent-run budget).
+       */
+      parentRunId: identifierSchema.optional(),
       /**
        * 0-based index of the model to call in the agent's fallback chain
        * (issue #19); absent = 0, the primary. Ignored when `model` is set.
