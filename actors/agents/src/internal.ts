@@ -52,3 +52,4 @@ export * from "./budget/spend-guard.js";
 export * from "./agents/model-call-spend.js";
 export * from "./agents/model-call-telemetry.js";
 export * from "./tools/tool-telemetry.js";
+export * from "./media/host-media-store-options.js";

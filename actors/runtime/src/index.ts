@@ -63,3 +63,8 @@ export * from "./replay/journal-message.js";
 export * from "./replay/replay-actor.js";
 export * from "./replay/replay-history.js";
 export * from "./replay/verify-recorded-actor.js";
+export {
+  streamReplicationConfig,
+  type StreamPlacement,
+  type StreamReplication,
+} from "./streams/ensure-streams.js";

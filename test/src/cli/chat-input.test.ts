@@ -1,12 +1,17 @@
-import { MAX_TEXT_LENGTH, streamNames } from "@troupe/protocol";
+import {
+  decodeTranscriptEntry,
+  MAX_TEXT_LENGTH,
+  streamNames,
+  transcriptSubject,
+} from "@troupe/protocol";
 import { TroupeClient } from "@troupe/client";
 import { ensureStreams } from "@troupe/runtime/internal";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestServers } from "../harness/start-test-servers.js";
 import { testRunMarker } from "../harness/test-run-marker.js";
-import { jetstreamManager } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -16,6 +21,7 @@ import {
   type TroupeDev,
   startPtyChat,
 } from "../support/troupe-cli.js";
+import { readStream } from "../support/read-stream.js";
 import { waitFor } from "../support/wait-for.js";
 
 /** The demo's `/slow` answer, streamed one word at a time. */
@@ -127,6 +133,60 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
         "agent › You said: after the failure",
       ]),
     ).not.toContain(-1);
+  }, 60_000);
+
+  it("chat --attach uploads the files before the first prompt and sends their references with the first message only (issue #19)", async () => {
+    const folder = await mkdtemp(join(tmpdir(), `${testRunMarker()}attach-`));
+    try {
+      const png = join(folder, "dot.png");
+      await writeFile(png, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]));
+      const notes = join(folder, "notes");
+      await writeFile(notes, "remember the milk");
+      const result = await troupeWithInput(
+        ["chat", "chat-attach-1", "--attach", png, "--attach", `text/plain:${notes}`],
+        "what is in these?\nand now?\n",
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(
+        inOrder(result.stdout, [
+          "· attached to your first message: dot.png, notes",
+          "agent › You said: what is in these?",
+          "agent › You said: and now?",
+        ]),
+        result.stdout,
+      ).not.toContain(-1);
+      const nats = await connect({ servers: (await dev.state()).natsUrl });
+      try {
+        const users = (
+          await readStream(
+            jetstream(nats),
+            streamNames("troupe").transcript,
+            transcriptSubject("chat-attach-1"),
+          )
+        )
+          .map((message) => decodeTranscriptEntry(message.data)?.entry)
+          .filter((entry) => entry?.role === "user");
+        expect(users.map((entry) => entry?.text)).toEqual(["what is in these?", "and now?"]);
+        expect(users[0]).toMatchObject({
+          attachments: [
+            { mediaType: "image/png", size: 10, name: "dot.png" },
+            { mediaType: "text/plain", size: 17, name: "notes" },
+          ],
+        });
+        expect(users[1]).not.toHaveProperty("attachments");
+      } finally {
+        await nats.close();
+      }
+      // A file whose media type cannot be told: refused before connecting, nothing sent.
+      const unknown = await troupeWithInput(
+        ["chat", "chat-attach-2", "--attach", "data.bin"],
+        "hi\n",
+      );
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain("--attach image/png:data.bin");
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it("send - reads the text from stdin, above the shell's 128 KiB argument cap, and refuses one over the limit before sending", async () => {

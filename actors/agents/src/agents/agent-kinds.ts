@@ -51,7 +51,7 @@ import {
   ObjectStoreMediaStore,
   type ObjectStoreMediaStoreOptions,
 } from "../media/object-store-media-store.js";
-import { mediaBucketOf } from "../media/media-bucket-of.js";
+import { hostMediaStoreOptions } from "../media/host-media-store-options.js";
 
 /** How long the stream attempt counter of a model call is kept after its last stream, in ms: 7 days. */
 const STREAM_ATTEMPT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -68,8 +68,9 @@ export interface AgentKindsOptions {
   readonly env?: Environment;
   /**
    * The media Object Store (issue #19, docs/media.md): bucket (default
-   * `<PREFIX>_MEDIA`), `retentionMs` (default 7 days) and `replicas` (default 1)
-   * of a bucket this host creates, `limits` on media tools return.
+   * `<PREFIX>_MEDIA`), `retentionMs` (default 7 days), `replicas` and
+   * `placement` (default: the host's `streamReplicas` and `streamPlacement`,
+   * else 1 replica) of a bucket this host creates, `limits` on media tools return.
    */
   readonly media?: Partial<ObjectStoreMediaStoreOptions>;
 }
@@ -114,10 +115,11 @@ export function agentKinds(
     // …and leave it with the session or run (a run actor's id is its session's).
     const onPassivated = (address: ActorAddress) => transcript.forget(address.id);
     // Images and files of user messages and tool results, by digest (issue #19).
-    const media = new ObjectStoreMediaStore(services.js, {
-      ...options.media,
-      bucket: options.media?.bucket ?? mediaBucketOf(services.streams),
-    });
+    // A bucket this host creates is replicated like the streams (decision 0032).
+    const media = new ObjectStoreMediaStore(
+      services.js,
+      hostMediaStoreOptions(options.media, services),
+    );
     const modelCall = createModelCallHandler({
       agents,
       transcript,

@@ -10,7 +10,7 @@ import {
   MCP_TOOL_NAME_SEPARATOR,
   type McpServerDefinition,
 } from "./mcp-server-options.js";
-import { mcpToolResultText } from "./mcp-tool-result.js";
+import { mcpToolResult } from "./mcp-tool-result.js";
 
 /** What the catalog needs of an agent: its MCP servers by name. */
 export interface McpServersOf {
@@ -217,7 +217,7 @@ function mcpToolDefinition(
             ...(message === undefined ? {} : { message }),
           }),
       });
-      return mcpToolResultText(result);
+      return mcpToolResult(result);
     },
   });
   return definition;

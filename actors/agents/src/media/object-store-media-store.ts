@@ -1,6 +1,7 @@
 import { nanos } from "@nats-io/transport-node";
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { Objm, StorageType, type ObjectStore } from "@nats-io/obj";
+import { Objm, StorageType, type ObjectStore, type ObjectStoreOptions } from "@nats-io/obj";
+import { streamReplicationConfig, type StreamPlacement } from "@troupe/runtime";
 import {
   MediaRejectedError,
   assertMediaAllowed,
@@ -23,8 +24,18 @@ export interface ObjectStoreMediaStoreOptions {
    * server does. Applies when this store creates the bucket.
    */
   readonly retentionMs?: number | undefined;
-  /** Replicas of the bucket's stream when this store creates it (1–5); default 1. */
+  /**
+   * Replicas of the bucket's stream when this store creates it (1–5); default 1.
+   * A host sets it to the deployment's `streamReplicas` (`--stream-replicas`,
+   * decision 0032) unless `agentKinds({ media: { replicas } })` gives another.
+   */
   readonly replicas?: number | undefined;
+  /**
+   * Where the bucket's replicas go when this store creates it (a cluster, server
+   * tags or both); default: the servers choose. A host sets it to the
+   * deployment's `streamPlacement`.
+   */
+  readonly placement?: StreamPlacement | undefined;
   /** Size and media type limits of stored objects; defaults as `assertMediaAllowed`. */
   readonly limits?: MediaLimits | undefined;
 }
@@ -118,20 +129,41 @@ export class ObjectStoreMediaStore implements MediaStore {
 }
 
 /**
- * Opens the media bucket, creating it when it does not exist.
+ * Opens the media bucket, creating it when it does not exist (with
+ * {@link mediaBucketConfig}); an existing bucket keeps its settings.
  *
  * @param js - a JetStream client.
- * @param options - bucket name, retention (ms) and replicas for a new bucket.
+ * @param options - bucket name, retention (ms), replicas and placement for a new bucket.
  */
 export function openMediaBucket(
   js: JetStreamClient,
-  options: Pick<ObjectStoreMediaStoreOptions, "bucket" | "retentionMs" | "replicas">,
+  options: Pick<ObjectStoreMediaStoreOptions, "bucket" | "retentionMs" | "replicas" | "placement">,
 ): Promise<ObjectStore> {
+  return new Objm(js).create(options.bucket, mediaBucketConfig(options));
+}
+
+/**
+ * The settings a new media bucket is created with: file storage, a TTL of
+ * `retentionMs` (none when 0), `replicas` (default 1) and `placement` (none by
+ * default), as `streamReplicationConfig` gives them to the deployment's streams.
+ *
+ * @param options - retention (ms, default 7 days), replicas (1–5) and placement.
+ * @returns the nats.js Object Store options, e.g.
+ *   `{ description, storage: "file", replicas: 3, ttl: 604800000000000 }` (ttl in ns).
+ */
+export function mediaBucketConfig(
+  options: Pick<ObjectStoreMediaStoreOptions, "retentionMs" | "replicas" | "placement">,
+): Partial<ObjectStoreOptions> {
   const retentionMs = options.retentionMs ?? DEFAULT_MEDIA_RETENTION_MS;
-  return new Objm(js).create(options.bucket, {
+  const replication = streamReplicationConfig({
+    streamReplicas: options.replicas,
+    streamPlacement: options.placement,
+  });
+  return {
     description: "Troupe media by reference (issue #19)",
     storage: StorageType.File,
-    replicas: options.replicas ?? 1,
+    replicas: replication.num_replicas,
+    ...(replication.placement === undefined ? {} : { placement: replication.placement }),
     ...(retentionMs > 0 ? { ttl: nanos(retentionMs) } : {}),
-  });
+  };
 }

@@ -36,7 +36,7 @@ import { RedisMembershipStore } from "../stores/redis-membership-store.js";
 import { redisRetryDelayMs, watchRedisConnection } from "../stores/watch-redis-connection.js";
 import type { RedisConnection } from "../stores/redis-connection.js";
 import { RedisSnapshotStore } from "../stores/redis-snapshot-store.js";
-import { ensureStreams } from "../streams/ensure-streams.js";
+import { ensureStreams, type StreamReplication } from "../streams/ensure-streams.js";
 import { EffectRunner } from "./effect-runner.js";
 import { hostSettingsSchema, type HostSettings, type HostSettingsInput } from "./host-options.js";
 import type { HostRuntime } from "./host-runtime.js";
@@ -60,6 +60,13 @@ export interface HostServices {
   readonly streams: StreamNames;
   readonly keys: RedisKeys;
   readonly logger: Logger;
+  /**
+   * The deployment's stream replication, from the host settings
+   * `streamReplicas` (1–5) and `streamPlacement` (decision 0032): for JetStream
+   * assets a kind creates itself, such as the media Object Store (issue #19), so
+   * they are replicated like the streams. Unset outside a host (a replay).
+   */
+  readonly replication?: StreamReplication;
 }
 
 /** Counts of what an {@link ActorHost} holds in memory (see `ActorHost.retention`). */
@@ -237,7 +244,11 @@ export class ActorHost {
     let kinds: readonly ActorKindDefinition[];
     if (typeof options.kinds === "function") {
       try {
-        kinds = options.kinds({ nats, js, jsm, redis, streams, keys, logger });
+        const replication: StreamReplication = {
+          streamReplicas: settings.streamReplicas,
+          streamPlacement: settings.streamPlacement,
+        };
+        kinds = options.kinds({ nats, js, jsm, redis, streams, keys, logger, replication });
         kinds.forEach(assertSupportedMachine);
       } catch (error) {
         if (ownsNats) await nats.close();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseAttachSpec } from "./attach-files.js";
+import { chatCommand } from "./commands/chat-command.js";
+import { sendCommand } from "./commands/send-command.js";
 
 describe("--attach values", () => {
   it("infers the media type from the extension, names the attachment after the file", () => {
@@ -21,5 +23,27 @@ describe("--attach values", () => {
 
   it("refuses a file whose media type it cannot tell, saying how to give it", () => {
     expect(() => parseAttachSpec("data.bin")).toThrow(/--attach image\/png:data\.bin/u);
+  });
+
+  it("troupe send and troupe chat take --attach repeatedly, in order, with the same option", () => {
+    const argv = ["--attach", "cat.png", "--agent", "reader", "--attach", "text/plain:notes"];
+    const send = sendCommand();
+    send.parseOptions(argv);
+    const chat = chatCommand();
+    chat.parseOptions(argv);
+    expect(send.opts().attach).toEqual(["cat.png", "text/plain:notes"]);
+    expect(chat.opts().attach).toEqual(["cat.png", "text/plain:notes"]);
+    expect(chat.opts().agent).toBe("reader");
+    const [sendHelp, chatHelp] = [send, chat].map(
+      (command) => command.options.find((option) => option.long === "--attach")?.description,
+    );
+    expect(chatHelp).toContain("to the first message");
+    expect(sendHelp).toBe(chatHelp?.replace("the first message", "the message"));
+  });
+
+  it("troupe chat without --attach has no attachments", () => {
+    const chat = chatCommand();
+    chat.parseOptions(["--agent", "reader"]);
+    expect(chat.opts().attach).toBeUndefined();
   });
 });

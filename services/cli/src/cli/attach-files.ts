@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import type { TroupeClient } from "@troupe/client";
+import { Option } from "commander";
 import type { MediaRef } from "@troupe/protocol";
 
 /** Media types `--attach` infers from a file's extension (lowercase, with the dot). */
@@ -64,6 +65,22 @@ export async function uploadAttachments(
     refs.push(await client.uploadMedia(bytes, { mediaType: spec.mediaType, name: spec.name }));
   }
   return refs;
+}
+
+/**
+ * The `--attach <file>` option of `troupe send` and `troupe chat` (issue #19):
+ * repeatable, each value `[<mediaType>:]<path>` (see {@link parseAttachSpec}),
+ * collected in order into `attach: string[]` (absent when not given).
+ *
+ * @param appliesTo - what the files go with, for the help text (e.g. "the message").
+ * @example sendCommand.addOption(attachOption("the message"))
+ */
+export function attachOption(appliesTo: string): Option {
+  return new Option(
+    "--attach <file>",
+    `attach an image or file to ${appliesTo}, uploaded to the media store first (repeatable; ` +
+      "[<mediaType>:]<path>, the type from the extension by default)",
+  ).argParser(collectValues);
 }
 
 /** Commander collector for a repeatable option. */

@@ -1,4 +1,4 @@
-import { assertActorId, messageWithCauses } from "@troupe/protocol";
+import { assertActorId, messageWithCauses, type MediaRef } from "@troupe/protocol";
 import { Command } from "commander";
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
@@ -9,6 +9,7 @@ import {
   type TroupeClient,
   type SessionEvent,
 } from "@troupe/client";
+import { attachOption, parseAttachSpec, uploadAttachments } from "../attach-files.js";
 import { connectionOptions } from "../connection-options.js";
 import type { ConnectionFlags } from "../connection-settings.js";
 import { InputQueue } from "../input-queue.js";
@@ -39,6 +40,7 @@ const quietEvents = new Set(["message.accepted", "session.created", "session.idl
 interface ChatOptions extends ConnectionFlags {
   readonly agent?: string;
   readonly color: boolean;
+  readonly attach?: string[];
 }
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -52,6 +54,8 @@ type Ask = (question: string, signal: AbortSignal) => Promise<string | undefined
 /**
  * `troupe chat [sessionId]`: an interactive conversation. Streams each answer,
  * shows tool calls, and asks approvals and the agent's questions inline.
+ * `--attach <file>` (repeatable, as `troupe send`'s) uploads the files before
+ * the first prompt and sends their references with the first message (issue #19).
  * Ctrl-C during an answer cancels the run; `/exit`, Ctrl-D or Ctrl-C at the
  * prompt leaves (the session stays; `troupe chat <id>` continues it).
  *
@@ -82,6 +86,7 @@ export function chatCommand(): Command {
     .argument("[sessionId]", "session to talk in (default: a new one)")
     .option("--agent <name>", "agent for a new session (default: the host's default agent)")
     .option("--no-color", "plain text")
+    .addOption(attachOption("the first message"))
     .addHelpText(
       "after",
       "\nLines typed while an answer streams are queued and sent when the prompt returns;\n" +
@@ -98,7 +103,14 @@ export function chatCommand(): Command {
     .action(async (sessionIdArgument: string | undefined, options: ChatOptions) => {
       const sessionId = sessionIdArgument ?? `chat-${randomUUID().slice(0, 8)}`;
       assertActorId(sessionId);
-      const exitCode = await withClient(options, (client) => chat(client, sessionId, options));
+      // A value whose media type cannot be told is refused before connecting.
+      const attach = options.attach ?? [];
+      attach.forEach(parseAttachSpec);
+      const exitCode = await withClient(options, async (client) => {
+        // Uploaded before the first prompt: a missing or refused file ends the chat at once.
+        const attachments = await uploadAttachments(client, attach);
+        return chat(client, sessionId, options, attachments);
+      });
       if (exitCode !== 0) process.exitCode = exitCode;
     });
 }
@@ -107,6 +119,7 @@ async function chat(
   client: TroupeClient,
   sessionId: string,
   options: ChatOptions,
+  attachments: readonly MediaRef[],
 ): Promise<number> {
   const color = options.color && pc.isColorSupported;
   const colors = pc.createColors(color);
@@ -128,6 +141,15 @@ async function chat(
           : "  (one message a line from stdin, each after the previous answer)\n",
       ),
   );
+  // The `--attach` files go with the first message sent (issue #19).
+  let pendingAttachments = attachments;
+  if (attachments.length > 0) {
+    write(
+      colors.dim(
+        `· attached to your first message: ${attachments.map((ref) => ref.name ?? ref.digest).join(", ")}\n`,
+      ),
+    );
+  }
   let leaving = false;
   let exitCode = 0;
   // The current turn: its wait, and the approvals and questions asked in it.
@@ -333,6 +355,8 @@ async function chat(
       const line = text;
       await runTurn("sending the line", async (signal, show) => {
         checkMessageTextLength(line, "this line");
+        const lineAttachments = pendingAttachments;
+        pendingAttachments = [];
         // NATS took the line but no host may be there to answer it.
         const noHost = setTimeout(() => {
           if (turn !== undefined && !turn.heard) {
@@ -342,7 +366,11 @@ async function chat(
         try {
           return await client.sendAndWait(
             sessionId,
-            { text: line, ...(options.agent === undefined ? {} : { agent: options.agent }) },
+            {
+              text: line,
+              ...(options.agent === undefined ? {} : { agent: options.agent }),
+              ...(lineAttachments.length === 0 ? {} : { attachments: [...lineAttachments] }),
+            },
             { signal, onEvent: show },
           );
         } finally {

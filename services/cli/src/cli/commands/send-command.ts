@@ -8,7 +8,7 @@ import type { ConnectionFlags } from "../connection-settings.js";
 import { positiveInteger } from "../parse-number.js";
 import { EventRenderer } from "../render/event-renderer.js";
 import { withClient } from "../with-client.js";
-import { collectValues, uploadAttachments } from "../attach-files.js";
+import { attachOption, uploadAttachments } from "../attach-files.js";
 
 interface SendOptions extends ConnectionFlags {
   readonly wait?: boolean;
@@ -55,12 +55,7 @@ export function sendCommand(): Command {
         .argParser(positiveInteger),
     )
     .option("--json", "print the receipt (or, with --wait, the run outcome) as JSON")
-    .option(
-      "--attach <file>",
-      "attach an image or file, uploaded to the media store first (repeatable; " +
-        "[<mediaType>:]<path>, the type from the extension by default)",
-      collectValues,
-    )
+    .addOption(attachOption("the message"))
     .action(async (sessionId: string, text: string, options: SendOptions) => {
       assertActorId(sessionId);
       if (text === "-") {
