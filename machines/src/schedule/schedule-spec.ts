@@ -6,7 +6,7 @@ import type { ScheduleRejectionCode } from "@troupe/protocol";
  * once at an instant. Exactly one of `cron` and `atMs`.
  */
 export interface ScheduleSpec {
-  /** Cron pattern, 5 fields (minute precision) or 6 (seconds first), croner syntax. */
+  /** Cron pattern, 5 fields (minute precision), 6 (seconds first) or 7 (year last), croner syntax. */
   readonly cron?: string | undefined;
   /** The one tick of a one-shot schedule, Unix ms. */
   readonly atMs?: number | undefined;

@@ -104,6 +104,30 @@ describe("fallback model chain (issue #19)", () => {
     log.stop();
   });
 
+  it("a compaction the primary cannot write falls back too: every run completes on the fallback, which writes the summary", async () => {
+    const log = followSession(cluster.nats, "compacted-1");
+    const text = "please summarise the state of the long running migration project for me";
+    for (let turn = 1; turn <= 3; turn += 1) {
+      await say("compacted-1", `${text} (${turn})`, "compactor");
+      await log.until(
+        (events) => events.filter((event) => event.type === "session.idle").length === turn,
+        30_000,
+        `session.idle ${turn}`,
+      );
+    }
+    const runEnds = log.events.filter((event) => /^run\.(completed|failed)$/u.test(event.type));
+    expect(runEnds.map((event) => event.type)).toEqual([
+      "run.completed",
+      "run.completed",
+      "run.completed",
+    ]);
+    expect(log.events.filter((event) => event.type === "run.model_fallback")).toHaveLength(3);
+    const compacted = log.events.filter((event) => event.type === "session.compacted");
+    expect(compacted.length).toBeGreaterThanOrEqual(1);
+    expect(runEnds.at(-1)!.payload).toMatchObject({ model: "scripted:demo" });
+    log.stop();
+  });
+
   it("the owning host SIGKILLed at the switch: the run completes once, on the fallback, and the write tool runs once", async () => {
     const extra = await cluster.startHost({}, { entry: FALLBACK_HOST });
     await cluster.waitForBalance(
@@ -130,16 +154,27 @@ describe("fallback model chain (issue #19)", () => {
     );
     const completed = await stored(sessionId, "run.completed");
     expect(completed).toHaveLength(1);
-    expect(completed[0]!.payload).toMatchObject({
-      model: "scripted:demo",
-      text: expect.stringMatching(/^Tool results:\ncharge: .*"ok":true/) as unknown,
-    });
     const switches = await stored(sessionId, "run.model_fallback");
     expect(switches).toHaveLength(1);
     expect(switches[0]!.payload).toMatchObject(SWITCH);
     expect(await stored(sessionId, "run.failed")).toHaveLength(0);
-    expect(await executions("charge", sessionId)).toBe(1);
-    expect(await stored(sessionId, "tool.completed")).toHaveLength(1);
+    // Usually the kill lands before the fallback's tool call starts: the
+    // survivor runs charge once. Under load the killed host may already have
+    // started it: then its outcome is unknown and it is never run again.
+    const unknown = await stored(sessionId, "tool.outcome_unknown");
+    if (unknown.length === 0) {
+      expect(completed[0]!.payload).toMatchObject({
+        model: "scripted:demo",
+        text: expect.stringMatching(/^Tool results:\ncharge: .*"ok":true/) as unknown,
+      });
+      expect(await executions("charge", sessionId)).toBe(1);
+      expect(await stored(sessionId, "tool.completed")).toHaveLength(1);
+    } else {
+      expect(unknown).toHaveLength(1);
+      expect(completed[0]!.payload).toMatchObject({ model: "scripted:demo" });
+      expect(await executions("charge", sessionId)).toBeLessThanOrEqual(1);
+      expect(await stored(sessionId, "tool.completed")).toHaveLength(0);
+    }
     log.stop();
   });
 });

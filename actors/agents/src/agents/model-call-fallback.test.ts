@@ -29,12 +29,15 @@ const input = {
   withoutTools: false,
 };
 
-function setup(fallback: LanguageModelV4) {
+function setup(fallback: LanguageModelV4, options: { maxPromptTokens?: number } = {}) {
   const agents = new AgentRegistry([
     defineAgent({
       name: "assistant",
       instructions: "You are terse.",
       model: ["scripted:overloaded", fallback],
+      ...(options.maxPromptTokens === undefined
+        ? {}
+        : { context: { maxPromptTokens: options.maxPromptTokens } }),
     }),
   ]);
   const transcript = new InMemoryTranscriptReader();
@@ -90,6 +93,27 @@ describe("model.call handler: fallback chain (issue #19)", () => {
       models: ["scripted:overloaded", "troupe.scripted:backup"],
     });
     expect(fallback.callCount).toBe(0);
+  });
+
+  it("a compaction the primary fails to write falls back like the call: its failure carries the chain position", async () => {
+    const fallback = new ScriptedModel([{ text: "A summary." }, { text: "Rain." }], {
+      modelId: "backup",
+    });
+    const { handler, context } = setup(fallback, { maxPromptTokens: 20 });
+    const error: unknown = await handler(input, context).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: "model_error", retryable: true });
+    expect(modelChainPositionSchema.parse((error as TroupeError).details)).toEqual({
+      modelIndex: 0,
+      models: ["scripted:overloaded", "troupe.scripted:backup"],
+    });
+    // On the fallback, the fallback writes the summary, then answers.
+    const output = (await handler({ ...input, modelIndex: 1 }, context)) as ModelCallOutput;
+    expect(output).toMatchObject({ text: "Rain.", modelIndex: 1 });
+    expect(output.compaction).toBeDefined();
+    expect(fallback.callCount).toBe(2);
   });
 
   it("modelIndex 1 calls the fallback, and the output names it", async () => {

@@ -166,6 +166,9 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       agent.context?.compactionModel === undefined
         ? model
         : modelFor(agent.context.compactionModel);
+    // A summary written by the call's own model (no `compactionModel`) that
+    // failed for availability carries the chain position, so the run falls
+    // back to the next model as for the call itself (issue #19).
     const window = await compactedPrompt({
       agent,
       model,
@@ -186,6 +189,10 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
           model: compactionModel,
           prompt: summaryPrompt,
         }),
+    }).catch((error: unknown) => {
+      throw agent.context?.compactionModel === undefined
+        ? withModelChainPosition(error, position)
+        : error;
     });
     if (window === undefined) return cancelledOrRethrow(signal, undefined);
     const { compaction } = window;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseAttachSpec } from "./attach-files.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TroupeClient } from "@troupe/client";
+import { parseAttachSpec, uploadAttachments } from "./attach-files.js";
 import { chatCommand } from "./commands/chat-command.js";
 import { sendCommand } from "./commands/send-command.js";
 
@@ -23,6 +27,38 @@ describe("--attach values", () => {
 
   it("refuses a file whose media type it cannot tell, saying how to give it", () => {
     expect(() => parseAttachSpec("data.bin")).toThrow(/--attach image\/png:data\.bin/u);
+  });
+
+  it("reads a media type in any case as lowercase", () => {
+    expect(parseAttachSpec("IMAGE/PNG:shot").mediaType).toBe("image/png");
+  });
+
+  it("refuses an option taken for the file (--attach --wait)", () => {
+    expect(() => parseAttachSpec("--wait")).toThrow(
+      '--attach needs a file, got "--wait"; write ./--wait for a file whose name starts with -',
+    );
+  });
+
+  it("says which file is missing or a folder, before uploading anything", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "attach-"));
+    let uploads = 0;
+    const client = {
+      uploadMedia: () => {
+        uploads += 1;
+        return Promise.reject(new Error("not reached"));
+      },
+    } as unknown as TroupeClient;
+    try {
+      await expect(uploadAttachments(client, [join(folder, "gone.png")])).rejects.toThrow(
+        `--attach ${join(folder, "gone.png")}: no such file`,
+      );
+      await expect(uploadAttachments(client, [`image/png:${folder}`])).rejects.toThrow(
+        `--attach ${folder}: is a folder, not a file`,
+      );
+      expect(uploads).toBe(0);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it("troupe send and troupe chat take --attach repeatedly, in order, with the same option", () => {

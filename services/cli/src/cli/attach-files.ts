@@ -30,13 +30,20 @@ export interface AttachSpec {
  *
  * @param value - the flag's value.
  * @returns path, media type and name.
- * @throws RangeError when the extension is unknown and no media type is given.
+ * @throws RangeError when the value starts with `-` (an option taken for the
+ *   file) or the extension is unknown and no media type is given.
  * @example parseAttachSpec("application/pdf:report") // { path: "report", mediaType: "application/pdf", name: "report" }
  */
 export function parseAttachSpec(value: string): AttachSpec {
-  const typed = /^([a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*):(.+)$/u.exec(value);
+  if (value.startsWith("-")) {
+    throw new RangeError(
+      `--attach needs a file, got "${value}"; write ./${value} for a file whose name starts with -`,
+    );
+  }
+  const typed = /^([a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*):(.+)$/iu.exec(value);
   const path = typed?.[2] ?? value;
-  const mediaType = typed?.[1] ?? MEDIA_TYPES_BY_EXTENSION[extname(path).toLowerCase()];
+  const mediaType =
+    typed?.[1]?.toLowerCase() ?? MEDIA_TYPES_BY_EXTENSION[extname(path).toLowerCase()];
   if (mediaType === undefined) {
     throw new RangeError(
       `--attach ${value}: cannot tell the media type from "${extname(path)}"; ` +
@@ -51,7 +58,7 @@ export function parseAttachSpec(value: string): AttachSpec {
  *
  * @param client - a connected client.
  * @param values - the `--attach` values.
- * @throws RangeError (see {@link parseAttachSpec}), the file system's errors,
+ * @throws RangeError (see {@link parseAttachSpec}; a file that cannot be read),
  *   `MediaRejectedError` (too large, media type not allowed) before anything is sent.
  */
 export async function uploadAttachments(
@@ -61,7 +68,9 @@ export async function uploadAttachments(
   const specs = values.map(parseAttachSpec);
   const refs: MediaRef[] = [];
   for (const spec of specs) {
-    const bytes = await readFile(spec.path);
+    const bytes = await readFile(spec.path).catch((error: unknown) => {
+      throw new RangeError(`--attach ${spec.path}: ${fileProblem(error)}`, { cause: error });
+    });
     refs.push(await client.uploadMedia(bytes, { mediaType: spec.mediaType, name: spec.name }));
   }
   return refs;
@@ -86,4 +95,13 @@ export function attachOption(appliesTo: string): Option {
 /** Commander collector for a repeatable option. */
 export function collectValues(value: string, previous: readonly string[] = []): string[] {
   return [...previous, value];
+}
+
+/** A sentence for a file that could not be read (`ENOENT`, `EISDIR`, `EACCES`, else the error's message). */
+function fileProblem(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "is a folder, not a file";
+  if (code === "EACCES") return "permission denied";
+  return error instanceof Error ? error.message : String(error);
 }

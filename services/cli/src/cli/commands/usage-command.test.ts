@@ -26,6 +26,12 @@ describe("troupe usage flags (issue #19)", () => {
     expect(await refusal(["--agent", "boss", "--day", "yesterday"])).toBe(
       "error: --day takes YYYY-MM-DD and goes with --agent",
     );
+    expect(await refusal(["--agent", "boss", "--day", "2026-13-45"])).toBe(
+      "error: --day takes YYYY-MM-DD and goes with --agent",
+    );
+    expect(await refusal(["--agent", "boss", "--day", "2026-02-30"])).toBe(
+      "error: --day takes YYYY-MM-DD and goes with --agent",
+    );
     expect(await refusal(["--session", "s1", "--day", "2026-12-01"])).toBe(
       "error: --day takes YYYY-MM-DD and goes with --agent",
     );

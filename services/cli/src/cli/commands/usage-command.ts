@@ -3,6 +3,13 @@ import { connectionOptions } from "../connection-options.js";
 import type { UsageOptions } from "./usage-action.js";
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+/** Whether `day` is a real calendar day written `YYYY-MM-DD` (2026-13-45 is not). */
+const isCalendarDay = (day: string) => {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return (
+    DAY_PATTERN.test(day) && !Number.isNaN(time) && new Date(time).toISOString().startsWith(day)
+  );
+};
 
 /**
  * `troupe usage --session <id> | --tree <id> | --agent <name> [--day YYYY-MM-DD]
@@ -32,7 +39,7 @@ export function usageCommand(): Command {
         command.error("error: give exactly one of --session, --tree, --agent");
       if (
         options.day !== undefined &&
-        (options.agent === undefined || !DAY_PATTERN.test(options.day))
+        (options.agent === undefined || !isCalendarDay(options.day))
       ) {
         command.error("error: --day takes YYYY-MM-DD and goes with --agent");
       }
