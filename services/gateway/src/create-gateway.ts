@@ -1,6 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { TroupeClient } from "@troupe/client";
+import { MAX_MEDIA_BYTES } from "@troupe/protocol";
 import { bodyLimit } from "hono/body-limit";
+import { except } from "hono/combine";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { registerChatRoutes } from "./chat/chat-routes.js";
@@ -16,6 +18,7 @@ import type {
   GatewayLimits,
 } from "./http/gateway-context.js";
 import { errorResponse, GatewayError } from "./http/gateway-error.js";
+import { MEDIA_UPLOAD_PATH, registerMediaRoute } from "./rest/media-route.js";
 import { registerRestRoutes } from "./rest/rest-routes.js";
 
 /** Largest request body by default: 1 MiB. */
@@ -67,6 +70,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const limits: GatewayLimits = {
     maxBodyBytes: options.limits?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxMediaBytes: Math.min(options.limits?.maxMediaBytes ?? MAX_MEDIA_BYTES, MAX_MEDIA_BYTES),
     streamBufferChunks: options.limits?.streamBufferChunks ?? DEFAULT_STREAM_BUFFER_CHUNKS,
     stallTimeoutMs: options.limits?.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     keepAliveMs: options.limits?.keepAliveMs ?? 15_000,
@@ -133,12 +137,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   });
   app.use("/api/*", limitBody);
-  app.use("/v1/*", limitBody);
+  // POST /v1/media reads its own body under limits.maxMediaBytes (media-route.ts).
+  app.use("/v1/*", except(MEDIA_UPLOAD_PATH, limitBody));
   const access = accessMiddleware(options.auth);
   app.use("/api/*", access);
   app.use("/v1/*", access);
   registerChatRoutes(app, context);
   registerRestRoutes(app, context);
+  registerMediaRoute(app, context);
   registerConsoleRoutes(app, context, { serveAssets: options.console !== false });
   app.doc31("/v1/openapi.json", {
     openapi: "3.1.0",

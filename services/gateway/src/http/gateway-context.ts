@@ -109,6 +109,12 @@ export interface ConsoleInspector {
 export interface GatewayLimits {
   /** Largest request body accepted, in bytes; default 1 MiB (`1_048_576`). */
   readonly maxBodyBytes: number;
+  /**
+   * Largest upload to `POST /v1/media`, in bytes (that route's body limit
+   * instead of `maxBodyBytes`); default 20 MiB (`MAX_MEDIA_BYTES`). The
+   * client's own `media.maxMediaBytes` applies too.
+   */
+  readonly maxMediaBytes: number;
   /** Chunks queued per SSE connection for a slow client; default 256. */
   readonly streamBufferChunks: number;
   /** Ms a stream's queue may stay full before the connection is cut; default 15 000. */

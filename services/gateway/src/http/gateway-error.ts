@@ -10,6 +10,8 @@ export type GatewayErrorCode =
   | "invalid_json"
   | "invalid_request"
   | "body_too_large"
+  | "unsupported_media_type"
+  | "media_rejected"
   | "unauthorized"
   | "forbidden"
   | "not_found"

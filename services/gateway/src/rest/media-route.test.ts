@@ -1,0 +1,93 @@
+import type { TroupeClient } from "@troupe/client";
+import { describe, expect, it } from "vitest";
+import { createGateway } from "../create-gateway.js";
+import type { FleetIndex } from "../http/gateway-context.js";
+import { GatewayError } from "../http/gateway-error.js";
+import { readCappedBody, uploadMediaType } from "./media-route.js";
+
+const noFleet: FleetIndex = {
+  ready: () => Promise.resolve(),
+  pendingApprovals: () => Promise.resolve([]),
+  recentSessions: () => Promise.resolve([]),
+  session: () => Promise.resolve(undefined),
+  sessionApprovals: () => Promise.resolve([]),
+  openQuestions: () => Promise.resolve([]),
+  close: () => Promise.resolve(),
+};
+
+/** A request whose body streams `chunks` and counts how many were pulled. */
+function streamed(chunks: number, chunkBytes: number, headers: Record<string, string> = {}) {
+  let pulled = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (pulled === chunks) controller.close();
+        else {
+          pulled += 1;
+          controller.enqueue(new Uint8Array(chunkBytes).fill(7));
+        }
+      },
+    },
+    { highWaterMark: 0 },
+  ); // nothing is pulled before a read
+  const request = new Request("http://gateway/v1/media", {
+    method: "POST",
+    body,
+    headers,
+    duplex: "half",
+  });
+  return { request, pulled: () => pulled };
+}
+
+const status = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return error instanceof GatewayError ? `${error.status} ${error.code}` : String(error);
+  }
+};
+
+describe("POST /v1/media helpers (issue #19)", () => {
+  it("reads a body within the cap, whole", async () => {
+    const { request } = streamed(4, 10);
+    expect((await readCappedBody(request, 40)).length).toBe(40);
+  });
+
+  it("refuses a Content-Length over the cap before reading anything", async () => {
+    const { request, pulled } = streamed(4, 10, { "content-length": "41" });
+    expect(await status(readCappedBody(request, 40))).toBe("413 body_too_large");
+    expect(pulled()).toBe(0);
+  });
+
+  it("stops reading as soon as the body passes the cap, whatever the header said", async () => {
+    const { request, pulled } = streamed(1_000, 10);
+    expect(await status(readCappedBody(request, 40))).toBe("413 body_too_large");
+    expect(pulled()).toBeLessThan(10);
+  });
+
+  it("takes the media type from Content-Type without parameters, lowercased", () => {
+    expect(uploadMediaType("image/PNG")).toBe("image/png");
+    expect(uploadMediaType("text/plain; charset=utf-8")).toBe("text/plain");
+    for (const bad of [undefined, "", "png", "image/", "image/png png"]) {
+      expect(() => uploadMediaType(bad), String(bad)).toThrow(GatewayError);
+    }
+  });
+
+  it("is in /v1/openapi.json with the MediaRef it answers", async () => {
+    const gateway = createGateway({ client: {} as TroupeClient, fleet: noFleet, console: false });
+    const document = (await (await gateway.app.request("/v1/openapi.json")).json()) as {
+      paths: Record<string, { post?: { responses: Record<string, unknown> } }>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    expect(Object.keys(document.paths["/v1/media"]?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(["201", "401", "413", "415"]),
+    );
+    expect(Object.keys(document.components.schemas["MediaRef"]?.properties ?? {}).sort()).toEqual([
+      "digest",
+      "mediaType",
+      "name",
+      "size",
+    ]);
+  });
+});
