@@ -116,7 +116,7 @@ describe("gateway POST /v1/media", () => {
     expect(streamed.status).toBe(413);
     expect(chunks).toBeLessThan(10_000);
 
-    // Larger than the general 1 MiB JSON body limit is not what decides here.
+    // Exactly the cap is taken.
     expect(
       (await upload(new Uint8Array(MAX_MEDIA_BYTES), { contentType: "image/png" })).status,
     ).toBe(201);

@@ -395,6 +395,8 @@ describe("gateway REST routes", () => {
         "/v1/sessions/{id}",
         "/v1/sessions",
         "/v1/approvals",
+        // Uploads (issue #19, docs/media.md).
+        "/v1/media",
       ]),
     );
     expect(Object.keys(doc.paths["/v1/sessions/{id}/messages"]!)).toEqual(["post"]);

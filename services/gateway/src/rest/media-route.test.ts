@@ -90,4 +90,39 @@ describe("POST /v1/media helpers (issue #19)", () => {
       "size",
     ]);
   });
+
+  it("keeps the JSON body cap on the other /v1 routes and its own cap on /v1/media", async () => {
+    const uploaded: number[] = [];
+    // Only the routing is under test here; the upload itself is in
+    // test/src/gateway/rest-media.test.ts against a real deployment.
+    const client = {
+      uploadMedia: (data: Uint8Array, options: { mediaType: string }) => {
+        uploaded.push(data.length);
+        return Promise.resolve({
+          digest: "sha256:x",
+          mediaType: options.mediaType,
+          size: data.length,
+        });
+      },
+    } as unknown as TroupeClient;
+    const gateway = createGateway({
+      client,
+      fleet: noFleet,
+      console: false,
+      limits: { maxBodyBytes: 100, maxMediaBytes: 1_000 },
+    });
+    const post = (path: string, bytes: number, contentType: string) =>
+      gateway.app.request(path, {
+        method: "POST",
+        headers: { "content-type": contentType, "content-length": String(bytes) },
+        body: new Uint8Array(bytes),
+      });
+    expect((await post("/v1/sessions/a/messages", 500, "application/json")).status).toBe(413);
+    expect((await post("/v1/media", 500, "image/png")).status).toBe(201);
+    expect(uploaded).toEqual([500]);
+    const media = await post("/v1/media", 1_001, "image/png");
+    expect(media.status).toBe(413);
+    expect(await media.json()).toMatchObject({ code: "body_too_large" });
+    expect(uploaded).toEqual([500]);
+  });
 });
