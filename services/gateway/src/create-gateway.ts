@@ -137,8 +137,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   });
   app.use("/api/*", limitBody);
-  // POST /v1/media reads its own body under limits.maxMediaBytes (media-route.ts).
+  // POST /v1/media takes raw bytes up to limits.maxMediaBytes (media-route.ts).
   app.use("/v1/*", except(MEDIA_UPLOAD_PATH, limitBody));
+  app.use(
+    MEDIA_UPLOAD_PATH,
+    bodyLimit({
+      maxSize: limits.maxMediaBytes,
+      onError: () => {
+        throw new GatewayError(
+          413,
+          "body_too_large",
+          `The upload is larger than ${limits.maxMediaBytes} bytes.`,
+        );
+      },
+    }),
+  );
   const access = accessMiddleware(options.auth);
   app.use("/api/*", access);
   app.use("/v1/*", access);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createGateway } from "../create-gateway.js";
 import type { FleetIndex } from "../http/gateway-context.js";
 import { GatewayError } from "../http/gateway-error.js";
-import { readCappedBody, uploadMediaType } from "./media-route.js";
+import { uploadMediaType } from "./media-route.js";
 
 const noFleet: FleetIndex = {
   ready: () => Promise.resolve(),
@@ -39,31 +39,57 @@ function streamed(chunks: number, chunkBytes: number, headers: Record<string, st
   return { request, pulled: () => pulled };
 }
 
-const status = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return error instanceof GatewayError ? `${error.status} ${error.code}` : String(error);
-  }
-};
+/** A gateway whose client records the sizes of the uploads it is given. */
+function uploadingGateway(maxMediaBytes: number) {
+  const uploaded: number[] = [];
+  // Only the routing and the cap are under test here; the upload itself is in
+  // test/src/gateway/rest-media.test.ts against a real deployment.
+  const client = {
+    uploadMedia: (data: Uint8Array, options: { mediaType: string }) => {
+      uploaded.push(data.length);
+      return Promise.resolve({
+        digest: "sha256:x",
+        mediaType: options.mediaType,
+        size: data.length,
+      });
+    },
+  } as unknown as TroupeClient;
+  const gateway = createGateway({
+    client,
+    fleet: noFleet,
+    console: false,
+    limits: { maxBodyBytes: 100, maxMediaBytes },
+  });
+  return { gateway, uploaded };
+}
 
-describe("POST /v1/media helpers (issue #19)", () => {
-  it("reads a body within the cap, whole", async () => {
-    const { request } = streamed(4, 10);
-    expect((await readCappedBody(request, 40)).length).toBe(40);
+describe("POST /v1/media (issue #19)", () => {
+  it("takes a streamed body within the cap, whole", async () => {
+    const { gateway, uploaded } = uploadingGateway(40);
+    const { request } = streamed(4, 10, { "content-type": "image/png" });
+    expect((await gateway.app.request(request)).status).toBe(201);
+    expect(uploaded).toEqual([40]);
   });
 
   it("refuses a Content-Length over the cap before reading anything", async () => {
-    const { request, pulled } = streamed(4, 10, { "content-length": "41" });
-    expect(await status(readCappedBody(request, 40))).toBe("413 body_too_large");
+    const { gateway, uploaded } = uploadingGateway(40);
+    const { request, pulled } = streamed(4, 10, {
+      "content-type": "image/png",
+      "content-length": "41",
+    });
+    const response = await gateway.app.request(request);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: "body_too_large" });
     expect(pulled()).toBe(0);
+    expect(uploaded).toEqual([]);
   });
 
-  it("stops reading as soon as the body passes the cap, whatever the header said", async () => {
-    const { request, pulled } = streamed(1_000, 10);
-    expect(await status(readCappedBody(request, 40))).toBe("413 body_too_large");
+  it("stops reading as soon as a body without Content-Length passes the cap", async () => {
+    const { gateway, uploaded } = uploadingGateway(40);
+    const { request, pulled } = streamed(1_000, 10, { "content-type": "image/png" });
+    expect((await gateway.app.request(request)).status).toBe(413);
     expect(pulled()).toBeLessThan(10);
+    expect(uploaded).toEqual([]);
   });
 
   it("takes the media type from Content-Type without parameters, lowercased", () => {

@@ -47,44 +47,6 @@ export function uploadMediaType(contentType: string | undefined): string {
   return mediaType;
 }
 
-const tooLarge = (maxBytes: number) =>
-  new GatewayError(413, "body_too_large", `The upload is larger than ${maxBytes} bytes.`);
-
-/**
- * Reads a request body of at most `maxBytes`: a `Content-Length` over it is
- * refused before anything is read, and the read stops (the body is cancelled)
- * as soon as more arrives than that, whatever the header said.
- *
- * @throws GatewayError 413 `body_too_large`.
- */
-export async function readCappedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
-    throw tooLarge(maxBytes);
-  }
-  if (request.body === null) return new Uint8Array(0);
-  const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const data = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    data.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return data;
-}
-
 /**
  * Registers `POST /v1/media` (issue #19, docs/media.md): the body is the raw
  * bytes, `Content-Type` their media type, `?name=` an optional file name. The
@@ -95,14 +57,15 @@ export async function readCappedBody(request: Request, maxBytes: number): Promis
  *
  * Any valid token may upload (no session is named, so a token's session
  * prefix does not apply); the reference is useful only in a message the
- * token may send. Bodies over `limits.maxMediaBytes` are refused with 413
- * before they are read (`Content-Length`) or as soon as the read passes it.
+ * token may send. Bodies over `limits.maxMediaBytes` are refused with 413 by
+ * the `bodyLimit` middleware `createGateway` puts on this path: before they
+ * are read (`Content-Length`) or as soon as the read passes the limit.
  *
  * @param app - the gateway app.
  * @param context - the shared context.
  */
 export function registerMediaRoute(app: GatewayApp, context: GatewayContext): void {
-  const { client, limits } = context;
+  const { client } = context;
   app.openapi(
     createRoute({
       method: "post",
@@ -135,7 +98,8 @@ export function registerMediaRoute(app: GatewayApp, context: GatewayContext): vo
     async (c) => {
       const { name } = c.req.valid("query");
       const mediaType = uploadMediaType(c.req.header("content-type"));
-      const data = await readCappedBody(c.req.raw, limits.maxMediaBytes);
+      // The body is capped at limits.maxMediaBytes by hono's bodyLimit (create-gateway.ts).
+      const data = new Uint8Array(await c.req.arrayBuffer());
       let ref;
       try {
         ref = await client.uploadMedia(data, {
