@@ -310,7 +310,10 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
         services = given;
         return [counterKind];
       },
-      settings: { prefix: "media3", shardCount, streamReplicas: 3 },
+      // The deployment of the tests above: stream subjects are the same for
+      // every prefix on one NATS account (tenants get accounts of their own,
+      // docs/decisions/0033), so a second prefix here would overlap them.
+      settings: { shardCount, streamReplicas: 3 },
     });
     try {
       expect(services?.replication?.streamReplicas).toBe(3);
@@ -320,7 +323,7 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
       );
       const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
       const ref = await media.put(png, { mediaType: "image/png" });
-      const bucket = await jsm.streams.info("OBJ_MEDIA3_MEDIA");
+      const bucket = await jsm.streams.info("OBJ_TROUPE_MEDIA");
       expect(bucket.config.num_replicas).toBe(3);
       expect([...(await media.get(ref))]).toEqual([...png]);
     } finally {

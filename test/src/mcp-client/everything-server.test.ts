@@ -10,11 +10,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AgentDefinition, defineAgent, type McpServerOptions } from "@troupe/agents";
+import {
+  type AgentDefinition,
+  defineAgent,
+  type McpServerOptions,
+  ObjectStoreMediaStore,
+} from "@troupe/agents";
+import { jetstream } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
 import { McpToolCatalog } from "@troupe/agents/internal";
-import { readToolResult } from "@troupe/agents";
-import { RedisKeys } from "@troupe/protocol/internal";
-import type { EventEnvelope } from "@troupe/protocol";
+import { streamNames, type EventEnvelope } from "@troupe/protocol";
 import { createTestDeployment, type TestDeployment } from "@troupe/testkit";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,7 +111,7 @@ describe("MCP client: @modelcontextprotocol/server-everything over stdio", () =>
     ]);
   });
 
-  it("image and resource-link content reach the model whole; a result over maxResultBytes is kept in full by reference", async () => {
+  it("resource-link content reaches the model whole; an image is stored by reference in the media store, no base64 in the result (issue #19)", async () => {
     const links = await deployment.sendAndWait(
       "every-links",
       `/tool everything__get-resource-links ${JSON.stringify({ count: 2 })}`,
@@ -131,15 +136,34 @@ describe("MCP client: @modelcontextprotocol/server-everything over stdio", () =>
     expect(image.status).toBe("completed");
     const completed = image.events.find((event) => event.type === "tool.completed");
     const payload = completed?.payload as { content?: string; truncated?: boolean };
-    expect(payload.truncated).toBe(true);
-    const ref = /stored by reference "([^"]+)"/.exec(payload.content ?? "")?.[1];
-    expect(ref).toBeDefined();
-    const full = await readToolResult(deployment.redis, new RedisKeys(deployment.prefix), ref!);
+    expect(payload.truncated).toBeUndefined();
     const parts = (
-      JSON.parse(full!) as { content: { type: string; mimeType?: string; data?: string }[] }
+      JSON.parse(payload.content ?? "{}") as {
+        content: { type: string; digest?: string; mediaType?: string; size?: number }[];
+      }
     ).content;
-    expect(parts.find((part) => part.type === "image")).toMatchObject({ mimeType: "image/png" });
-    expect(parts.find((part) => part.type === "image")?.data?.length).toBeGreaterThan(300);
+    const ref = parts.find((part) => part.type === "image");
+    expect(ref).toMatchObject({
+      mediaType: "image/png",
+      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/u) as unknown,
+    });
+    // The PNG's base64 ("iVBORw0KGgo…") is not in the result; the bytes are in the bucket.
+    expect(payload.content).not.toContain("iVBORw0KGgo");
+    const connection = await connect({ servers: deployment.natsUrl });
+    try {
+      const media = new ObjectStoreMediaStore(jetstream(connection), {
+        bucket: streamNames(deployment.prefix).inbox.replace(/_INBOX$/u, "_MEDIA"),
+      });
+      const bytes = await media.get({
+        digest: ref!.digest!,
+        mediaType: "image/png",
+        size: ref!.size!,
+      });
+      expect(bytes.length).toBe(ref!.size);
+      expect(Buffer.from(bytes.subarray(1, 4)).toString("latin1")).toBe("PNG");
+    } finally {
+      await connection.close();
+    }
   });
 
   it("notifications/progress of trigger-long-running-operation arrive as tool.progress events with growing progress", async () => {
