@@ -12,13 +12,11 @@ import {
   type StreamNames,
 } from "@troupe/protocol";
 import { RedisKeys } from "@troupe/protocol/internal";
-import { ObjectStoreMediaStore } from "@troupe/agents";
-import { hostMediaStoreOptions } from "@troupe/agents/internal";
-import { ActorHost, StreamSettingsRefusedError, type HostServices } from "@troupe/runtime";
+import { StreamSettingsRefusedError } from "@troupe/runtime";
 import { ensureStreams, RedisLeaseStore, RedisSnapshotStore } from "@troupe/runtime/internal";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { counterEventSchemas, counterKind } from "../fixtures/counter-machine.js";
+import { counterEventSchemas } from "../fixtures/counter-machine.js";
 import { testDataDirPrefix } from "../harness/test-run-marker.js";
 import { startHostProcess, type HostProcess } from "../support/host-process.js";
 import { startNatsCluster, type NatsCluster } from "../support/nats-cluster.js";
@@ -298,38 +296,6 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
     expect(inbox.config.num_replicas).toBe(3);
     expect(inbox.config.placement?.tags ?? []).toEqual([]);
   });
-
-  test("a host creates the media bucket with the deployment's streamReplicas (3), as its streams (issue #19)", async () => {
-    process.env.TROUPE_LOG_LEVEL ??= "warn";
-    let services: HostServices | undefined;
-    const host = await ActorHost.start({
-      nats: [...cluster.urls],
-      redis: redisServer.url,
-      // The host's own services, as agentKinds gets them to build its media store.
-      kinds: (given) => {
-        services = given;
-        return [counterKind];
-      },
-      // The deployment of the tests above: stream subjects are the same for
-      // every prefix on one NATS account (tenants get accounts of their own,
-      // docs/decisions/0033), so a second prefix here would overlap them.
-      settings: { shardCount, streamReplicas: 3 },
-    });
-    try {
-      expect(services?.replication?.streamReplicas).toBe(3);
-      const media = new ObjectStoreMediaStore(
-        services!.js,
-        hostMediaStoreOptions(undefined, services!),
-      );
-      const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
-      const ref = await media.put(png, { mediaType: "image/png" });
-      const bucket = await jsm.streams.info("OBJ_TROUPE_MEDIA");
-      expect(bucket.config.num_replicas).toBe(3);
-      expect([...(await media.get(ref))]).toEqual([...png]);
-    } finally {
-      await host.stop();
-    }
-  }, 30_000);
 
   test("a server without clustering refuses streamReplicas 3 on an existing stream (nats-server would accept the update and keep one copy)", async () => {
     const single = await startLocalNatsServer({
