@@ -1,19 +1,9 @@
 import type { TroupeClient } from "@troupe/client";
 import { describe, expect, it } from "vitest";
 import { createGateway } from "../create-gateway.js";
-import type { FleetIndex } from "../http/gateway-context.js";
+import { noFleet } from "../testing/no-fleet.js";
 import { GatewayError } from "../http/gateway-error.js";
 import { uploadMediaType } from "./media-route.js";
-
-const noFleet: FleetIndex = {
-  ready: () => Promise.resolve(),
-  pendingApprovals: () => Promise.resolve([]),
-  recentSessions: () => Promise.resolve([]),
-  session: () => Promise.resolve(undefined),
-  sessionApprovals: () => Promise.resolve([]),
-  openQuestions: () => Promise.resolve([]),
-  close: () => Promise.resolve(),
-};
 
 /** A request whose body streams `chunks` and counts how many were pulled. */
 function streamed(chunks: number, chunkBytes: number, headers: Record<string, string> = {}) {
@@ -118,25 +108,7 @@ describe("POST /v1/media (issue #19)", () => {
   });
 
   it("keeps the JSON body cap on the other /v1 routes and its own cap on /v1/media", async () => {
-    const uploaded: number[] = [];
-    // Only the routing is under test here; the upload itself is in
-    // test/src/gateway/rest-media.test.ts against a real deployment.
-    const client = {
-      uploadMedia: (data: Uint8Array, options: { mediaType: string }) => {
-        uploaded.push(data.length);
-        return Promise.resolve({
-          digest: "sha256:x",
-          mediaType: options.mediaType,
-          size: data.length,
-        });
-      },
-    } as unknown as TroupeClient;
-    const gateway = createGateway({
-      client,
-      fleet: noFleet,
-      console: false,
-      limits: { maxBodyBytes: 100, maxMediaBytes: 1_000 },
-    });
+    const { gateway, uploaded } = uploadingGateway(1_000);
     const post = (path: string, bytes: number, contentType: string) =>
       gateway.app.request(path, {
         method: "POST",

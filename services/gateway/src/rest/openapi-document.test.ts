@@ -1,17 +1,7 @@
 import type { TroupeClient } from "@troupe/client";
 import { describe, expect, it } from "vitest";
 import { createGateway } from "../create-gateway.js";
-import type { FleetIndex } from "../http/gateway-context.js";
-
-const noFleet: FleetIndex = {
-  ready: () => Promise.resolve(),
-  pendingApprovals: () => Promise.resolve([]),
-  recentSessions: () => Promise.resolve([]),
-  session: () => Promise.resolve(undefined),
-  sessionApprovals: () => Promise.resolve([]),
-  openQuestions: () => Promise.resolve([]),
-  close: () => Promise.resolve(),
-};
+import { noFleet } from "../testing/no-fleet.js";
 
 /** Every `{ pattern, example? }` schema or parameter in the document. */
 function patterns(node: unknown, found: { pattern: string; example?: unknown }[] = []) {
