@@ -1,4 +1,4 @@
-import type { SessionPolicy, SessionSettings, ToolPolicyOverrides } from "@troupe/protocol";
+import type { SessionSettings } from "@troupe/protocol";
 import type { SessionContext } from "./session-context.js";
 
 /**
@@ -22,14 +22,10 @@ export function sessionSettingsOf(
   };
 }
 
-/** The settings of a fork: the source's at the fork point, under what the fork configured before. */
-export interface ForkSettings {
-  readonly policy?: SessionPolicy;
-  readonly model?: string;
-  readonly maxModelCalls?: number;
-  readonly toolPolicy?: ToolPolicyOverrides;
+/** What a fork sets on its context: the settings it takes on and what counts as configured. */
+export type ForkSettings = SessionSettings & {
   readonly configured: readonly ("policy" | "maxModelCalls")[];
-}
+};
 
 /** The patterns of both lists, each once, in order of first appearance. */
 export const union = (a: readonly string[] | undefined, b: readonly string[] | undefined) => [
