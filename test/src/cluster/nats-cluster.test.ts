@@ -52,10 +52,16 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
   const hosts: HostProcess[] = [];
 
   beforeAll(async () => {
-    [cluster, redisServer] = await Promise.all([
+    // Both start at once; whichever started is kept for afterAll to stop, also
+    // when the other failed.
+    const [natsStarted, redisStarted] = await Promise.allSettled([
       startNatsCluster({ shardCount }),
       startLocalRedisServer({ dataDirPrefix: testDataDirPrefix("redis") }),
     ]);
+    if (natsStarted.status === "fulfilled") cluster = natsStarted.value;
+    if (redisStarted.status === "fulfilled") redisServer = redisStarted.value;
+    if (natsStarted.status === "rejected") throw natsStarted.reason;
+    if (redisStarted.status === "rejected") throw redisStarted.reason;
     // All three seeds: the test's own connection survives the kill like the hosts'.
     nats = await connect({
       servers: [...cluster.urls],

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { parseReadyLine } from "@troupe/cli/internal";
+import { nodeArgsFor } from "../harness/child-code.js";
 import { HostProcessExitedError } from "./host-process-exited-error.js";
 
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -39,8 +40,9 @@ export interface HostProcess {
 }
 
 /**
- * Starts an actor host as a child process (`node --import tsx` on the TypeScript
- * sources) and waits until it prints its ready line.
+ * Starts an actor host as a child process (the entry's build in `dist/`, or its
+ * TypeScript source through tsx: `harness/child-code.ts`) and waits until it
+ * prints its ready line.
  *
  * @param options - server URLs, settings and entry.
  * @returns the running process.
@@ -49,7 +51,7 @@ export interface HostProcess {
  */
 export async function startHostProcess(options: HostProcessOptions): Promise<HostProcess> {
   const entry = options.entry ?? "test/src/fixtures/counter-host.ts";
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@troupe/source", entry], {
+  const child = spawn(process.execPath, nodeArgsFor(entry), {
     cwd: repositoryRoot,
     env: {
       ...process.env,

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { McpTestServerState } from "./mcp-test-server.js";
+import { nodeArgsFor } from "../harness/child-code.js";
 
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -26,11 +27,10 @@ export interface McpTestServerProcess extends AsyncDisposable {
  * @throws Error with its stderr when it exits or is not ready in time.
  */
 export async function startMcpTestServer(readyTimeoutMs = 30_000): Promise<McpTestServerProcess> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--conditions=@troupe/source", "test/src/support/mcp-test-server.ts"],
-    { cwd: repositoryRoot, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(process.execPath, nodeArgsFor("test/src/support/mcp-test-server.ts"), {
+    cwd: repositoryRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
   const exited = once(child, "exit");

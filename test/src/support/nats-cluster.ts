@@ -69,6 +69,22 @@ interface NodeState {
  *   did not become healthy within `startTimeoutMs` (with its output).
  */
 export async function startNatsCluster(options: NatsClusterOptions = {}): Promise<NatsCluster> {
+  // The ports are free when found, but another test file running at the same
+  // time may bind one before the node does: then start again on new ones.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startNatsClusterOnce(options);
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !String(error).includes("address already in use"))
+        throw error;
+    }
+  }
+}
+
+/** How often {@link startNatsCluster} tries new ports after "address already in use". */
+const PORT_ATTEMPTS = 3;
+
+async function startNatsClusterOnce(options: NatsClusterOptions): Promise<NatsCluster> {
   const binary = findServerBinary("nats-server");
   if (binary === undefined)
     throw new Error("nats-server is not installed (node infra/ensure-servers.mjs)");
