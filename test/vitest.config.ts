@@ -9,6 +9,9 @@ export default mergeConfig(
       // child processes' code once, and fails the run if any test server
       // outlived its suite.
       globalSetup: ["src/harness/global-setup.ts"],
+      // Before each file: no process-wide state left by the previous file of
+      // the same worker (files share a module graph, below).
+      setupFiles: ["src/harness/reset-process-state.ts"],
       // Integration files spend most of their time waiting on servers and
       // child processes, and each has its own servers on its own ports
       // (harness/README.md), so more files run at once than there are cores.

@@ -86,7 +86,10 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
         startHostProcess({
           natsUrl: seeds,
           redisUrl: redisServer.url,
-          settings: { shardCount, streamReplicas: 3 },
+          // Three-replica streams created on a busy machine: each JetStream
+          // request may wait for a leader election (a deadline, not a guess
+          // of how long the test takes).
+          settings: { shardCount, streamReplicas: 3, jetStreamApiTimeoutMs: 60_000 },
         }),
       ),
     );

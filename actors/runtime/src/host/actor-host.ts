@@ -240,7 +240,10 @@ export class ActorHost {
     const jsm = await jetstreamManager(nats, { timeout: settings.jetStreamApiTimeoutMs });
     const streams = streamNames(settings.prefix);
     await ensureStreams(jsm, streams, settings);
-    const js = jetstream(nats);
+    // The same deadline for the JetStream client's requests (publish acks,
+    // the Object Store and KV views the kinds open) as for the manager's: a
+    // cluster electing a leader answers late, not never.
+    const js = jetstream(nats, { timeout: settings.jetStreamApiTimeoutMs });
     let kinds: readonly ActorKindDefinition[];
     if (typeof options.kinds === "function") {
       try {

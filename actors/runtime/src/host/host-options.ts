@@ -111,8 +111,9 @@ export const hostSettingsSchema = z.object({
     })
     .optional(),
   /**
-   * How long the host's JetStream management requests (creating and updating
-   * streams and shard consumers) wait for an answer. A JetStream cluster answers
+   * How long the host's JetStream requests (creating and updating streams and
+   * shard consumers, publish acks, the kinds' Object Store and KV requests)
+   * wait for an answer. A JetStream cluster answers
    * after a consensus round among its servers (longer under load, or while a
    * leader is being elected), so the default is above nats.js's 5 000 ms.
    * Issue #17.

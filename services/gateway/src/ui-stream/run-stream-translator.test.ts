@@ -97,6 +97,33 @@ describe("RunStreamTranslator", () => {
     ]);
   });
 
+  it("sends run.completed's text as one part when the reader saw none of the run's deltas, and never twice", async () => {
+    const missed = translate([started(), completed("Hello there")]);
+    expect(missed.map((chunk) => chunk.type)).toEqual([
+      "start",
+      "start-step",
+      "text-start",
+      "text-delta",
+      "text-end",
+      "finish-step",
+      "finish",
+    ]);
+    expect(textOf(await messageOf(missed))).toBe("Hello there");
+    const streamed = translate([
+      started(),
+      delta("Hello", 1, 0),
+      delta(" there", 1, 1),
+      completed("Hello there"),
+    ]);
+    expect(streamed.filter((chunk) => chunk.type === "text-delta")).toHaveLength(2);
+    expect(textOf(await messageOf(streamed))).toBe("Hello there");
+    // An empty answer adds no part.
+    expect(translate([started(), completed("")]).map((chunk) => chunk.type)).toEqual([
+      "start",
+      "finish",
+    ]);
+  });
+
   it("makes each model call a step with text and reasoning parts, and ends with finish", async () => {
     const chunks = translate([
       started(),

@@ -68,6 +68,8 @@ export class RunStreamTranslator {
   private startSequence = 0;
   private done = false;
   private stepOpen = false;
+  /** Whether a text delta of the root run was sent (see `endRun`). */
+  private rootTextShown = false;
   private stepLog: LoggedChunk[] = [];
   private current: ModelCall | undefined;
   private readonly modelCalls = new Map<string, ModelCall>();
@@ -238,6 +240,7 @@ export class RunStreamTranslator {
       this.emitInStep({ type: `${delta.kind}-start`, id }, modelCallId);
     }
     this.emitInStep({ type: `${delta.kind}-delta`, id, delta: delta.text }, modelCallId);
+    if (delta.kind === "text") this.rootTextShown = true;
   }
 
   /** A higher stream attempt: the step loses the superseded attempt's parts, keeps the rest. */
@@ -286,6 +289,16 @@ export class RunStreamTranslator {
     >,
   ): void {
     this.closeModelCall();
+    if (event.type === "run.completed" && !this.rootTextShown && event.payload.text !== "") {
+      // `run.delta`s are transient: a reader can miss every one of them (a
+      // deltas consumer that could not be read in time, a stream past its
+      // retention), and then the run would end with no text at all. The
+      // durable `run.completed` carries the answer: send it as one text part.
+      const id = `${event.payload.runId}:completed:text`;
+      this.emitInStep({ type: "text-start", id });
+      this.emitInStep({ type: "text-delta", id, delta: event.payload.text });
+      this.emitInStep({ type: "text-end", id });
+    }
     if (this.stepOpen) this.finishStep();
     this.done = true;
     if (event.type === "run.completed") {
