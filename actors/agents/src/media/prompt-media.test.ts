@@ -47,7 +47,7 @@ const userWith = (attachments: MediaRef[]): TranscriptEntry => ({
 });
 
 describe("media in the prompt", () => {
-  it("an image attachment becomes an image part with its bytes, a PDF a file part", async () => {
+  it("an image attachment becomes a file part with its image media type and bytes, a PDF a file part", async () => {
     const entries = [userWith([image, file])];
     const prompt = buildModelPrompt(
       agent,
@@ -59,7 +59,7 @@ describe("media in the prompt", () => {
         role: "user",
         content: [
           { type: "text", text: "What is this?" },
-          { type: "image", image: png, mediaType: "image/png" },
+          { type: "file", data: png, mediaType: "image/png", filename: "dot.png" },
           { type: "file", data: pdf, mediaType: "application/pdf", filename: "report.pdf" },
         ],
       },

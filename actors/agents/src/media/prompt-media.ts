@@ -1,4 +1,4 @@
-import type { FilePart, ImagePart, TextPart, ToolResultPart, UserContent } from "ai";
+import type { FilePart, TextPart, ToolResultPart, UserContent } from "ai";
 import {
   MediaRejectedError,
   mediaTypeMatches,
@@ -116,12 +116,12 @@ function partOf(
   return { type: "bytes", ref, bytes: loaded };
 }
 
-function userPart(part: LoadedPart): TextPart | ImagePart | FilePart {
+function userPart(part: LoadedPart): TextPart | FilePart {
   if (part.type === "text") return part;
   const { ref, bytes } = part;
-  if (ref.mediaType.startsWith("image/")) {
-    return { type: "image", image: bytes, mediaType: ref.mediaType };
-  }
+  // Images too are file parts with their image/* media type: the AI SDK
+  // deprecated the "image" part (warning AISDK_DEP_IMAGE_CONTENT_PART), and
+  // providers get the same bytes and media type either way.
   return {
     type: "file",
     data: bytes,
