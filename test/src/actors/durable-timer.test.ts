@@ -45,7 +45,9 @@ describe("durable timers", () => {
       description: "the alarm fired",
     });
     await cluster.waitForOwners([survivor.hostId], 10_000);
-    await sleep(1500); // room for a wrong second firing to show
+    // Nothing more can reach it (a redelivery of what the killed host left
+    // unacknowledged comes within the ack wait, 30 s): a second firing would show now.
+    await cluster.waitForSettled(actor, 60_000);
     expect((await cluster.context<{ alarms: number }>(actor))?.alarms).toBe(1);
 
     const fired = (

@@ -73,7 +73,11 @@ describe("schedules", () => {
       description: "the scheduled message ran",
     });
     await cluster.waitForOwners([survivor.hostId], 15_000);
-    await sleep(1_500); // room for a wrong second firing to show
+    // Nothing more can reach the schedule or the session (what the killed host
+    // left unacknowledged is redelivered within the ack wait): a second firing
+    // or a second admitted message would show now.
+    await cluster.waitForSettled(`schedule/${scheduleId}`, 60_000);
+    await cluster.waitForSettled("session/race-session", 60_000, { timers: false });
 
     const fired = await scheduleEvents(scheduleId, "schedule.fired");
     expect(fired.map((event) => event.payload)).toEqual([
@@ -157,7 +161,10 @@ describe("schedules", () => {
     const cancelled = await client.schedules.cancel("every-second", { reason: "enough" });
     expect(cancelled).toMatchObject({ scheduleId: "every-second", reason: "enough" });
     const firedAtCancel = (await scheduleEvents("every-second", "schedule.fired")).length;
-    await sleep(2_500);
+    // The cancel removed the timer; a tick already in the inbox is processed
+    // (and refused) before the schedule counts as settled: a firing after the
+    // cancel would show now.
+    await cluster.waitForSettled("schedule/every-second", 30_000);
     const fired = await scheduleEvents("every-second", "schedule.fired");
     expect(fired).toHaveLength(firedAtCancel);
     const ticks = fired.map((event) => (event.payload as { tickMs: number }).tickMs);

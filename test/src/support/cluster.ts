@@ -8,7 +8,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { RedisKeys, streamNames, type StreamNames } from "@troupe/protocol/internal";
 import { RedisLeaseStore, RedisSnapshotStore } from "@troupe/runtime/internal";
 import { type ActorKindDefinition, type ReplayReport, replayActor } from "@troupe/runtime";
-import { parseAddress } from "@troupe/protocol";
+import { parseAddress, shardOf } from "@troupe/protocol";
 import { Redis } from "ioredis";
 import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
 import { startHostProcess, type HostProcess, type HostProcessOptions } from "./host-process.js";
@@ -58,6 +58,15 @@ export interface Cluster extends AsyncDisposable {
   waitForBalance(hostIds: readonly string[], timeoutMs: number): Promise<void>;
   /** Waits until every shard is leased by one of `hostIds` and each of them owns at least one. */
   waitForOwners(hostIds: readonly string[], timeoutMs: number): Promise<void>;
+  /**
+   * Waits until nothing more can reach `actor`: no timer of it armed in its
+   * shard's timer set, and its shard consumer holding no message undelivered
+   * or unacknowledged. After that, a message it should not have got (a second
+   * firing, a duplicate) would already be in its journal: what an assertion
+   * of "exactly once" needs, without a pause guessed to be long enough.
+   * `timers: false` skips the timer check (an actor that keeps a timer armed).
+   */
+  waitForSettled(actor: string, timeoutMs: number, options?: { timers?: boolean }): Promise<void>;
   /** Replays an actor's journal. */
   replay(actor: string, definition: ActorKindDefinition): Promise<ReplayReport>;
   stop(): Promise<void>;
@@ -165,6 +174,19 @@ export async function startCluster(
           );
         },
         { timeoutMs, description: `a settled fair share of shards for ${hostIds.join(", ")}` },
+      );
+    },
+    async waitForSettled(actor, timeoutMs, options = {}) {
+      const shard = shardOf(parseAddress(actor), shardCount);
+      await waitFor(
+        async () => {
+          const timers =
+            options.timers === false ? [] : await redis.zrange(keys.timers(shard), 0, -1);
+          if (timers.some((member) => member.split("|")[1] === actor)) return false;
+          const info = await jsm.consumers.info(streams.inbox, `troupe-shard-${shard}`);
+          return info.num_pending === 0 && info.num_ack_pending === 0;
+        },
+        { timeoutMs, description: `${actor} settled (no timer armed, its shard's inbox drained)` },
       );
     },
     async replay(actor, definition) {
