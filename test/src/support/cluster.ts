@@ -181,7 +181,7 @@ export async function startCluster(
       await waitFor(
         async () => {
           const timers =
-            options.timers === false ? [] : await redis.zrange(keys.timers(shard), 0, -1);
+            options.timers === false ? [] : await redis.zrange(keys.timers(shard), "0", "-1");
           if (timers.some((member) => member.split("|")[1] === actor)) return false;
           const info = await jsm.consumers.info(streams.inbox, `troupe-shard-${shard}`);
           return info.num_pending === 0 && info.num_ack_pending === 0;
