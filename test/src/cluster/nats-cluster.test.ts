@@ -171,7 +171,10 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
         );
         return counts.every((count) => count === perActor);
       },
-      { timeoutMs: 30_000, description: `every counter at ${perActor}` },
+      // A deadline, not the expected time: what the killed leader delivered
+      // and no host acknowledged comes back after the consumers' ack wait
+      // (ackWaitMs, 30 s by default), later on a busy machine.
+      { timeoutMs: 120_000, description: `every counter at ${perActor}` },
     ).catch(async (error: unknown) => {
       const counts = await Promise.all(
         actors.map(async (actor) => (await snapshots.load(actor))?.record.generation),

@@ -88,7 +88,9 @@ export async function startCluster(
   const keys = new RedisKeys("troupe", shardCount);
   const hosts: HostProcess[] = [];
   const streams = streamNames("troupe");
-  const js = jetstream(nats);
+  // Publish acks and API requests wait up to 30 s (nats.js's default is 5 s):
+  // a busy machine answers late, and the tests assert outcomes, not latency.
+  const js = jetstream(nats, { timeout: 30_000 });
   const jsm = await jetstreamManager(nats);
   const snapshots = new RedisSnapshotStore(redis, keys);
   const leases = new RedisLeaseStore(redis, keys);

@@ -64,14 +64,29 @@ async function observe(result: ObservableResult): Promise<void> {
   if (watched.size === 0) return;
   try {
     const counts = await Promise.all(
-      [...watched.values()].map(({ keys, connections }) =>
-        countPendingApprovals(connections[0]!, keys),
-      ),
+      [...watched.values()].map(({ keys, connections }) => countWithAny(connections, keys)),
     );
     result.observe(counts.reduce((sum, count) => sum + count, 0));
   } catch {
     // Redis unreachable: no value this time (a gap, not a false zero).
   }
+}
+
+/**
+ * The count through the first of `connections` that answers: a host that
+ * stopped without calling `stop` (it crashed in a process that lives on)
+ * leaves a closed connection in the list, which must not blank the gauge.
+ */
+async function countWithAny(connections: readonly RedisConnection[], keys: RedisKeys) {
+  let failure: unknown = new Error("no connection");
+  for (const connection of connections) {
+    try {
+      return await countPendingApprovals(connection, keys);
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
 }
 
 /**
