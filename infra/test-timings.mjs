@@ -58,7 +58,7 @@ const files = [];
 const tests = [];
 let firstStart = Infinity;
 let lastEnd = 0;
-let counts = { passed: 0, failed: 0, skipped: 0 };
+const counts = { passed: 0, failed: 0, skipped: 0 };
 for (const reportFile of reportFiles) {
   let report;
   try {

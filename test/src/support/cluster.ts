@@ -6,7 +6,12 @@ import {
 } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { RedisKeys, streamNames, type StreamNames } from "@troupe/protocol/internal";
-import { RedisLeaseStore, RedisSnapshotStore } from "@troupe/runtime/internal";
+import {
+  parseTimerMember,
+  RedisLeaseStore,
+  RedisSnapshotStore,
+  shardConsumerName,
+} from "@troupe/runtime/internal";
 import { type ActorKindDefinition, type ReplayReport, replayActor } from "@troupe/runtime";
 import { parseAddress, shardOf } from "@troupe/protocol";
 import { Redis } from "ioredis";
@@ -184,8 +189,10 @@ export async function startCluster(
         async () => {
           const timers =
             options.timers === false ? [] : await redis.zrange(keys.timers(shard), "0", "-1");
-          if (timers.some((member) => member.split("|")[1] === actor)) return false;
-          const info = await jsm.consumers.info(streams.inbox, `troupe-shard-${shard}`);
+          if (timers.some((member) => parseTimerMember(shard, member).address === actor)) {
+            return false;
+          }
+          const info = await jsm.consumers.info(streams.inbox, shardConsumerName("troupe", shard));
           return info.num_pending === 0 && info.num_ack_pending === 0;
         },
         { timeoutMs, description: `${actor} settled (no timer armed, its shard's inbox drained)` },
