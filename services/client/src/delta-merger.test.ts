@@ -62,6 +62,24 @@ describe("DeltaMerger (issue #11: deltas from their own stream)", () => {
     expect(shape(merger.delta(delta(3, 0, "r2"), 500))).toEqual(["run.delta@5/3"]); // another run
   });
 
+  it("a delta with pending 0 that the caller says is not the last keeps the end event held (issue #30)", () => {
+    const merger = new DeltaMerger();
+    merger.caughtUp("events");
+    merger.caughtUp("deltas");
+    // The caller re-checks the deltas side before a run's end goes out.
+    merger.behind("deltas");
+    expect(merger.isCaughtUp("deltas")).toBe(false);
+    expect(merger.event(event(5, "run.completed", 0), 300)).toEqual([]);
+    // Live deltas carry pending 0; the caller knows two more were delivered.
+    expect(shape(merger.delta(delta(1, 0), 100, false))).toEqual(["run.delta@0/1"]);
+    expect(shape(merger.delta(delta(2, 0), 200, false))).toEqual(["run.delta@0/2"]);
+    expect(shape(merger.delta(delta(3, 0), 250, true))).toEqual([
+      "run.delta@0/3",
+      "run.completed@5/-",
+    ]);
+    expect(merger.isCaughtUp("deltas")).toBe(true);
+  });
+
   it("a resumed iteration places its first deltas after the sequence it resumed after", () => {
     const merger = new DeltaMerger({ afterSequence: 41 });
     merger.caughtUp("events");

@@ -55,23 +55,27 @@ export class DeltaMerger {
   /**
    * A durable event, admitted (not a duplicate), in events-stream order.
    *
-   * @param event - the event; its `pending` 0 means its consumer caught up.
+   * @param event - the event.
    * @param timeNs - its stored time, Unix ns.
+   * @param caughtUp - whether its consumer has nothing more to deliver after
+   *   it; default: its `pending` is 0.
    * @returns what to yield now, in order.
    */
-  event(event: SessionEvent, timeNs: number): SessionEvent[] {
-    return this.#add("events", event, timeNs);
+  event(event: SessionEvent, timeNs: number, caughtUp = event.pending === 0): SessionEvent[] {
+    return this.#add("events", event, timeNs, caughtUp);
   }
 
   /**
    * A `run.delta` from the deltas stream, in deltas-stream order.
    *
-   * @param event - the delta; its `pending` 0 means its consumer caught up.
+   * @param event - the delta.
    * @param timeNs - its stored time, Unix ns.
+   * @param caughtUp - whether its consumer has nothing more to deliver after
+   *   it; default: its `pending` is 0.
    * @returns what to yield now, in order.
    */
-  delta(event: SessionEvent, timeNs: number): SessionEvent[] {
-    return this.#add("deltas", event, timeNs);
+  delta(event: SessionEvent, timeNs: number, caughtUp = event.pending === 0): SessionEvent[] {
+    return this.#add("deltas", event, timeNs, caughtUp);
   }
 
   /**
@@ -81,6 +85,15 @@ export class DeltaMerger {
    */
   behind(side: MergeSide): void {
     this.#caughtUp[side] = false;
+  }
+
+  /**
+   * Whether a side counts as caught up (its items go out as they arrive).
+   *
+   * @param side - which one.
+   */
+  isCaughtUp(side: MergeSide): boolean {
+    return this.#caughtUp[side];
   }
 
   /**
@@ -95,9 +108,9 @@ export class DeltaMerger {
     return this.#drain();
   }
 
-  #add(side: MergeSide, event: SessionEvent, timeNs: number): SessionEvent[] {
+  #add(side: MergeSide, event: SessionEvent, timeNs: number, caughtUp: boolean): SessionEvent[] {
     this.#held[side].push({ event, timeNs });
-    if (event.pending === 0) this.#caughtUp[side] = true;
+    if (caughtUp) this.#caughtUp[side] = true;
     const out = this.#drain();
     const held = this.#held[side];
     while (held.length > MAX_HELD) this.#emit(side, held.shift()!, out);

@@ -58,6 +58,14 @@ const START_ATTEMPTS = 4;
 /** Longest pause between two attempts to recreate a consumer, in ms. */
 const MAX_RETRY_DELAY_MS = 5_000;
 
+/**
+ * How long durable events wait for a deltas consumer that cannot be created
+ * or asked where it is (e.g. JetStream API timeouts under load), in ms,
+ * before they go out in arrival order. Waiting keeps a run's deltas before
+ * its end event: once that end is yielded, its late deltas are dropped.
+ */
+export const DELTAS_UNREADABLE_GRACE_MS = 10_000;
+
 /** What the two stream readers hand to the generator, in arrival order. */
 type Arrival =
   | {
@@ -108,6 +116,14 @@ type Arrival =
  * there). A deployment without a deltas stream (hosts older than issue #11,
  * which store deltas in the events stream) is read through the events stream.
  *
+ * A run's end (`run.completed`, `run.failed`, `run.cancelled`) goes out only
+ * after the deltas consumer has said where it is (one consumer-info request
+ * per run end) and every delta it had delivered by then was yielded, since the
+ * merger drops a run's deltas once its end is out. Durable events wait at most
+ * {@link DELTAS_UNREADABLE_GRACE_MS} for a deltas consumer that cannot be
+ * created or asked (e.g. API timeouts under load), then go out in arrival
+ * order (issue #30).
+ *
  * Without a `sessionId`: every session's durable events in stream order
  * (`troupe.session.*.events.>`, one filter subject, as nats-server 2.9 needs),
  * no deltas (issue #16, the gateway's fleet index).
@@ -147,15 +163,90 @@ export async function* followSessionEvents(
   let lastDeltaSequence = 0;
   const innerStopped = () => inner.signal.aborted || options.isClosed();
 
-  const onStart = (side: MergeSide) => async (consumer: Consumer) => {
-    queue.push({ kind: "behind", side });
-    const info = await consumer.info().catch(() => undefined);
-    // Without an answer the other side must not wait: order by arrival then.
-    if (info === undefined) queue.push({ kind: "caught-up", side, throughDelivery: 0 });
-    else if (info.num_pending === 0) {
-      const throughDelivery = info.delivered.consumer_seq;
-      queue.push({ kind: "caught-up", side, throughDelivery, confirmed: true });
+  // Consumer sequence of the last message handled, per side (0 after a recreate).
+  const delivered: Record<MergeSide, number> = { events: 0, deltas: 0 };
+  // The consumer sequence a side must reach before it counts as caught up
+  // again (0: none, its messages' own `pending` 0 says so; Infinity: until its
+  // consumer says where it is). A message's `pending` is counted when it is
+  // delivered, so in a live follow it is 0 for nearly every message.
+  const awaiting: Record<MergeSide, number> = { events: 0, deltas: 0 };
+  /** Whether a side has nothing more to deliver once the message of `delivery` is handled. */
+  const reachedEnd = (side: MergeSide, delivery: number, pending: number): boolean => {
+    const target = awaiting[side];
+    if (target > delivery) return false;
+    if (target > 0) {
+      awaiting[side] = 0;
+      return true;
     }
+    return pending === 0;
+  };
+  // The deltas side cannot be read now: durable events wait for it at most
+  // DELTAS_UNREADABLE_GRACE_MS (the events side never makes deltas wait).
+  let deltasGrace: ReturnType<typeof setTimeout> | undefined;
+  const unreadable = (side: MergeSide, error?: unknown) => {
+    if (side === "events" || (error !== undefined && isStreamNotFound(error))) {
+      // No deltas stream (a deployment older than issue #11): nothing to wait for.
+      queue.push({ kind: "caught-up", side, throughDelivery: 0 });
+      return;
+    }
+    deltasGrace ??= setTimeout(() => {
+      deltasGrace = undefined;
+      queue.push({ kind: "caught-up", side: "deltas", throughDelivery: 0 });
+    }, DELTAS_UNREADABLE_GRACE_MS);
+  };
+  const readable = (side: MergeSide) => {
+    if (side !== "deltas") return;
+    clearTimeout(deltasGrace);
+    deltasGrace = undefined;
+  };
+  // The live consumer of each side, to ask where it is.
+  const live: Partial<Record<MergeSide, { consumer: Consumer; signal: AbortSignal }>> = {};
+  /**
+   * Asks a side's consumer how far it is, retrying while it lives (the events
+   * side: once), and queues `caught-up` through the consumer sequence that
+   * empties what it had pending then.
+   */
+  const locate = async (side: MergeSide, consumer: Consumer, consumerSignal: AbortSignal) => {
+    for (let attempt = 0; !consumerSignal.aborted; attempt++) {
+      const info = await consumer.info().catch(() => undefined);
+      if (consumerSignal.aborted) return;
+      if (info !== undefined) {
+        readable(side);
+        const throughDelivery = info.delivered.consumer_seq + info.num_pending;
+        queue.push({ kind: "caught-up", side, throughDelivery, confirmed: true });
+        return;
+      }
+      unreadable(side);
+      if (side === "events") return; // deltas do not wait for the events side
+      await pause(attempt, consumerSignal);
+    }
+  };
+  const onStart = (side: MergeSide) => (consumer: Consumer, consumerSignal: AbortSignal) => {
+    queue.push({ kind: "behind", side });
+    readable(side);
+    live[side] = { consumer, signal: consumerSignal };
+    consumerSignal.addEventListener(
+      "abort",
+      () => {
+        if (live[side]?.consumer === consumer) delete live[side];
+      },
+      { once: true },
+    );
+    return locate(side, consumer, consumerSignal);
+  };
+  /**
+   * A run's end is about to go out while the deltas side counts as caught up:
+   * its last deltas may still be on their way (two consumers deliver
+   * independently), so the deltas side is behind again until its consumer
+   * says where it is. Deltas are stored before the end event exists (the
+   * model call publishes them before it returns), so that answer covers them.
+   */
+  const recheckDeltas = () => {
+    const current = live.deltas;
+    if (current === undefined || !merger.isCaughtUp("deltas")) return;
+    merger.behind("deltas");
+    awaiting.deltas = Number.POSITIVE_INFINITY;
+    void locate("deltas", current.consumer, current.signal);
   };
   const events = pump({
     js: options.js,
@@ -182,7 +273,7 @@ export async function* followSessionEvents(
       }
     },
     // Deltas must not wait for durable events that cannot be read now.
-    onFailure: () => queue.push({ kind: "caught-up", side: "events", throughDelivery: 0 }),
+    onFailure: () => unreadable("events"),
     onMissing: (error) => {
       queue.push({
         kind: "error",
@@ -227,16 +318,14 @@ export async function* followSessionEvents(
             const timeNs = Number(message.info.timestampNanos);
             queue.push({ kind: "delta", event, timeNs, delivery });
           },
-          // Durable events must not wait for a deltas stream that cannot be read.
-          onFailure: () => queue.push({ kind: "caught-up", side: "deltas", throughDelivery: 0 }),
+          // Durable events wait for a deltas stream that cannot be read, for a while.
+          onFailure: (error) => unreadable("deltas", error),
           // An older deployment keeps deltas in the events stream; retry in case a
           // newer host creates the deltas stream later.
           onMissing: () => "retry",
         })
   ).catch(() => undefined);
 
-  // Consumer sequence of the last message handled, per side (0 after a recreate).
-  const delivered: Record<MergeSide, number> = { events: 0, deltas: 0 };
   try {
     for (;;) {
       const arrival = await queue.next(inner.signal);
@@ -249,33 +338,43 @@ export async function* followSessionEvents(
       // Whether the events side has nothing more pending after this arrival.
       let caughtUp = false;
       switch (arrival.kind) {
-        case "event":
+        case "event": {
           delivered.events = arrival.delivery;
-          caughtUp = arrival.event.pending === 0;
+          const end = reachedEnd("events", arrival.delivery, arrival.event.pending);
+          caughtUp = end;
           if (!deduplicator.admit(arrival.event)) {
-            out = arrival.event.pending === 0 ? merger.caughtUp("events") : [];
+            out = end ? merger.caughtUp("events") : [];
             break;
           }
-          out = merger.event(arrival.event, arrival.timeNs);
+          if (endsRun(arrival.event)) recheckDeltas();
+          out = merger.event(arrival.event, arrival.timeNs, end);
           break;
-        case "delta":
+        }
+        case "delta": {
           delivered.deltas = arrival.delivery;
-          out = merger.delta(arrival.event, arrival.timeNs);
+          const end = reachedEnd("deltas", arrival.delivery, arrival.event.pending);
+          out = merger.delta(arrival.event, arrival.timeNs, end);
           break;
-        case "skip":
+        }
+        case "skip": {
           delivered[arrival.side] = arrival.delivery;
-          caughtUp = arrival.side === "events" && arrival.pending === 0;
+          const end = reachedEnd(arrival.side, arrival.delivery, arrival.pending);
+          caughtUp = arrival.side === "events" && end;
           if (arrival.side === "events") deduplicator.skip(arrival.sequence);
-          out = arrival.pending === 0 ? merger.caughtUp(arrival.side) : [];
+          out = end ? merger.caughtUp(arrival.side) : [];
           break;
+        }
         case "behind":
           delivered[arrival.side] = 0;
+          awaiting[arrival.side] = 0;
           merger.behind(arrival.side);
           continue;
         case "caught-up": {
-          // Messages it delivered before may still be queued: they say so themselves.
+          // Messages it delivered before may still be queued: the side is
+          // caught up once the last of them is handled.
           const through = delivered[arrival.side] >= arrival.throughDelivery;
           caughtUp = through && arrival.side === "events" && arrival.confirmed === true;
+          awaiting[arrival.side] = through ? 0 : arrival.throughDelivery;
           out = through ? merger.caughtUp(arrival.side) : [];
           break;
         }
@@ -285,6 +384,7 @@ export async function* followSessionEvents(
     }
   } finally {
     signal?.removeEventListener("abort", onAbort);
+    clearTimeout(deltasGrace);
     inner.abort();
     await Promise.all([events, deltas]);
   }
@@ -338,6 +438,12 @@ async function deltaStartPosition(
   return { deliver_policy: DeliverPolicy.StartTime, opt_start_time: stored.timestamp };
 }
 
+/** Whether a durable event ends a run (after it, the merger drops that run's deltas). */
+function endsRun(event: SessionEvent): boolean {
+  const { type } = event.event;
+  return type === "run.completed" || type === "run.failed" || type === "run.cancelled";
+}
+
 function decodeMessage(message: JsMsg, sequence: number): SessionEvent | undefined {
   try {
     const event = decodeEvent(message.data, {
@@ -364,11 +470,11 @@ interface PumpOptions {
   readonly stopped: () => boolean;
   /** Where the next consumer starts. */
   readonly position: () => Partial<OrderedConsumerOptions>;
-  /** Called once each consumer consumes. */
-  readonly onStart: (consumer: Consumer) => Promise<void>;
+  /** Called once each consumer consumes; `consumerSignal` aborts when its iteration ends. */
+  readonly onStart: (consumer: Consumer, consumerSignal: AbortSignal) => Promise<void>;
   readonly onMessage: (message: JsMsg) => void;
-  /** Called when a consumer could not be created or its iteration broke. */
-  readonly onFailure: () => void;
+  /** Called when a consumer could not be created (with the error) or its iteration broke. */
+  readonly onFailure: (error?: unknown) => void;
   /** The stream does not exist at the first attempt: stop, or keep retrying. */
   readonly onMissing: (error: unknown) => "stop" | "retry";
 }
@@ -394,7 +500,7 @@ async function pump(options: PumpOptions): Promise<void> {
     } catch (error) {
       if (options.stopped()) return;
       if (!consumed && isStreamNotFound(error) && options.onMissing(error) === "stop") return;
-      options.onFailure();
+      options.onFailure(error);
       await pause(attempt++, signal);
       continue;
     }
@@ -403,8 +509,9 @@ async function pump(options: PumpOptions): Promise<void> {
     };
     signal.addEventListener("abort", stop, { once: true });
     if (options.stopped()) stop(); // aborted while the consumer was being created
+    const consumerDone = new AbortController();
     try {
-      void options.onStart(consumer).catch(() => undefined);
+      void options.onStart(consumer, consumerDone.signal).catch(() => undefined);
       for await (const message of messages) {
         attempt = 0;
         options.onMessage(message);
@@ -413,6 +520,7 @@ async function pump(options: PumpOptions): Promise<void> {
       // The consumer failed (e.g. it was lost with the server); recreate it below.
       if (!options.stopped()) options.onFailure();
     } finally {
+      consumerDone.abort();
       signal.removeEventListener("abort", stop);
       await messages.close().catch(() => undefined);
       // Ordered consumers would otherwise stay on the server for their 5 min

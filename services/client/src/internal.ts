@@ -13,3 +13,8 @@ export * from "./dev-state.js";
 export { splitNatsUrls } from "./resolve-deployment.js";
 export { RunTracker, outcomeOf, type RunTrackerStep } from "./run-tracker.js";
 export { OpenWaits } from "./open-waits.js";
+export {
+  followSessionEvents,
+  DELTAS_UNREADABLE_GRACE_MS,
+  type FollowSessionEventsOptions,
+} from "./follow-session-events.js";
