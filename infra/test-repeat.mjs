@@ -56,6 +56,25 @@ for (const file of files) {
 const logFolder = join(root, "test-results", "repeat");
 mkdirSync(logFolder, { recursive: true });
 
+// Rounds at once share this checkout's dist/: each round's global setup would
+// rebuild and `npm pack` (whose prepack empties dist/) under the others. Build
+// once here; TROUPE_TEST_BUILT=1 tells the rounds to skip their build and to
+// pack what is built without running prepack.
+const env = { ...process.env, FORCE_COLOR: "0" };
+if (parallel > 1 && rounds > 1) {
+  console.log("building once for the parallel rounds (turbo run build --filter=@troupe/test...)");
+  const built = await new Promise((resolveCode) => {
+    const child = spawn(
+      join(root, "node_modules", ".bin", "turbo"),
+      ["run", "build", "--filter=@troupe/test...", "--output-logs=errors-only"],
+      { cwd: root, stdio: "inherit" },
+    );
+    child.once("close", resolveCode);
+  });
+  if (built !== 0) fail("the build failed");
+  env.TROUPE_TEST_BUILT = "1";
+}
+
 /** One round: every package's files, one package after the other; resolves to [passed, output]. */
 async function round() {
   let output = "";
@@ -71,7 +90,7 @@ async function round() {
         ],
         {
           cwd: folder,
-          env: { ...process.env, FORCE_COLOR: "0" },
+          env,
           stdio: ["ignore", "pipe", "pipe"],
         },
       );

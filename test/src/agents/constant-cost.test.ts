@@ -157,7 +157,16 @@ async function startWatching(cluster: Cluster, monitor: Redis, sessionId: string
   // The test's own reads (settle, snapshot sizes) go through cluster.redis: not counted.
   const ownSource = `127.0.0.1:${cluster.redis.stream.localPort}`;
   const redisMonitor = await monitor.monitor();
+  // A marker command: MONITOR lists commands in the order Redis ran them, so
+  // once the marker shows, every command before it was counted.
+  const markers = new Map<string, () => void>();
+  let markerCount = 0;
   redisMonitor.on("monitor", (_time: string, args: string[], source: string) => {
+    const marker = markers.get(String(args[1]));
+    if (marker !== undefined) {
+      marker();
+      return;
+    }
     if (source === ownSource || !args.some((arg) => arg.includes(sessionId))) return;
     const name = String(args[0]).toLowerCase();
     redis[name] = (redis[name] ?? 0) + 1;
@@ -183,9 +192,14 @@ async function startWatching(cluster: Cluster, monitor: Redis, sessionId: string
   const streamCount = async (name: string) => (await cluster.jsm.streams.info(name)).state.messages;
   return {
     async snapshot(): Promise<TurnCounts> {
+      // Every NATS message delivered before the flush's PONG reached the callbacks.
       await cluster.nats.flush();
-      await monitor.ping().catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      markerCount += 1;
+      const markerKey = `troupe-test-marker:${sessionId}:${markerCount}`;
+      const shown = new Promise<void>((resolve) => markers.set(markerKey, resolve));
+      await monitor.exists(markerKey);
+      await shown;
+      markers.delete(markerKey);
       return {
         redis: { ...redis },
         jsApi: { ...jsApi },

@@ -131,7 +131,12 @@ describe("Redis restarted mid-load", () => {
 
     await calls.waitFinished(45_000);
     await waitFor(balanced, { timeoutMs: 20_000, description: "the shards shared again" });
-    await sleep(1000); // a few more samples after the rebalance
+    // A few more samples after the rebalance.
+    const samplesBalanced = samples;
+    await waitFor(() => samples >= samplesBalanced + 10, {
+      timeoutMs: 20_000,
+      description: "ten more samples of the lease holders",
+    });
     sampling = false;
     await sampler;
 

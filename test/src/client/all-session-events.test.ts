@@ -23,7 +23,6 @@ describe("TroupeClient.allSessionEvents", () => {
   beforeAll(async () => {
     storeDir = await mkdtemp(join(tmpdir(), testDataDirPrefix("nats")));
     server = await startLocalNatsServer({
-      port: 0,
       storeDir,
       shardCount: 8,
       dataDirPrefix: testDataDirPrefix("nats"),

@@ -76,8 +76,8 @@ function wrapMessages(
 /**
  * The real JetStream client of a real server, with faults on the follower's
  * deltas consumer until `gate` opens; `gate` opens once the events consumer
- * handed the follower a `run.completed`, the moment after which a late delta
- * would be dropped.
+ * handed the follower a `run.completed` (the moment after which a late delta
+ * would be dropped) and each fault asked for struck at least once.
  */
 function faultyJetStream(
   js: JetStreamClient,
@@ -92,6 +92,14 @@ function faultyJetStream(
   const gate = latch();
   const deltasLocated = latch();
   const failures = { create: 0, info: 0 };
+  let completedHandedOver = false;
+  // Opens once run.completed was handed over and every fault asked for struck at least once.
+  const maybeOpen = () => {
+    const struck =
+      (faults.failCreate !== true || failures.create > 0) &&
+      (faults.failInfo !== true || failures.info > 0);
+    if (completedHandedOver && struck) gate.open();
+  };
   const wrapConsumer = (consumer: Consumer, deltas: boolean): Consumer =>
     new Proxy(consumer, {
       get(target, property) {
@@ -99,6 +107,7 @@ function faultyJetStream(
           return async (...args: unknown[]) => {
             if (faults.failInfo === true && !gate.isOpen()) {
               failures.info++;
+              maybeOpen();
               throw new Error("TimeoutError: injected consumer info timeout");
             }
             const info = await (target.info as (...a: unknown[]) => ReturnType<Consumer["info"]>)(
@@ -115,7 +124,10 @@ function faultyJetStream(
             )(...args);
             const hold = deltas && faults.holdMessages === true ? gate.opened : undefined;
             return wrapMessages(messages, hold, (message) => {
-              if (!deltas && message.subject.endsWith(".run.completed")) gate.open();
+              if (!deltas && message.subject.endsWith(".run.completed")) {
+                completedHandedOver = true;
+                maybeOpen();
+              }
             });
           };
         }
@@ -132,6 +144,7 @@ function faultyJetStream(
           const deltas = stream === deltaStream;
           if (deltas && faults.failCreate === true && !gate.isOpen()) {
             failures.create++;
+            maybeOpen();
             throw new Error("TimeoutError: injected consumer create timeout");
           }
           const consumer = await (target.get as (s: string, o: unknown) => Promise<Consumer>)(
@@ -179,7 +192,6 @@ describe("followSessionEvents keeps a run's deltas before its end (issue #30)", 
   beforeAll(async () => {
     storeDir = await mkdtemp(join(tmpdir(), testDataDirPrefix("nats")));
     server = await startLocalNatsServer({
-      port: 0,
       storeDir,
       shardCount: 8,
       dataDirPrefix: testDataDirPrefix("nats"),

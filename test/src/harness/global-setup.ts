@@ -47,7 +47,10 @@ export async function setup(): Promise<void> {
   // ignored before): each loads the same few thousand modules.
   process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "troupe-node-compile-cache");
   if (childCode() === "dist") {
-    await buildChildCode();
+    // `npm run test:repeat -- … --parallel K` built once for all its rounds.
+    if (process.env.TROUPE_TEST_BUILT === "1")
+      console.log("global setup: child code built by the caller");
+    else await buildChildCode();
     process.env.TROUPE_CLI_MODE = "dist";
     await packPublicPackages(PACK_TIMEOUT_MS);
   }

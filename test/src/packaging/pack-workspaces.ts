@@ -13,7 +13,10 @@ export const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url
 /**
  * Packs workspace packages the way they would be published: one `npm pack`
  * from the repository root, which runs each package's `prepack` (a cached
- * turbo build of the package and its dependencies) first.
+ * turbo build of the package and its dependencies) first. With
+ * `TROUPE_TEST_BUILT=1` (parallel rounds of `npm run test:repeat`, which built
+ * already) it packs with `--ignore-scripts`: a `prepack` empties `dist/` under
+ * the other rounds.
  *
  * @param packageNames - e.g. `["@troupe/protocol", "@troupe/client"]`.
  * @param destination - folder for the tarballs; created if missing.
@@ -31,6 +34,7 @@ export async function packWorkspaces(
     "npm",
     [
       "pack",
+      ...(process.env.TROUPE_TEST_BUILT === "1" ? ["--ignore-scripts"] : []),
       "--pack-destination",
       destination,
       ...packageNames.flatMap((name) => ["--workspace", name]),

@@ -4,7 +4,7 @@ export interface LocalServerOptions {
   readonly storeDir?: string | undefined;
   /** Listen address; default `"127.0.0.1"`. */
   readonly host?: string | undefined;
-  /** Port; default: a free port. */
+  /** Port; default (or 0): a free port. */
   readonly port?: number | undefined;
   /** Name prefix of the temporary data folder; default `"troupe-<server>-"`. */
   readonly dataDirPrefix?: string | undefined;

@@ -30,6 +30,22 @@ describe("renderNatsServerConfig", () => {
     expect(config).toContain("partition(8,1,2)");
   });
 
+  it("port 0 asks for a free port (-1), as in Node.js, not nats-server's default 4222", () => {
+    const config = renderNatsServerConfig({
+      host: "127.0.0.1",
+      port: 0,
+      monitorPort: 0,
+      storeDir: "/tmp/x",
+      shardCount: 8,
+    });
+    expect(config).toContain("port: -1");
+    expect(config).toContain('http: "127.0.0.1:-1"');
+    expect(config).not.toMatch(/port: 0\b/);
+    expect(
+      renderNatsServerConfig({ host: "127.0.0.1", port: 4300, storeDir: "/x", shardCount: 8 }),
+    ).toContain("port: 4300");
+  });
+
   it("writes no cluster block, server name or tags for a single server", () => {
     const config = renderNatsServerConfig({
       host: "127.0.0.1",

@@ -60,10 +60,12 @@ export async function startLocalRedisServer(
   const binary = options.binary ?? findServerBinary("redis-server");
   if (binary === undefined) throw new ServerBinaryMissingError("redis-server");
   const host = options.host ?? "127.0.0.1";
-  const attempts = options.port === undefined ? portAttempts : 1;
+  // 0 is a free port, as in Node.js (to redis-server it means no TCP at all).
+  const port = options.port === 0 ? undefined : options.port;
+  const attempts = port === undefined ? portAttempts : 1;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startOnce(binary, host, options.port ?? (await findFreePort(host)), options);
+      return await startOnce(binary, host, port ?? (await findFreePort(host)), options);
     } catch (error) {
       const portTaken =
         LocalServerStartError.isInstance(error) && /address already in use/i.test(error.outputTail);
