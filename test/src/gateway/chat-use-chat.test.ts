@@ -6,7 +6,7 @@ import {
   type DynamicToolUIPart,
   type UIMessage,
 } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HeadlessChat, textOf } from "../support/headless-chat.js";
 import { startTroupeDev, type TroupeDev } from "../support/troupe-cli.js";
 import { waitFor } from "../support/wait-for.js";
@@ -46,6 +46,13 @@ describe("useChat against the gateway", () => {
     client = await TroupeClient.connect({ natsUrl: state.natsUrl, prefix: state.prefix });
     gateway = await serveGateway({ client, port: 0, console: false, log: () => undefined });
   }, 120_000);
+
+  // What `troupe dev` said (host exits, restarts, refusals) when a test failed.
+  afterEach((context) => {
+    if (context.task.result?.state === "fail") {
+      console.log(`troupe dev output, last 4,000 characters:\n${dev?.output().slice(-4_000)}`);
+    }
+  });
 
   afterAll(async () => {
     await Promise.all(chats.map((chat) => chat.stop()));
@@ -213,7 +220,12 @@ describe("useChat against the gateway", () => {
       description: "the answer streams",
     });
     // Whichever host streams the model call dies: both do (troupe dev restarts them).
+    const restartsBefore = dev.output().split(" restarted: ").length;
     for (const host of state.hosts) process.kill(host.pid, "SIGKILL");
+    await waitFor(() => dev.output().split(" restarted: ").length >= restartsBefore + 2, {
+      timeoutMs: 90_000,
+      description: "troupe dev restarted both hosts",
+    });
     await sending;
     expect(chat.error).toBeUndefined();
     expect(chat.messages).toHaveLength(2);
