@@ -80,6 +80,18 @@ describe("DeltaMerger (issue #11: deltas from their own stream)", () => {
     expect(merger.isCaughtUp("deltas")).toBe(true);
   });
 
+  it("firstOfUnknownRun is true once for a run none of whose durable events went out (issue #30)", () => {
+    const merger = new DeltaMerger();
+    merger.caughtUp("events");
+    merger.caughtUp("deltas");
+    expect(merger.firstOfUnknownRun(delta(1, 0, "r7"))).toBe(true);
+    expect(merger.firstOfUnknownRun(delta(2, 0, "r7"))).toBe(false);
+    // A run whose run.started went out is known.
+    expect(shape(merger.event(event(3, "run.started", 0), 100))).toEqual(["run.started@3/-"]);
+    expect(merger.firstOfUnknownRun(delta(3, 0, "r1"))).toBe(false);
+    expect(merger.firstOfUnknownRun(delta(4, 0, "r2"))).toBe(true);
+  });
+
   it("a resumed iteration places its first deltas after the sequence it resumed after", () => {
     const merger = new DeltaMerger({ afterSequence: 41 });
     merger.caughtUp("events");

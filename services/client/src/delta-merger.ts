@@ -1,6 +1,6 @@
 import type { SessionEvent } from "./session-event.js";
 
-/** Ended runs remembered (to drop their late deltas). */
+/** Runs remembered, ended ones (to drop their late deltas) and known ones. */
 const MAX_ENDED_RUNS = 10_000;
 /** Items held back at most on one side while the other catches up; beyond, the oldest go out. */
 const MAX_HELD = 10_000;
@@ -41,6 +41,8 @@ export class DeltaMerger {
   readonly #held: Record<MergeSide, Held[]> = { events: [], deltas: [] };
   readonly #caughtUp: Record<MergeSide, boolean> = { events: false, deltas: false };
   readonly #ended = new Set<string>();
+  /** Runs a durable event of which went out, or whose first delta was asked about. */
+  readonly #known = new Set<string>();
   #lastSequence: number;
 
   /**
@@ -85,6 +87,21 @@ export class DeltaMerger {
    */
   behind(side: MergeSide): void {
     this.#caughtUp[side] = false;
+  }
+
+  /**
+   * Whether `delta` is the first one asked about of a run no durable event of
+   * which went out yet (the caller then makes sure the events side has
+   * delivered what was stored before it, e.g. the run's `run.started`). True
+   * once per run.
+   *
+   * @param delta - a `run.delta` (or other transient event with a `runId`).
+   */
+  firstOfUnknownRun(delta: SessionEvent): boolean {
+    const key = runKey(delta);
+    if (key === undefined || this.#known.has(key)) return false;
+    remember(this.#known, key);
+    return true;
   }
 
   /**
@@ -145,21 +162,24 @@ export class DeltaMerger {
     }
     out.push(event);
     this.#lastSequence = Math.max(this.#lastSequence, event.sequence);
+    const key = runKey(event);
+    if (key !== undefined && !this.#known.has(key)) remember(this.#known, key);
     const ended = endedRun(event);
-    if (ended !== undefined) this.#end(ended);
+    if (ended !== undefined) remember(this.#ended, ended);
   }
 
   #isEnded(event: SessionEvent): boolean {
     const key = runKey(event);
     return key !== undefined && this.#ended.has(key);
   }
+}
 
-  #end(key: string): void {
-    this.#ended.add(key);
-    if (this.#ended.size > MAX_ENDED_RUNS) {
-      const oldest = this.#ended.values().next().value;
-      if (oldest !== undefined) this.#ended.delete(oldest);
-    }
+/** Adds `key` to a set of run keys, forgetting the oldest beyond {@link MAX_ENDED_RUNS}. */
+function remember(keys: Set<string>, key: string): void {
+  keys.add(key);
+  if (keys.size > MAX_ENDED_RUNS) {
+    const oldest = keys.values().next().value;
+    if (oldest !== undefined) keys.delete(oldest);
   }
 }
 

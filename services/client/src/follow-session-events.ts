@@ -119,7 +119,9 @@ type Arrival =
  * A run's end (`run.completed`, `run.failed`, `run.cancelled`) goes out only
  * after the deltas consumer has said where it is (one consumer-info request
  * per run end) and every delta it had delivered by then was yielded, since the
- * merger drops a run's deltas once its end is out. Durable events wait at most
+ * merger drops a run's deltas once its end is out; likewise the first delta of
+ * a run none of whose durable events went out waits until the events
+ * consumer has said where it is, so that `run.started` comes first. Durable events wait at most
  * {@link DELTAS_UNREADABLE_GRACE_MS} for a deltas consumer that cannot be
  * created or asked (e.g. API timeouts under load), then go out in arrival
  * order (issue #30).
@@ -235,18 +237,21 @@ export async function* followSessionEvents(
     return locate(side, consumer, consumerSignal);
   };
   /**
-   * A run's end is about to go out while the deltas side counts as caught up:
-   * its last deltas may still be on their way (two consumers deliver
-   * independently), so the deltas side is behind again until its consumer
-   * says where it is. Deltas are stored before the end event exists (the
-   * model call publishes them before it returns), so that answer covers them.
+   * Puts a caught-up side behind again until its consumer says where it is
+   * (one consumer-info request), since the two consumers deliver
+   * independently:
+   * - the deltas side, before a run's end goes out: its last deltas may still
+   *   be on their way (they are stored before the end event exists: the model
+   *   call publishes them before it returns);
+   * - the events side, before the first delta of a run none of whose durable
+   *   events went out: its `run.started`, stored first, may still be on its way.
    */
-  const recheckDeltas = () => {
-    const current = live.deltas;
-    if (current === undefined || !merger.isCaughtUp("deltas")) return;
-    merger.behind("deltas");
-    awaiting.deltas = Number.POSITIVE_INFINITY;
-    void locate("deltas", current.consumer, current.signal);
+  const recheck = (side: MergeSide) => {
+    const current = live[side];
+    if (current === undefined || !merger.isCaughtUp(side)) return;
+    merger.behind(side);
+    awaiting[side] = Number.POSITIVE_INFINITY;
+    void locate(side, current.consumer, current.signal);
   };
   const events = pump({
     js: options.js,
@@ -346,13 +351,14 @@ export async function* followSessionEvents(
             out = end ? merger.caughtUp("events") : [];
             break;
           }
-          if (endsRun(arrival.event)) recheckDeltas();
+          if (endsRun(arrival.event)) recheck("deltas");
           out = merger.event(arrival.event, arrival.timeNs, end);
           break;
         }
         case "delta": {
           delivered.deltas = arrival.delivery;
           const end = reachedEnd("deltas", arrival.delivery, arrival.event.pending);
+          if (merger.firstOfUnknownRun(arrival.event)) recheck("events");
           out = merger.delta(arrival.event, arrival.timeNs, end);
           break;
         }

@@ -33,6 +33,8 @@ interface DeltaFaults {
   readonly failInfo?: boolean;
   /** The deltas consumer's messages reach the follower only after the gate (a lagging consumer). */
   readonly holdMessages?: boolean;
+  /** The events consumer's messages reach the follower only after its first delta did. */
+  readonly holdEventsUntilDelta?: boolean;
 }
 
 /** A one-shot latch. */
@@ -87,10 +89,12 @@ function faultyJetStream(
   readonly js: JetStreamClient;
   readonly gate: ReturnType<typeof latch>;
   readonly deltasLocated: ReturnType<typeof latch>;
+  readonly deltaHandedOver: ReturnType<typeof latch>;
   readonly failures: { create: number; info: number };
 } {
   const gate = latch();
   const deltasLocated = latch();
+  const deltaHandedOver = latch();
   const failures = { create: 0, info: 0 };
   let completedHandedOver = false;
   // Opens once run.completed was handed over and every fault asked for struck at least once.
@@ -122,8 +126,14 @@ function faultyJetStream(
             const messages = await (
               target.consume as (...a: unknown[]) => Promise<ConsumerMessages>
             )(...args);
-            const hold = deltas && faults.holdMessages === true ? gate.opened : undefined;
+            const hold =
+              deltas && faults.holdMessages === true
+                ? gate.opened
+                : !deltas && faults.holdEventsUntilDelta === true
+                  ? deltaHandedOver.opened
+                  : undefined;
             return wrapMessages(messages, hold, (message) => {
+              if (deltas) deltaHandedOver.open();
               if (!deltas && message.subject.endsWith(".run.completed")) {
                 completedHandedOver = true;
                 maybeOpen();
@@ -169,7 +179,7 @@ function faultyJetStream(
         : value;
     },
   });
-  return { js: wrapped, gate, deltasLocated, failures };
+  return { js: wrapped, gate, deltasLocated, deltaHandedOver, failures };
 }
 
 const ANSWER_WORDS = ["Deltas ", "arrive ", "before ", "the ", "end."];
@@ -324,6 +334,17 @@ describe("followSessionEvents keeps a run's deltas before its end (issue #30)", 
     await publishRun("fd-live");
     const result = await seen;
     expect(faulty.gate.isOpen()).toBe(true);
+    expectWholeAnswerBeforeEnd(result);
+  });
+
+  it("live: a caught-up events consumer that delivers run.started after the run's first delta arrived still gets it out first", async () => {
+    const faulty = faultyJetStream(js, streams.deltas, { holdEventsUntilDelta: true });
+    const eventsCaughtUp = latch();
+    const seen = follow(faulty, "fd-live-start", { onCaughtUp: () => eventsCaughtUp.open() });
+    await Promise.all([eventsCaughtUp.opened, faulty.deltasLocated.opened]);
+    await publishRun("fd-live-start");
+    const result = await seen;
+    expect(faulty.deltaHandedOver.isOpen()).toBe(true); // a delta reached the follower before any event
     expectWholeAnswerBeforeEnd(result);
   });
 });
