@@ -121,10 +121,10 @@ type Arrival =
  * per run end) and every delta it had delivered by then was yielded, since the
  * merger drops a run's deltas once its end is out; likewise the first delta of
  * a run none of whose durable events went out waits until the events
- * consumer has said where it is, so that `run.started` comes first. Durable events wait at most
- * {@link DELTAS_UNREADABLE_GRACE_MS} for a deltas consumer that cannot be
- * created or asked (e.g. API timeouts under load), then go out in arrival
- * order (issue #30).
+ * consumer has said where it is, so that `run.started` comes first. Durable
+ * events wait at most {@link DELTAS_UNREADABLE_GRACE_MS} for a deltas
+ * consumer that cannot be created or asked (e.g. API timeouts under load),
+ * then go out in arrival order (issue #30).
  *
  * Without a `sessionId`: every session's durable events in stream order
  * (`troupe.session.*.events.>`, one filter subject, as nats-server 2.9 needs),
