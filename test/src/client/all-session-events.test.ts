@@ -1,44 +1,24 @@
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
-import { startLocalNatsServer, type LocalNatsServer } from "@troupe/cli";
+import { jetstream } from "@nats-io/jetstream";
+import { headers, type NatsConnection } from "@nats-io/transport-node";
 import { TroupeClient, type SessionEvent } from "@troupe/client";
-import { encodeEvent, eventSubject, streamNames, type EventType } from "@troupe/protocol";
-import { ensureStreams } from "@troupe/runtime/internal";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { encodeEvent, eventSubject, type EventType } from "@troupe/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDataDirPrefix } from "../harness/test-run-marker.js";
+import { startStreamsServer, type StreamsServer } from "../support/streams-server.js";
 import { waitFor } from "../support/wait-for.js";
 
 // issue #16: the gateway's fleet index follows every session's durable events
 // with one ordered consumer (TroupeClient.allSessionEvents).
 describe("TroupeClient.allSessionEvents", () => {
-  let server: LocalNatsServer;
-  let storeDir: string;
+  let deployment: StreamsServer;
   let publisher: NatsConnection;
   const prefix = "allev";
-  const streams = streamNames(prefix);
 
   beforeAll(async () => {
-    storeDir = await mkdtemp(join(tmpdir(), testDataDirPrefix("nats")));
-    server = await startLocalNatsServer({
-      storeDir,
-      shardCount: 8,
-      dataDirPrefix: testDataDirPrefix("nats"),
-    });
-    publisher = await connect({ servers: server.url });
-    await ensureStreams(await jetstreamManager(publisher), streams, {
-      journalRetentionMs: 3_600_000,
-      eventRetentionMs: 3_600_000,
-      transcriptRetentionMs: 0,
-      duplicateWindowMs: 120_000,
-    });
+    deployment = await startStreamsServer(prefix);
+    publisher = deployment.nats;
   });
   afterAll(async () => {
-    await publisher?.close();
-    await server?.stop();
-    await rm(storeDir, { recursive: true, force: true });
+    await deployment?.stop();
   });
 
   const publish = async (kind: string, id: string, n: number) => {
@@ -64,7 +44,7 @@ describe("TroupeClient.allSessionEvents", () => {
     await publish("session", "b1", 1);
     await publish("worker", "w1", 1); // another kind's events are not a session's
     await publish("session", "a1", 2);
-    const client = await TroupeClient.connect({ natsUrl: server.url, prefix });
+    const client = await TroupeClient.connect({ natsUrl: deployment.server.url, prefix });
     const received: SessionEvent[] = [];
     let receivedWhenCaughtUp: number | undefined;
     const controller = new AbortController();
@@ -100,7 +80,7 @@ describe("TroupeClient.allSessionEvents", () => {
   });
 
   it("says it is caught up at once when nothing is stored after the start", async () => {
-    const client = await TroupeClient.connect({ natsUrl: server.url, prefix });
+    const client = await TroupeClient.connect({ natsUrl: deployment.server.url, prefix });
     const last = await client.lastSequence();
     let caughtUp = false;
     const controller = new AbortController();

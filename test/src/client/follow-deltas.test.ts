@@ -1,14 +1,11 @@
 import {
-  jetstream,
-  jetstreamManager,
   type Consumer,
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
 } from "@nats-io/jetstream";
-import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
-import { startLocalNatsServer, type LocalNatsServer } from "@troupe/cli";
+import { headers, type NatsConnection } from "@nats-io/transport-node";
 import type { SessionEvent } from "@troupe/client";
 import { followSessionEvents } from "@troupe/client/internal";
 import {
@@ -18,12 +15,8 @@ import {
   streamNames,
   type EventType,
 } from "@troupe/protocol";
-import { ensureStreams } from "@troupe/runtime/internal";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDataDirPrefix } from "../harness/test-run-marker.js";
+import { startStreamsServer, type StreamsServer } from "../support/streams-server.js";
 
 /** Faults a {@link faultyJetStream} injects into the follower's deltas consumer, until the gate opens. */
 interface DeltaFaults {
@@ -191,8 +184,7 @@ const ANSWER = ANSWER_WORDS.join("");
 // and useChat's text came out short). The follower must hold a run's end
 // until its deltas side has said where it is.
 describe("followSessionEvents keeps a run's deltas before its end (issue #30)", () => {
-  let server: LocalNatsServer;
-  let storeDir: string;
+  let deployment: StreamsServer;
   let nats: NatsConnection;
   let js: JetStreamClient;
   let jsm: JetStreamManager;
@@ -200,26 +192,11 @@ describe("followSessionEvents keeps a run's deltas before its end (issue #30)", 
   const streams = streamNames(prefix);
 
   beforeAll(async () => {
-    storeDir = await mkdtemp(join(tmpdir(), testDataDirPrefix("nats")));
-    server = await startLocalNatsServer({
-      storeDir,
-      shardCount: 8,
-      dataDirPrefix: testDataDirPrefix("nats"),
-    });
-    nats = await connect({ servers: server.url });
-    js = jetstream(nats);
-    jsm = await jetstreamManager(nats);
-    await ensureStreams(jsm, streams, {
-      journalRetentionMs: 3_600_000,
-      eventRetentionMs: 3_600_000,
-      transcriptRetentionMs: 0,
-      duplicateWindowMs: 120_000,
-    });
+    deployment = await startStreamsServer(prefix);
+    ({ nats, js, jsm } = deployment);
   });
   afterAll(async () => {
-    await nats?.close();
-    await server?.stop();
-    await rm(storeDir, { recursive: true, force: true });
+    await deployment?.stop();
   });
 
   const publishDurable = async (
