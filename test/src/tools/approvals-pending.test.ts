@@ -61,14 +61,23 @@ describe("approvals pending (troupe.approvals.pending)", () => {
     // The gauge a host registers reports the same figure when metrics are collected.
     const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
     const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    expect(metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))).toBe(true);
     const watch = watchPendingApprovals(cluster.redis, keys);
-    await reader.forceFlush();
-    const gauge = exporter
-      .getMetrics()
-      .at(-1)
-      ?.scopeMetrics.flatMap((scope) => scope.metrics)
-      .find((metric) => metric.descriptor.name === METRICS.approvalsPending.name);
+    // A collection whose count fails (Redis slow to answer under load) reports
+    // no value, a gap rather than a false figure: wait for one that counted.
+    const collectGauge = async () => {
+      await reader.forceFlush();
+      return exporter
+        .getMetrics()
+        .at(-1)
+        ?.scopeMetrics.flatMap((scope) => scope.metrics)
+        .find((metric) => metric.descriptor.name === METRICS.approvalsPending.name);
+    };
+    let gauge: Awaited<ReturnType<typeof collectGauge>>;
+    await waitFor(async () => (gauge = await collectGauge())?.dataPoints.length === 1, {
+      timeoutMs: 20_000,
+      description: "a collection of the gauge with its value",
+    });
     expect(gauge?.dataPoints.map((point) => point.value)).toEqual([3]);
     watch.stop();
     await reader.shutdown();
