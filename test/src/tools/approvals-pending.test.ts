@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { metrics } from "@opentelemetry/api";
 import {
@@ -62,6 +63,12 @@ describe("approvals pending (troupe.approvals.pending)", () => {
     const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
     const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
     expect(metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))).toBe(true);
+    // A connection left by a host that never stopped, to a Redis that is gone
+    // (with ioredis's defaults it keeps reconnecting and holds a command for
+    // 20 retries): registered first, it must neither blank nor hold the gauge.
+    const gone = new Redis({ host: "127.0.0.1", port: 1 });
+    gone.on("error", () => undefined);
+    const goneWatch = watchPendingApprovals(gone, keys);
     const watch = watchPendingApprovals(cluster.redis, keys);
     // A collection whose count fails (Redis slow to answer under load) reports
     // no value, a gap rather than a false figure: wait for one that counted.
@@ -79,6 +86,8 @@ describe("approvals pending (troupe.approvals.pending)", () => {
       description: "a collection of the gauge with its value",
     });
     expect(gauge?.dataPoints.map((point) => point.value)).toEqual([3]);
+    goneWatch.stop();
+    gone.disconnect();
     watch.stop();
     await reader.shutdown();
 

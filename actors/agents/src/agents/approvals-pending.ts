@@ -72,18 +72,37 @@ async function observe(result: ObservableResult): Promise<void> {
   }
 }
 
+/** How long one connection may take to count, in ms, before the next is tried. */
+const COUNT_TIMEOUT_MS = 5_000;
+
 /**
  * The count through the first of `connections` that answers: a host that
  * stopped without calling `stop` (it crashed in a process that lives on)
- * leaves a closed connection in the list, which must not blank the gauge.
+ * leaves a closed or reconnecting connection in the list, which must neither
+ * blank the gauge nor hold the collection (ioredis queues a command on a
+ * reconnecting connection until it reconnects). Connections that are not
+ * `ready` are skipped, and each count is given at most
+ * {@link COUNT_TIMEOUT_MS}.
  */
 async function countWithAny(connections: readonly RedisConnection[], keys: RedisKeys) {
-  let failure: unknown = new Error("no connection");
+  let failure: unknown = new Error("no ready connection");
   for (const connection of connections) {
+    if (connection.status !== "ready") continue;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      return await countPendingApprovals(connection, keys);
+      return await Promise.race([
+        countPendingApprovals(connection, keys),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no count within ${COUNT_TIMEOUT_MS} ms`)),
+            COUNT_TIMEOUT_MS,
+          );
+        }),
+      ]);
     } catch (error) {
       failure = error;
+    } finally {
+      clearTimeout(timer);
     }
   }
   throw failure;
