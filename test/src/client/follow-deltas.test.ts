@@ -302,25 +302,29 @@ describe("followSessionEvents keeps a run's deltas before its end (issue #30)", 
     expectWholeAnswerBeforeEnd(seen);
   });
 
+  /**
+   * Follows `sessionId` through `faulty` from "only new events", waits until
+   * both sides are caught up with nothing stored (from then on items go out
+   * as they arrive), publishes a run and returns what was yielded.
+   */
+  const followLiveRun = async (faulty: ReturnType<typeof faultyJetStream>, sessionId: string) => {
+    const eventsCaughtUp = latch();
+    const seen = follow(faulty, sessionId, { onCaughtUp: () => eventsCaughtUp.open() });
+    await Promise.all([eventsCaughtUp.opened, faulty.deltasLocated.opened]);
+    await publishRun(sessionId);
+    return seen;
+  };
+
   it("live: a caught-up deltas consumer that delivers after run.completed arrived still gets its deltas out before it", async () => {
     const faulty = faultyJetStream(js, streams.deltas, { holdMessages: true });
-    const eventsCaughtUp = latch();
-    const seen = follow(faulty, "fd-live", { onCaughtUp: () => eventsCaughtUp.open() });
-    // Both sides caught up with nothing stored: from here on, items go out as they arrive.
-    await Promise.all([eventsCaughtUp.opened, faulty.deltasLocated.opened]);
-    await publishRun("fd-live");
-    const result = await seen;
+    const result = await followLiveRun(faulty, "fd-live");
     expect(faulty.gate.isOpen()).toBe(true);
     expectWholeAnswerBeforeEnd(result);
   });
 
   it("live: a caught-up events consumer that delivers run.started after the run's first delta arrived still gets it out first", async () => {
     const faulty = faultyJetStream(js, streams.deltas, { holdEventsUntilDelta: true });
-    const eventsCaughtUp = latch();
-    const seen = follow(faulty, "fd-live-start", { onCaughtUp: () => eventsCaughtUp.open() });
-    await Promise.all([eventsCaughtUp.opened, faulty.deltasLocated.opened]);
-    await publishRun("fd-live-start");
-    const result = await seen;
+    const result = await followLiveRun(faulty, "fd-live-start");
     expect(faulty.deltaHandedOver.isOpen()).toBe(true); // a delta reached the follower before any event
     expectWholeAnswerBeforeEnd(result);
   });
