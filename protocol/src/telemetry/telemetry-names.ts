@@ -151,6 +151,29 @@ export const METRICS = {
     attributes: [ATTRIBUTES.shard],
   },
   timersArmed: { name: "troupe.timers.armed", type: "gauge", unit: "{timer}", attributes: [] },
+  /**
+   * Node.js runtime semantic-conventions metrics
+   * (https://opentelemetry.io/docs/specs/semconv/runtime/nodejs-metrics/): the
+   * host's event-loop delay over its latest 5 s window (issue #31).
+   */
+  eventLoopDelayP50: {
+    name: "nodejs.eventloop.delay.p50",
+    type: "gauge",
+    unit: "s",
+    attributes: [],
+  },
+  eventLoopDelayP99: {
+    name: "nodejs.eventloop.delay.p99",
+    type: "gauge",
+    unit: "s",
+    attributes: [],
+  },
+  eventLoopDelayMax: {
+    name: "nodejs.eventloop.delay.max",
+    type: "gauge",
+    unit: "s",
+    attributes: [],
+  },
   activations: {
     name: "troupe.actor.activations",
     type: "counter",

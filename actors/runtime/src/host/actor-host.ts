@@ -44,6 +44,8 @@ import { OutboxPublisher } from "./outbox-publisher.js";
 import { MembershipSettling, planRebalance } from "./rebalance-plan.js";
 import { mustHoldNoShard, readShardCountState } from "./shard-count-state.js";
 import { ShardWorker } from "./shard-worker.js";
+import { LeaseRenewalThread } from "./lease-renewal-thread.js";
+import { EventLoopMonitor, type EventLoopDelay } from "../observability/event-loop-monitor.js";
 import { UnroutableCapture } from "./unroutable-capture.js";
 import { VersionRefusals, type VersionRefusalReport } from "./version-refusals.js";
 
@@ -153,6 +155,10 @@ export class ActorHost {
   #resizeMarkerSeq: number | undefined;
   /** Whether the last rebalance found a shard-count change under way (or another count). */
   #holdingNoShard = false;
+  /** Renews the leases off the event loop (issue #31); undefined: renewed on it. */
+  #renewalThread: LeaseRenewalThread | undefined;
+  #keys: RedisKeys | undefined;
+  readonly #eventLoop: EventLoopMonitor;
 
   private constructor(
     private readonly runtime: HostRuntime,
@@ -168,6 +174,11 @@ export class ActorHost {
     this.#settling = new MembershipSettling(
       settings.membershipSettleMs ?? settings.membershipTtlMs,
     );
+    this.#eventLoop = new EventLoopMonitor({
+      warnAboveMs: settings.leaseTtlMs / 4,
+      logger: runtime.logger,
+      context: { leaseTtlMs: settings.leaseTtlMs },
+    });
   }
 
   /**
@@ -269,11 +280,13 @@ export class ActorHost {
       shardsOwned: () => 0,
       inboxLag: () => [],
       timersArmed: () => Promise.resolve(0),
+      eventLoopDelay: () => undefined,
     };
     const hostMetrics = new HostMetrics({
       shardsOwned: () => gauges.shardsOwned(),
       inboxLag: () => gauges.inboxLag(),
       timersArmed: () => gauges.timersArmed(),
+      eventLoopDelay: () => gauges.eventLoopDelay?.(),
     });
     const runtime: HostRuntime = {
       settings,
@@ -314,7 +327,20 @@ export class ActorHost {
       redis: typeof options.redis === "string",
     });
     host.#deploymentKey = keys.deployment();
+    host.#keys = keys;
     gauges = host.#metricsSources(keys);
+    // The thread reads the system clock: a host driven by a ManualClock renews on its loop.
+    if (settings.leaseRenewal === "thread" && clock === systemClock) {
+      host.#renewalThread = LeaseRenewalThread.start({
+        redis,
+        owner: settings.hostId,
+        shardCount: settings.shardCount,
+        ttlMs: settings.leaseTtlMs,
+        intervalMs: settings.leaseRenewIntervalMs,
+        maxEventLoopBlockMs: settings.maxEventLoopBlockMs,
+        logger,
+      });
+    }
     host.#resizeMarkerSeq = shardCountState.markerSeq;
     host.#unroutable = UnroutableCapture.start(nats, js, {
       queue: `${settings.prefix}-unroutable`,
@@ -392,6 +418,21 @@ export class ActorHost {
   }
 
   /**
+   * The event loop's delay over the latest window of 5 s (p50, p99, max, in ms;
+   * issue #31), as the `nodejs.eventloop.delay.*` gauges read it, and whether
+   * its max passed a quarter of `leaseTtlMs` (`delayed`: `/readyz` answers 503
+   * `stalled` then, and the host logged a warning).
+   */
+  get eventLoopDelay(): EventLoopDelay & { readonly delayed: boolean } {
+    return { ...this.#eventLoop.last, delayed: this.#eventLoop.delayed };
+  }
+
+  /** Where this host renews its leases now: `thread` (off the event loop) or `main`. */
+  get leaseRenewal(): "thread" | "main" {
+    return this.#renewalThread?.alive === true ? "thread" : "main";
+  }
+
+  /**
    * True from the moment `stop()` is called (draining: no new messages are
    * fetched, in-flight ones finish, leases are released) until the process
    * ends; a health endpoint reports such a host as not ready (issue #17).
@@ -431,6 +472,8 @@ export class ActorHost {
     ]);
     this.#renewing.abort();
     await this.#renewLoop;
+    await this.#renewalThread?.stop();
+    this.#eventLoop.stop();
     for (const kind of this.runtime.kinds.values()) {
       await kind.dispose?.().catch((error: unknown) => {
         logger.warn({ err: error, kind: kind.kind }, "an actor kind's dispose failed");
@@ -443,6 +486,7 @@ export class ActorHost {
 
   #startLoops(): void {
     const { settings } = this.runtime;
+    this.#eventLoop.start();
     const stopping = this.#stopping.signal;
     this.#loops.push(
       this.#every(settings.rebalanceIntervalMs, () => this.#rebalance(), stopping),
@@ -568,6 +612,7 @@ export class ActorHost {
     );
     this.#workers.set(shard, started);
     this.#renewedAt.set(shard, this.runtime.clock.now());
+    if (this.#keys !== undefined) this.#renewalThread?.hold(shard, token, this.#keys.lease(shard));
     try {
       await started.start();
       this.runtime.metrics.leaseAcquired();
@@ -576,6 +621,7 @@ export class ActorHost {
       logger.warn({ shard, err: error }, "could not start shard; releasing it");
       started.abort();
       this.#workers.delete(shard);
+      this.#renewalThread?.drop(shard);
       await leases.release(shard, settings.hostId, token).catch(() => undefined);
     }
   }
@@ -598,14 +644,20 @@ export class ActorHost {
     const { settings, leases, logger } = this.runtime;
     await worker.drain(settings.drainTimeoutMs);
     await leases.release(worker.shard, settings.hostId, worker.token).catch(() => undefined);
-    if (this.#workers.get(worker.shard) === worker) this.#workers.delete(worker.shard);
+    if (this.#workers.get(worker.shard) === worker) {
+      this.#workers.delete(worker.shard);
+      this.#renewalThread?.drop(worker.shard);
+    }
     this.#renewedAt.delete(worker.shard);
     logger.debug({ shard: worker.shard }, "shard released");
   }
 
   #onLeaseLost(worker: ShardWorker, reason: LeaseLossMetricReason = "lost"): void {
     this.runtime.metrics.leaseLost(reason);
-    if (this.#workers.get(worker.shard) === worker) this.#workers.delete(worker.shard);
+    if (this.#workers.get(worker.shard) === worker) {
+      this.#workers.delete(worker.shard);
+      this.#renewalThread?.drop(worker.shard);
+    }
     this.#renewedAt.delete(worker.shard);
     if (reason === "writes_lost") {
       // Redis lost commits made under this grant (a failover to a replica that
@@ -635,6 +687,17 @@ export class ActorHost {
   async #renew(): Promise<void> {
     const { settings, leases, clock } = this.runtime;
     const workers = [...this.#workers.values()].filter((worker) => !worker.signal.aborted);
+    const thread = this.#renewalThread;
+    if (thread?.alive === true) {
+      // The thread renews (decision 0047): publish the heartbeat and floors, read its verdicts.
+      thread.heartbeat(workers);
+      for (const worker of workers) {
+        const verdict = thread.verdict(worker.shard, worker.token);
+        if (verdict !== "held") this.#loseLease(worker, verdict);
+      }
+      this.#checkLeaseDeadlines();
+      return;
+    }
     const startedAt = clock.now();
     try {
       const renewals = await leases.renew(
@@ -665,7 +728,10 @@ export class ActorHost {
   #checkLeaseDeadlines(): void {
     const now = this.runtime.clock.now();
     for (const worker of this.#workers.values()) {
-      const renewedAt = this.#renewedAt.get(worker.shard) ?? 0;
+      const renewedAt = Math.max(
+        this.#renewedAt.get(worker.shard) ?? 0,
+        this.#renewalThread?.renewedAt(worker.shard, worker.token) ?? 0,
+      );
       if (now - renewedAt > this.runtime.settings.leaseTtlMs) this.#loseLease(worker, "expired");
     }
   }
@@ -689,6 +755,7 @@ export class ActorHost {
       return timers.value;
     };
     return {
+      eventLoopDelay: () => this.#eventLoop.last,
       shardsOwned: () => this.#workers.size,
       inboxLag: () =>
         [...this.#workers.values()].map((worker) => [worker.shard, worker.inboxLag] as const),

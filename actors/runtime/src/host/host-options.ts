@@ -25,6 +25,20 @@ export const hostSettingsSchema = z.object({
   leaseTtlMs: z.number().int().min(200).default(2000),
   /** Lease renewal period; well inside the TTL. */
   leaseRenewIntervalMs: z.number().int().min(20).default(500),
+  /**
+   * Where leases are renewed (issue #31, decision 0047): `thread` (default) on
+   * a worker thread with its own Redis connection, so synchronous work on the
+   * event loop longer than `leaseTtlMs` does not cost the host its shards;
+   * `main` on the event loop (a host with a `ManualClock` always renews there,
+   * the thread reads the system clock).
+   */
+  leaseRenewal: z.enum(["thread", "main"]).default("thread"),
+  /**
+   * How long the renewal thread keeps the leases while the event loop is
+   * blocked (no heartbeat from it); past it they lapse and other hosts take
+   * the shards, as from a dead host.
+   */
+  maxEventLoopBlockMs: z.number().int().min(1000).default(30_000),
   /** A host missing heartbeats this long is considered gone (it heartbeats every `rebalanceIntervalMs`). */
   membershipTtlMs: z.number().int().min(100).default(2000),
   /** How often the host heartbeats its membership and compares its shards with its fair share. */

@@ -187,4 +187,21 @@ describe("HostMetrics (issue #18)", () => {
     collected = await collect();
     expect(points(collected.get(METRICS.shardsOwned.name))).toEqual([[{}, 1]]);
   });
+
+  it("reports the event-loop delay in seconds, and nothing before it was measured", async () => {
+    const measured: { delay?: { p50Ms: number; p99Ms: number; maxMs: number } } = {};
+    const { collect } = setUp({
+      shardsOwned: () => 0,
+      inboxLag: () => [],
+      timersArmed: () => Promise.resolve(0),
+      eventLoopDelay: () => measured.delay,
+    });
+    let collected = await collect();
+    expect(points(collected.get(METRICS.eventLoopDelayMax.name))).toEqual([]);
+    measured.delay = { p50Ms: 0.5, p99Ms: 12, maxMs: 1500 };
+    collected = await collect();
+    expect(points(collected.get(METRICS.eventLoopDelayP50.name))).toEqual([[{}, 0.0005]]);
+    expect(points(collected.get(METRICS.eventLoopDelayP99.name))).toEqual([[{}, 0.012]]);
+    expect(points(collected.get(METRICS.eventLoopDelayMax.name))).toEqual([[{}, 1.5]]);
+  });
 });

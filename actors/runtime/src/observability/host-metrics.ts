@@ -38,6 +38,9 @@ export interface HostMetricsSources {
   inboxLag(): Iterable<readonly [shard: number, lag: number]>;
   /** Durable timers armed in the owned shards (may read Redis; cached by the caller). */
   timersArmed(): Promise<number>;
+  /** The event loop's delay over the latest window (ms); absent or undefined: not measured. */
+  eventLoopDelay?():
+    { readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number } | undefined;
 }
 
 /** Bucket bounds of `troupe.step.duration`, in seconds (1 ms … 10 s). */
@@ -80,7 +83,8 @@ interface KindAttributes {
  * `troupe.actor.passivations` (kind). Histograms in seconds:
  * `troupe.step.duration` (kind), `troupe.effect.duration` (effect name,
  * outcome). Gauges: `troupe.shards.owned`, `troupe.inbox.lag` (shard),
- * `troupe.timers.armed`.
+ * `troupe.timers.armed`, `nodejs.eventloop.delay.p50` / `.p99` / `.max`
+ * (seconds, the latest 5 s window; issue #31).
  */
 export class HostMetrics {
   readonly #messagesProcessed: Counter;
@@ -159,6 +163,32 @@ export class HostMetrics {
         description: "Durable timers armed in the shards this host owns",
       })
       .addCallback(async (result) => result.observe(await sources.timersArmed()));
+    const delayGauge = (
+      definition: { name: string; unit: string },
+      description: string,
+      read: (delay: { p50Ms: number; p99Ms: number; maxMs: number }) => number,
+    ) =>
+      meter
+        .createObservableGauge(definition.name, { unit: definition.unit, description })
+        .addCallback((result) => {
+          const delay = sources.eventLoopDelay?.();
+          if (delay !== undefined) result.observe(read(delay) / 1000);
+        });
+    delayGauge(
+      METRICS.eventLoopDelayP50,
+      "Event loop delay, median of the latest window",
+      (d) => d.p50Ms,
+    );
+    delayGauge(
+      METRICS.eventLoopDelayP99,
+      "Event loop delay, 99th percentile of the latest window",
+      (d) => d.p99Ms,
+    );
+    delayGauge(
+      METRICS.eventLoopDelayMax,
+      "Event loop delay, largest of the latest window",
+      (d) => d.maxMs,
+    );
   }
 
   /**

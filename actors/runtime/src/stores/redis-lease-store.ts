@@ -19,13 +19,16 @@ return token
 // KEYS: lease; ARGV: owner, ttlMs, token, writesFloor. One shard per call: the
 // leases of different shards are in different hash slots (issue #17).
 // Returns 1 held, 0 lost, -3 held but fewer writes than the floor (lost writes).
-const renewScript = new RedisScript(`
+// The lease renewal thread runs the same script on its own connection
+// (lease-renewal-thread.ts, decision 0047).
+export const RENEW_LEASE_LUA = `
 local lease = redis.call('HMGET', KEYS[1], 'owner', 'token', 'writes')
 if lease[1] ~= ARGV[1] or lease[2] ~= ARGV[3] then return 0 end
 if tonumber(lease[3] or '0') < tonumber(ARGV[4]) then return -3 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
-`);
+`;
+const renewScript = new RedisScript(RENEW_LEASE_LUA);
 
 const releaseScript = new RedisScript(`
 if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] and redis.call('HGET', KEYS[1], 'token') == ARGV[2] then

@@ -1,10 +1,12 @@
 /**
  * What a host process reports on its health endpoint (issue #17): `starting`
  * until `ActorHost.start` resolved (its initial share of shards is leased and
- * their consumers run), `ready` while it serves, `draining` from the moment
+ * their consumers run), `ready` while it serves, `stalled` while the latest
+ * 5 s window of its event loop had a delay over a quarter of the lease TTL
+ * (synchronous work holds the host, issue #31), `draining` from the moment
  * its graceful stop began (SIGTERM) until the process exits.
  */
-export type HostPhase = "starting" | "ready" | "draining";
+export type HostPhase = "starting" | "ready" | "stalled" | "draining";
 
 /** The few facts of a running host the health endpoint reads (an `ActorHost` has them). */
 export interface HealthReportingHost {
@@ -12,6 +14,12 @@ export interface HealthReportingHost {
   readonly ownedShards: readonly number[];
   readonly members: readonly string[];
   readonly draining: boolean;
+  /** The event loop's delay over the latest window (ms) and whether it passed the bound. */
+  readonly eventLoopDelay?: {
+    readonly p99Ms: number;
+    readonly maxMs: number;
+    readonly delayed: boolean;
+  };
 }
 
 /** The body of `/readyz`: the phase, and the host's id, shards and members once started. */
@@ -22,6 +30,8 @@ export interface HostReadiness {
   readonly ownedShards?: number;
   /** Live hosts of the deployment at its last heartbeat. */
   readonly members?: number;
+  /** The event loop's delay over the latest 5 s window, in ms (issue #31). */
+  readonly eventLoopDelayMs?: { readonly p99: number; readonly max: number };
 }
 
 /**
@@ -44,7 +54,8 @@ export class HostHealth {
   /** The phase now (see {@link HostPhase}). */
   get phase(): HostPhase {
     if (this.#host === undefined) return "starting";
-    return this.#host.draining ? "draining" : "ready";
+    if (this.#host.draining) return "draining";
+    return this.#host.eventLoopDelay?.delayed === true ? "stalled" : "ready";
   }
 
   /** The `/readyz` body now. */
@@ -56,6 +67,14 @@ export class HostHealth {
       hostId: host.hostId,
       ownedShards: host.ownedShards.length,
       members: host.members.length,
+      ...(host.eventLoopDelay === undefined
+        ? {}
+        : {
+            eventLoopDelayMs: {
+              p99: host.eventLoopDelay.p99Ms,
+              max: host.eventLoopDelay.maxMs,
+            },
+          }),
     };
   }
 }

@@ -38,6 +38,27 @@ describe("the host's health routes (issue #17)", () => {
     expect(await get("/healthz")).toEqual({ status: 200, body: { status: "ok" } });
   });
 
+  it("answer readiness 503 stalled while the event loop's latest window passed its bound (issue #31)", async () => {
+    const health = new HostHealth();
+    const app = createHostHttpApp(health);
+    const eventLoopDelay = { p99Ms: 3, maxMs: 4, delayed: false };
+    health.started({ ...fakeHost(), eventLoopDelay });
+    const ready = await app.request("/readyz");
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      phase: "ready",
+      eventLoopDelayMs: { p99: 3, max: 4 },
+    });
+
+    Object.assign(eventLoopDelay, { p99Ms: 900, maxMs: 2_400, delayed: true });
+    const stalled = await app.request("/readyz");
+    expect(stalled.status).toBe(503);
+    expect(await stalled.json()).toMatchObject({
+      phase: "stalled",
+      eventLoopDelayMs: { p99: 900, max: 2_400 },
+    });
+  });
+
   it("are never cached, and other paths are 404", async () => {
     const app = createHostHttpApp(new HostHealth());
     expect((await app.request("/readyz")).headers.get("Cache-Control")).toBe("no-store");

@@ -16,7 +16,9 @@ export interface MetricsScrape {
  * - `GET /readyz` — readiness: `200 {"phase":"ready",hostId,ownedShards,members}`
  *   once `ActorHost.start` resolved; `503` with `phase` `starting` before that
  *   and `draining` from SIGTERM on, so a load balancer or Kubernetes stops
- *   counting the pod while it hands its shards over.
+ *   counting the pod while it hands its shards over; `503` `stalled` while the
+ *   latest 5 s window of the event loop had a delay over a quarter of the lease
+ *   TTL (issue #31). The body carries `eventLoopDelayMs: { p99, max }`.
  * - `GET /metrics` (issue #18, when `metrics` is given) — the host's
  *   OpenTelemetry metrics in the Prometheus text format (0.0.4), collected at
  *   each request.
