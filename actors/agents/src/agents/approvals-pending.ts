@@ -72,7 +72,7 @@ async function observe(result: ObservableResult): Promise<void> {
   }
 }
 
-/** How long one connection may take to count, in ms, before the next is tried. */
+/** How long a count may take, in ms, before the collection reports no value. */
 const COUNT_TIMEOUT_MS = 5_000;
 
 /**
@@ -81,31 +81,28 @@ const COUNT_TIMEOUT_MS = 5_000;
  * leaves a closed or reconnecting connection in the list, which must neither
  * blank the gauge nor hold the collection (ioredis queues a command on a
  * reconnecting connection until it reconnects). Connections that are not
- * `ready` are skipped, and each count is given at most
- * {@link COUNT_TIMEOUT_MS}.
+ * `ready` are skipped; the others are asked at once, the first answer counts,
+ * and the whole count is given at most {@link COUNT_TIMEOUT_MS}, however many
+ * connections hang (asked one after another, each connection that hung
+ * added 5 s to a collection).
  */
 async function countWithAny(connections: readonly RedisConnection[], keys: RedisKeys) {
-  let failure: unknown = new Error("no ready connection");
-  for (const connection of connections) {
-    if (connection.status !== "ready") continue;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      return await Promise.race([
-        countPendingApprovals(connection, keys),
-        new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`no count within ${COUNT_TIMEOUT_MS} ms`)),
-            COUNT_TIMEOUT_MS,
-          );
-        }),
-      ]);
-    } catch (error) {
-      failure = error;
-    } finally {
-      clearTimeout(timer);
-    }
+  const ready = connections.filter((connection) => connection.status === "ready");
+  if (ready.length === 0) throw new Error("no ready connection");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      Promise.any(ready.map((connection) => countPendingApprovals(connection, keys))),
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no count within ${COUNT_TIMEOUT_MS} ms`)),
+          COUNT_TIMEOUT_MS,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
-  throw failure;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AgentDefinition } from "./agent-definition.js";
 import type { AgentRegistry } from "./agent-registry.js";
 import type { ModelPrompt } from "./build-model-prompt.js";
 import { subagentAgentName } from "./subagents.js";
+import { promptCharacters } from "./prompt-characters.js";
 
 // The `model.call` handler's calls into spend limits (issue #19,
 // docs/decisions/0041): reserve before the model streams, settle after.
@@ -51,7 +52,7 @@ export async function reserveModelCallSpend(
       spec: typeof call.spec === "string" ? call.spec : undefined,
       modelId: call.model.modelId,
     },
-    promptCharacters: call.prompt.instructions.length + JSON.stringify(call.prompt.messages).length,
+    promptCharacters: promptCharacters(call.prompt),
   });
 }
 
