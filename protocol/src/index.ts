@@ -282,3 +282,4 @@ export {
   TELEMETRY_SCOPE,
   type MetricDefinition,
 } from "./telemetry/telemetry-names.js";
+export { cutText, splitLastGrapheme } from "./text/grapheme-text.js";

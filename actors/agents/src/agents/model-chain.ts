@@ -1,5 +1,10 @@
 import { isAvailabilityError } from "@troupe/machines";
-import { MAX_MODEL_CHAIN_LENGTH, TroupeError, type ModelChainPosition } from "@troupe/protocol";
+import {
+  MAX_MODEL_CHAIN_LENGTH,
+  TroupeError,
+  cutText,
+  type ModelChainPosition,
+} from "@troupe/protocol";
 import type { Environment, ModelSpec } from "../models/resolve-model.js";
 import type { AgentDefinition } from "./agent-definition.js";
 
@@ -42,7 +47,7 @@ export function modelLabelOf(spec: ModelSpec | undefined, env: Environment): str
       : typeof spec === "string"
         ? spec.trim()
         : `${spec.provider}:${spec.modelId}`;
-  return label.slice(0, MAX_LABEL_LENGTH) || "unnamed";
+  return cutText(label, MAX_LABEL_LENGTH) || "unnamed";
 }
 
 /**

@@ -26,6 +26,13 @@ describe("media in tool results", () => {
     expect([...(media[1]?.bytes ?? [])]).toEqual([...Buffer.from("hello")]);
   });
 
+  it("shortens a long name to 255 code units without cutting an emoji in two (issue #31)", () => {
+    // 254 letters, then a 4-unit emoji: a cut at 255 would keep half of it.
+    const name = `${"a".repeat(254)}👍🏽.png`;
+    const { media } = extractToolMedia({ type: "image", data: png, mediaType: "image/png", name });
+    expect(media[0]?.ref.name).toBe("a".repeat(254));
+  });
+
   it("leaves a result without media as it is (same object)", () => {
     const result = { type: "image", url: "https://example.com/x.png" };
     expect(extractToolMedia(result).value).toBe(result);

@@ -1,4 +1,5 @@
 import {
+  cutText,
   assertMediaAllowed,
   assertMediaCount,
   mediaTypeSchema,
@@ -69,7 +70,7 @@ export function extractToolMedia(
         digest,
         mediaType: node.mediaType,
         size: bytes.length,
-        ...(node.name === undefined ? {} : { name: node.name.slice(0, 255) }),
+        ...(node.name === undefined ? {} : { name: cutText(node.name, 255) }),
       };
       media.push({ ref, bytes });
       return { type: node.type, ...ref };

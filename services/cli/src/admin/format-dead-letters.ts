@@ -1,3 +1,4 @@
+import { cutText } from "@troupe/protocol";
 import type { DeadLetterView } from "./list-dead-letters.js";
 import { textTable } from "./text-table.js";
 
@@ -38,7 +39,7 @@ export function formatDeadLetters(letters: readonly DeadLetterView[]): string {
 }
 
 function cut(text: string, characters: number): string {
-  return text.length > characters ? `${text.slice(0, characters - 1)}…` : text;
+  return text.length > characters ? `${cutText(text, characters - 1)}…` : text;
 }
 
 /** Control characters (newlines, escapes) as JSON escapes, so a row stays one line. */
