@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { ModelSpec } from "../models/resolve-model.js";
 
-
 /**
  * Context windows of models whose size is published, in tokens, by model id
  * prefix (the longest matching prefix wins). Sources:
