@@ -16,7 +16,13 @@ describe("DeltaBatcher", () => {
     batcher.add("text", "world");
     expect(published).toEqual([]);
     await nextTurn();
-    expect(published).toEqual([["text", "Hello, world"]]);
+    // The last character waits for what comes next (it could take a combining mark).
+    expect(published).toEqual([["text", "Hello, worl"]]);
+    batcher.flush();
+    expect(published).toEqual([
+      ["text", "Hello, worl"],
+      ["text", "d"],
+    ]);
   });
 
   it("publishes text added in later turns as later deltas", async () => {
@@ -25,9 +31,11 @@ describe("DeltaBatcher", () => {
     await nextTurn();
     batcher.add("text", " two");
     await nextTurn();
+    batcher.flush();
     expect(published).toEqual([
-      ["text", "one"],
-      ["text", " two"],
+      ["text", "on"],
+      ["text", "e tw"],
+      ["text", "o"],
     ]);
   });
 
@@ -38,10 +46,12 @@ describe("DeltaBatcher", () => {
     batcher.add("text", "answer");
     batcher.add("reasoning", "late");
     await nextTurn();
+    batcher.flush();
     expect(published).toEqual([
       ["reasoning", "think more"],
       ["text", "answer"],
-      ["reasoning", "late"],
+      ["reasoning", "lat"],
+      ["reasoning", "e"],
     ]);
   });
 
@@ -49,13 +59,32 @@ describe("DeltaBatcher", () => {
     const { published, batcher } = recorder();
     batcher.add("text", "");
     batcher.add("text", "x".repeat(MAX_BATCHED_DELTA_CHARS));
-    expect(published).toEqual([["text", "x".repeat(MAX_BATCHED_DELTA_CHARS)]]);
+    expect(published).toEqual([["text", "x".repeat(MAX_BATCHED_DELTA_CHARS - 1)]]);
     batcher.add("text", "tail");
     batcher.flush();
     batcher.flush();
-    expect(published.at(-1)).toEqual(["text", "tail"]);
+    expect(published.at(-1)).toEqual(["text", "xtail"]);
     await nextTurn();
     expect(published).toHaveLength(2);
+  });
+
+  it("never splits a character a provider split across chunks (issue #31)", async () => {
+    const { published, batcher } = recorder();
+    // 😀 as two halves, é as e + U+0301, 👍🏽 as thumbs + skin tone, 漢 whole.
+    for (const chunk of ["Hi \ud83d", "\ude00 cafe", "\u0301 👍", "🏽 漢", "字"]) {
+      batcher.add("text", chunk);
+      await nextTurn();
+    }
+    batcher.flush();
+    expect(published.map(([, text]) => text)).toEqual([
+      // A lone high surrogate holds the character before it too.
+      "Hi",
+      " 😀 caf",
+      "e\u0301 ",
+      "👍🏽 ",
+      "漢",
+      "字",
+    ]);
   });
 
   it("holds text until ready, then publishes it joined; drops it when ready rejects", async () => {
@@ -71,7 +100,7 @@ describe("DeltaBatcher", () => {
     expect(published).toEqual([]);
     release();
     await batcher.drain();
-    expect(published).toEqual(["thinking", "held text"]);
+    expect(published).toEqual(["thinking", "held tex", "t"]);
 
     const failed: string[] = [];
     const refused = new DeltaBatcher(

@@ -1,3 +1,5 @@
+import { splitLastGrapheme } from "@troupe/protocol";
+
 /** What a {@link DeltaBatcher} publishes: one piece of streamed text of one kind. */
 export type DeltaKind = "text" | "reasoning";
 
@@ -12,6 +14,12 @@ export const MAX_BATCHED_DELTA_CHARS = 16_384;
  * one event for every client) per token. Text of another kind, a text over
  * {@link MAX_BATCHED_DELTA_CHARS} or {@link DeltaBatcher.flush} publishes what
  * is pending first, so the order of text and reasoning is kept.
+ *
+ * A delta holds whole user-perceived characters only (issue #31): the last
+ * grapheme cluster of the text so far is held back until more text of its kind
+ * comes, the kind changes, or {@link DeltaBatcher.flush}, since a provider may
+ * split a surrogate pair, a letter and its combining mark, or an emoji and its
+ * skin tone across two chunks. Streamed text thus shows one character later.
  *
  * @example
  * ```ts
@@ -45,7 +53,7 @@ export class DeltaBatcher {
     this.#readyPromise = (ready ?? Promise.resolve()).then(
       () => {
         this.#ready = true;
-        this.flush();
+        this.#publishPending(true);
       },
       () => {
         this.#failed = true;
@@ -74,17 +82,22 @@ export class DeltaBatcher {
     else this.#pending.push({ kind, parts: [text] });
     this.#chars += text.length;
     if (this.#chars >= MAX_BATCHED_DELTA_CHARS && this.#ready) {
-      this.flush();
+      this.#publishPending(true);
       return;
     }
     this.#scheduled ??= setImmediate(() => {
       this.#scheduled = undefined;
-      this.flush();
+      this.#publishPending(true);
     });
   }
 
-  /** Publishes what is pending now (nothing when nothing is, or before `ready`). */
+  /** Publishes everything pending now (nothing when nothing is, or before `ready`). */
   flush(): void {
+    this.#publishPending(false);
+  }
+
+  /** Publishes what is pending; `holdLast` keeps the last cluster of the last segment back. */
+  #publishPending(holdLast: boolean): void {
     if (!this.#ready || this.#failed) return;
     if (this.#scheduled !== undefined) {
       clearImmediate(this.#scheduled);
@@ -93,6 +106,18 @@ export class DeltaBatcher {
     const segments = this.#pending;
     this.#pending = [];
     this.#chars = 0;
-    for (const segment of segments) this.publish(segment.kind, segment.parts.join(""));
+    segments.forEach((segment, index) => {
+      const text = segment.parts.join("");
+      if (!holdLast || index < segments.length - 1) {
+        this.publish(segment.kind, text);
+        return;
+      }
+      const [complete, last] = splitLastGrapheme(text);
+      if (last.length > 0) {
+        this.#pending.push({ kind: segment.kind, parts: [last] });
+        this.#chars = last.length;
+      }
+      if (complete.length > 0) this.publish(segment.kind, complete);
+    });
   }
 }

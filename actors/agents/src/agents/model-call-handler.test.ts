@@ -69,11 +69,20 @@ describe("model.call handler", () => {
   it("publishes one delta per chunk when chunks come in separate event-loop turns", async () => {
     const { handler, context, deltas } = setup([{ text: "one two three", chunkDelayMs: 5 }]);
     const result = await handler(input, context);
-    expect(deltas.map(({ text, index }) => [text, index])).toEqual([
-      ["one", 0],
-      [" two", 1],
-      [" three", 2],
+    // Each delta holds back its last character for the next (issue #31: a
+    // character split across chunks arrives whole); the call's end flushes it.
+    // The last chunk and the end may come in one turn: "o three", or "o thre" and "e".
+    expect(deltas.slice(0, 2).map(({ text, index }) => [text, index])).toEqual([
+      ["on", 0],
+      ["e tw", 1],
     ]);
+    expect(
+      deltas
+        .slice(2)
+        .map(({ text }) => text)
+        .join(""),
+    ).toBe("o three");
+    expect(deltas.map(({ index }) => index)).toEqual(deltas.map((_, position) => position));
     expect(result).toMatchObject({ text: "one two three" });
   });
 
@@ -133,7 +142,8 @@ describe("model.call handler", () => {
     count(7);
     await expect(pending).resolves.toMatchObject({ text: "late attempt" });
     expect(slow.deltas.map(({ text, streamAttempt }) => [text, streamAttempt])).toEqual([
-      ["late attempt", 7],
+      ["late attemp", 7],
+      ["t", 7],
     ]);
 
     const broken = setup([{ text: "never shown" }], {
@@ -199,7 +209,9 @@ describe("model.call handler", () => {
       toolCalls: [],
       cancelled: true,
     });
-    expect(deltas).toHaveLength(2);
+    // "on", "e tw", then the held "o" when the call ends.
+    expect(deltas.map((delta) => delta.text).join("")).toBe("one two");
+    expect(deltas).toHaveLength(3);
   });
 
   it("returns an empty cancelled result when cancelled before the model streams", async () => {
@@ -252,7 +264,7 @@ describe("model.call handler", () => {
       message: "model script of troupe.scripted sent no output for 100 ms (idle timeout)",
       details: { timeout: "idle", timeoutMs: 100, provider: "troupe.scripted", modelId: "script" },
     });
-    expect(deltas.map((delta) => delta.text)).toEqual(["one"]);
+    expect(deltas.map((delta) => delta.text)).toEqual(["on", "e"]);
   });
 
   it("ends a call that outlasts the call timeout with a retryable model_timeout, though output keeps coming", async () => {
