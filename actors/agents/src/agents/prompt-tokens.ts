@@ -78,5 +78,5 @@ function outputTokens(output: ToolOutput): number {
 
 /** Tokens of a small value's JSON (inputs and JSON outputs hold no bytes). */
 function jsonTokens(value: unknown): number {
-  return estimateTextTokens((JSON.stringify(value)) ?? "");
+  return estimateTextTokens(JSON.stringify(value) ?? "");
 }
