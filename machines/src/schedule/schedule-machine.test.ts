@@ -1,7 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { Cron } from "croner";
+import { describe, expect, it, vi } from "vitest";
 import { initialTransition, transition, type SnapshotFrom } from "xstate";
 import { SCHEDULE_INDEX_EFFECT } from "@troupe/protocol";
 import { scheduleMachine } from "./schedule-machine.js";
+import { MAX_COUNTED_TICKS } from "./schedule-spec.js";
 import type { ScheduleEvent } from "./schedule-events.js";
 
 type Action = { type: string; params?: Record<string, unknown> };
@@ -181,6 +183,50 @@ describe("schedule machine", () => {
         }) as unknown,
       },
     ]);
+  });
+
+  it("a per-second schedule in Asia/Kolkata back after 3 h of downtime: one catch-up firing, bounded work (issue #31)", () => {
+    const created = create({
+      cron: "* * * * * *",
+      timezone: "Asia/Kolkata",
+      catchUp: "once",
+      misfireThresholdMs: 5_000,
+    });
+    const first = T0 + 1_000;
+    const now = first + 3 * 3_600_000 + 250; // 10,800 ticks passed, the latest 250 ms ago
+    const nextRuns = vi.spyOn(Cron.prototype, "nextRun");
+    const { actions } = step(created.snapshot, tick(first, now));
+    // Bounded work whatever the missed count: one croner step per counted
+    // tick and one for the next tick, twice (the transition's guard and its
+    // action each take the step). 10,000 steps took 2.7 s of the loop here.
+    expect(nextRuns.mock.calls.length).toBeLessThanOrEqual(2 * (MAX_COUNTED_TICKS + 1));
+    nextRuns.mockRestore();
+    expect(sent(actions)).toHaveLength(1);
+    const fired = emitted(actions).filter((event) => event.type === "schedule.fired");
+    expect(fired).toHaveLength(1);
+    expect(fired[0]?.payload).toMatchObject({
+      tickMs: first + 3 * 3_600_000, // the latest due tick, found in one step past the count
+      missedTicks: MAX_COUNTED_TICKS - 1,
+      catchUp: false,
+      nextTickMs: first + 3 * 3_600_000 + 1_000,
+    });
+    expect(emitted(actions).map((event) => event.type)).toEqual(["schedule.fired"]);
+  });
+
+  it("the same with skip: one schedule.skipped for the counted ticks, then the latest fires on time", () => {
+    const created = create({
+      cron: "* * * * * *",
+      timezone: "Asia/Kolkata",
+      misfireThresholdMs: 5_000,
+    });
+    const first = T0 + 1_000;
+    const now = first + 3 * 3_600_000 + 250;
+    const { actions } = step(created.snapshot, tick(first, now));
+    expect(emitted(actions).map((event) => [event.type, event.payload.missedTicks])).toEqual([
+      ["schedule.skipped", MAX_COUNTED_TICKS - 1],
+      ["schedule.fired", 0],
+    ]);
+    expect(sent(actions)).toHaveLength(1);
   });
 
   it("with skip, a latest tick within the threshold still fires and the older ones are reported skipped", () => {

@@ -49,7 +49,7 @@ export type ScheduleCreated = z.infer<typeof scheduleCreatedSchema>;
  * Shape: `{ scheduleId, sessionId, tickMs, firedAtMs, messageId, missedTicks,
  * catchUp: boolean, nextTickMs? }`. `messageId` is the message's
  * `clientMessageId`, `sched-<scheduleId>-<tickMs>`; `missedTicks` counts the
- * earlier ticks this firing stands for (≥ 0, counted up to 10,000); `catchUp`
+ * earlier ticks this firing stands for (≥ 0, counted up to 100, issue #31); `catchUp`
  * is true when the firing itself came after the misfire threshold (policy
  * `once`); `nextTickMs` is absent when no tick follows (a one-shot).
  */
