@@ -90,6 +90,9 @@ describe("Troupe on a 3-node JetStream cluster (issue #17)", () => {
           // request may wait for a leader election (a deadline, not a guess
           // of how long the test takes).
           settings: { shardCount, streamReplicas: 3, jetStreamApiTimeoutMs: 60_000 },
+          // Its start makes several of those requests: a ready deadline of
+          // 30 s (the default) was shorter than one of them (CI, issue #31).
+          readyTimeoutMs: 180_000,
         }),
       ),
     );

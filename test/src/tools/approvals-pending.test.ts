@@ -7,7 +7,11 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from "@opentelemetry/sdk-metrics";
-import { countPendingApprovals, watchPendingApprovals } from "@troupe/agents/internal";
+import {
+  countPendingApprovals,
+  pendingApprovalsWatches,
+  watchPendingApprovals,
+} from "@troupe/agents/internal";
 import { METRICS } from "@troupe/protocol";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { startCluster, type Cluster } from "../support/cluster.js";
@@ -84,6 +88,19 @@ describe("approvals pending (troupe.approvals.pending)", () => {
     await waitFor(async () => (gauge = await collectGauge())?.dataPoints.length === 1, {
       timeoutMs: 20_000,
       description: "a collection of the gauge with its value",
+    }).catch(async (error: unknown) => {
+      // What the gauge had to count through, and whether a direct count works.
+      const startedAt = performance.now();
+      const direct = await pending().then(String, (failure: unknown) => String(failure));
+      const names = exporter
+        .getMetrics()
+        .at(-1)
+        ?.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name));
+      throw new Error(
+        `${String(error)}; watches ${JSON.stringify(pendingApprovalsWatches())}; ` +
+          `a direct count: ${direct} in ${(performance.now() - startedAt).toFixed(0)} ms; ` +
+          `exported ${JSON.stringify(names)}; gauge ${JSON.stringify(gauge)}`,
+      );
     });
     expect(gauge?.dataPoints.map((point) => point.value)).toEqual([3]);
     goneWatch.stop();

@@ -149,3 +149,21 @@ export function watchPendingApprovals(
     },
   };
 }
+
+/**
+ * What the gauge would count through now, for diagnostics (tests, support):
+ * each watched deployment's prefix, shard count and the status of each of its
+ * connections (`ready`, `reconnecting`, `end`, …), in the order they were
+ * registered.
+ */
+export function pendingApprovalsWatches(): {
+  readonly prefix: string;
+  readonly shardCount: number;
+  readonly connections: readonly string[];
+}[] {
+  return [...watched.entries()].map(([prefix, { keys, connections }]) => ({
+    prefix,
+    shardCount: keys.shardCount,
+    connections: connections.map((connection) => connection.status),
+  }));
+}

@@ -35,6 +35,8 @@ export class DeltaBatcher {
   #scheduled: NodeJS.Immediate | undefined;
   #ready: boolean;
   #failed = false;
+  /** Set by `drain`: the call's text is complete. */
+  #ending = false;
   readonly #readyPromise: Promise<void>;
 
   /**
@@ -53,7 +55,9 @@ export class DeltaBatcher {
     this.#readyPromise = (ready ?? Promise.resolve()).then(
       () => {
         this.#ready = true;
-        this.#publishPending(true);
+        // Once the call is ending (`drain`), nothing more comes: publish all,
+        // in one delta, rather than all but the last character and then it.
+        this.#publishPending(!this.#ending);
       },
       () => {
         this.#failed = true;
@@ -68,6 +72,7 @@ export class DeltaBatcher {
    * rejected). Call it before the call's result is delivered.
    */
   async drain(): Promise<void> {
+    this.#ending = true;
     await this.#readyPromise;
     this.flush();
   }
