@@ -73,6 +73,16 @@ describe("approvals pending (troupe.approvals.pending)", () => {
     const gone = new Redis({ host: "127.0.0.1", port: 1 });
     gone.on("error", () => undefined);
     const goneWatch = watchPendingApprovals(gone, keys);
+    // Another deployment of this process whose host crashed and whose only
+    // connection was then closed for good (status "end"): it must not blank
+    // this deployment's figure (CI: a test deployment that crashed did).
+    const closed = new Redis(cluster.servers.redisUrl);
+    await closed.quit();
+    await waitFor(() => closed.status === "end", {
+      timeoutMs: 5_000,
+      description: "the closed connection ended",
+    });
+    watchPendingApprovals(closed, new RedisKeys("crashed", 4));
     const watch = watchPendingApprovals(cluster.redis, keys);
     // A collection whose count fails (Redis slow to answer under load) reports
     // no value, a gap rather than a false figure: wait for one that counted.

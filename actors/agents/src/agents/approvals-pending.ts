@@ -59,8 +59,21 @@ const watched = new Map<string, { keys: RedisKeys; connections: RedisConnection[
 /** The gauge of the meter provider it was made from (one per process and provider). */
 let gauge: MeterProvider | undefined;
 
-/** Reports the count of every watched deployment, summed; nothing when one cannot be counted. */
+/**
+ * Reports the count of every watched deployment, summed; nothing when one
+ * cannot be counted. Connections closed for good (ioredis status `end`: a host
+ * that crashed in a process that lives on, and whose connection was then
+ * closed) are dropped first, and a deployment left with none is no longer
+ * watched: otherwise one such deployment would blank the gauge of every other
+ * for good (issue #30: a crashed test deployment did, in CI).
+ */
 async function observe(result: ObservableResult): Promise<void> {
+  for (const [prefix, entry] of watched) {
+    for (let index = entry.connections.length - 1; index >= 0; index -= 1) {
+      if (entry.connections[index]!.status === "end") entry.connections.splice(index, 1);
+    }
+    if (entry.connections.length === 0) watched.delete(prefix);
+  }
   if (watched.size === 0) return;
   try {
     const counts = await Promise.all(
@@ -142,7 +155,9 @@ export function watchPendingApprovals(
     stop: () => {
       if (stopped) return;
       stopped = true;
-      entry.connections.splice(entry.connections.indexOf(redis), 1);
+      // Already dropped when it was found closed (see observe).
+      const index = entry.connections.indexOf(redis);
+      if (index >= 0) entry.connections.splice(index, 1);
       if (entry.connections.length === 0 && watched.get(keys.prefix) === entry) {
         watched.delete(keys.prefix);
       }
