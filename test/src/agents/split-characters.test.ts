@@ -15,6 +15,7 @@ import { createGateway } from "@troupe/gateway";
 import { createTestDeployment, type TestDeployment } from "@troupe/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRunMarker } from "../harness/test-run-marker.js";
+import { uiTextDeltas } from "../support/ui-text-deltas.js";
 import { readStream } from "../support/read-stream.js";
 import {
   sendChunk,
@@ -132,12 +133,7 @@ describe("characters split across provider chunks arrive whole (issue #31)", () 
       }),
     });
     expect(response.status).toBe(200);
-    const body = await response.text();
-    const chunks = body
-      .split("\n")
-      .filter((line) => line.startsWith("data: ") && line !== "data: [DONE]")
-      .map((line) => JSON.parse(line.slice(6)) as { type: string; delta?: string });
-    const deltas = chunks.filter((chunk) => chunk.type === "text-delta").map((c) => c.delta!);
+    const deltas = uiTextDeltas(await response.text());
     expect(deltas.join("")).toBe(ANSWER);
     for (const delta of deltas) {
       // No half of a pair at either end, no mark without its letter.

@@ -9,6 +9,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HeadlessChat, textOf } from "../support/headless-chat.js";
 import { startTroupeDev, type TroupeDev } from "../support/troupe-cli.js";
+import { uiTextDeltas } from "../support/ui-text-deltas.js";
 import { waitFor } from "../support/wait-for.js";
 
 const SLOW_ANSWER =
@@ -326,13 +327,7 @@ describe("useChat against the gateway", () => {
       expect(questionAt).toBeGreaterThan(-1);
       expect(raw.indexOf(": keep-alive", questionAt)).toBeGreaterThan(questionAt);
       // The answer's text, whichever deltas carry it (a delta holds its last character back, issue #31).
-      const answerText = raw
-        .split("\n")
-        .filter((line) => line.startsWith("data: {"))
-        .map((line) => JSON.parse(line.slice(6)) as { type: string; delta?: string })
-        .filter((chunk) => chunk.type === "text-delta")
-        .map((chunk) => chunk.delta)
-        .join("");
+      const answerText = uiTextDeltas(raw).join("");
       expect(answerText).toContain("ask_user: yes");
       expect(raw.trimEnd().endsWith("data: [DONE]")).toBe(true);
     } finally {

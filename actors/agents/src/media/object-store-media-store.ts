@@ -81,7 +81,7 @@ export class ObjectStoreMediaStore implements MediaStore {
   /** Objects read, by digest, least recently used first. */
   readonly #cache = new Map<string, Uint8Array>();
   #cachedBytes = 0;
-  /** Reads and stores under way, by digest: concurrent calls share one. */
+  /** Reads (by digest and size) and stores (by digest) under way: concurrent calls share one. */
   readonly #reading = new Map<string, Promise<Uint8Array>>();
   readonly #storing = new Map<string, Promise<void>>();
 
@@ -134,14 +134,14 @@ export class ObjectStoreMediaStore implements MediaStore {
       this.#cache.set(ref.digest, cached);
       return cached;
     }
-    let reading = this.#reading.get(ref.digest);
+    // A reference that claims another size gets its own read (and its refusal).
+    const key = `${ref.digest}:${ref.size}`;
+    let reading = this.#reading.get(key);
     if (reading === undefined) {
-      reading = this.#read(ref).finally(() => this.#reading.delete(ref.digest));
-      this.#reading.set(ref.digest, reading);
+      reading = this.#read(ref).finally(() => this.#reading.delete(key));
+      this.#reading.set(key, reading);
     }
-    const bytes = await reading;
-    if (bytes.length !== ref.size) return this.#read(ref);
-    return bytes;
+    return reading;
   }
 
   async #read(ref: MediaRef): Promise<Uint8Array> {

@@ -157,7 +157,6 @@ export class ActorHost {
   #holdingNoShard = false;
   /** Renews the leases off the event loop (issue #31); undefined: renewed on it. */
   #renewalThread: LeaseRenewalThread | undefined;
-  #keys: RedisKeys | undefined;
   readonly #eventLoop: EventLoopMonitor;
 
   private constructor(
@@ -327,14 +326,13 @@ export class ActorHost {
       redis: typeof options.redis === "string",
     });
     host.#deploymentKey = keys.deployment();
-    host.#keys = keys;
     gauges = host.#metricsSources(keys);
     // The thread reads the system clock: a host driven by a ManualClock renews on its loop.
     if (settings.leaseRenewal === "thread" && clock === systemClock) {
       host.#renewalThread = LeaseRenewalThread.start({
         redis,
         owner: settings.hostId,
-        shardCount: settings.shardCount,
+        keys,
         ttlMs: settings.leaseTtlMs,
         intervalMs: settings.leaseRenewIntervalMs,
         maxEventLoopBlockMs: settings.maxEventLoopBlockMs,
@@ -612,7 +610,7 @@ export class ActorHost {
     );
     this.#workers.set(shard, started);
     this.#renewedAt.set(shard, this.runtime.clock.now());
-    if (this.#keys !== undefined) this.#renewalThread?.hold(shard, token, this.#keys.lease(shard));
+    this.#renewalThread?.hold(shard, token);
     try {
       await started.start();
       this.runtime.metrics.leaseAcquired();
@@ -644,21 +642,22 @@ export class ActorHost {
     const { settings, leases, logger } = this.runtime;
     await worker.drain(settings.drainTimeoutMs);
     await leases.release(worker.shard, settings.hostId, worker.token).catch(() => undefined);
+    this.#forget(worker);
+    logger.debug({ shard: worker.shard }, "shard released");
+  }
+
+  /** The host holds `worker`'s shard no more (released or lost): nothing renews it. */
+  #forget(worker: ShardWorker): void {
     if (this.#workers.get(worker.shard) === worker) {
       this.#workers.delete(worker.shard);
       this.#renewalThread?.drop(worker.shard);
     }
     this.#renewedAt.delete(worker.shard);
-    logger.debug({ shard: worker.shard }, "shard released");
   }
 
   #onLeaseLost(worker: ShardWorker, reason: LeaseLossMetricReason = "lost"): void {
     this.runtime.metrics.leaseLost(reason);
-    if (this.#workers.get(worker.shard) === worker) {
-      this.#workers.delete(worker.shard);
-      this.#renewalThread?.drop(worker.shard);
-    }
-    this.#renewedAt.delete(worker.shard);
+    this.#forget(worker);
     if (reason === "writes_lost") {
       // Redis lost commits made under this grant (a failover to a replica that
       // had not received them, or an AOF that lost its last writes): the actors

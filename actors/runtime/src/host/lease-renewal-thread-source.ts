@@ -16,9 +16,10 @@ export const SHARD_SLOTS = 4;
  * (0 = none), the writes floor, the time the latest renewal that held was sent,
  * and the verdict of the latest renewal that did not hold (0 none, 1 lost,
  * 2 writes_lost). The thread writes the last two; the main thread the others.
+ * The buffer is the only record of which leases are held: each round renews
+ * every shard whose token is set and has no verdict yet.
  *
- * Messages from the main thread: `{ type: "hold", shard, token, key }`,
- * `{ type: "drop", shard }`, `{ type: "stop" }`.
+ * The one message from the main thread: `{ type: "stop" }`.
  */
 export const LEASE_RENEWAL_THREAD_SOURCE = String.raw`
 "use strict";
@@ -27,7 +28,7 @@ const { Redis, Cluster } = require(workerData.ioredisPath);
 const HEADER_SLOTS = ${HEADER_SLOTS};
 const SHARD_SLOTS = ${SHARD_SLOTS};
 const shared = new BigInt64Array(workerData.buffer);
-const { owner, ttlMs, intervalMs, maxEventLoopBlockMs } = workerData;
+const { owner, ttlMs, intervalMs, maxEventLoopBlockMs, leaseKeys } = workerData;
 const retryStrategy = (times) => Math.min(50 * times, 1000);
 const common = {
   maxRetriesPerRequest: 1,
@@ -49,13 +50,10 @@ const redis =
 // Failed renewals show as leases not renewed; the main thread reports them.
 redis.on("error", () => {});
 redis.defineCommand("troupeRenewLease", { numberOfKeys: 1, lua: workerData.renewLua });
-const held = new Map();
 let stopped = false;
 let wake;
 parentPort.on("message", (message) => {
-  if (message.type === "hold") held.set(message.shard, { token: message.token, key: message.key });
-  else if (message.type === "drop") held.delete(message.shard);
-  else if (message.type === "stop") {
+  if (message.type === "stop") {
     stopped = true;
     if (wake) wake();
   }
@@ -67,24 +65,26 @@ async function renewAll() {
   // A main thread blocked longer than the bound gets no more renewals: its
   // leases lapse and other hosts take the shards.
   if (sentAt - heartbeat > maxEventLoopBlockMs) return;
-  await Promise.all(
-    [...held].map(async ([shard, lease]) => {
-      const floor = Atomics.load(shared, slot(shard, 1));
-      let reply;
-      try {
-        reply = await redis.troupeRenewLease(lease.key, owner, ttlMs, lease.token, String(floor));
-      } catch {
-        return;
-      }
-      // The main thread may have dropped the lease (or taken a new grant) meanwhile.
-      if (Atomics.load(shared, slot(shard, 0)) !== BigInt(lease.token)) return;
-      if (reply === 1) Atomics.store(shared, slot(shard, 2), BigInt(sentAt));
-      else {
-        held.delete(shard);
-        Atomics.store(shared, slot(shard, 3), reply === -3 ? 2n : 1n);
-      }
-    }),
-  );
+  const renewals = [];
+  for (let shard = 0; shard < leaseKeys.length; shard += 1) {
+    const token = Atomics.load(shared, slot(shard, 0));
+    if (token === 0n || Atomics.load(shared, slot(shard, 3)) !== 0n) continue;
+    renewals.push(renew(shard, token, sentAt));
+  }
+  await Promise.all(renewals);
+}
+async function renew(shard, token, sentAt) {
+  const floor = Atomics.load(shared, slot(shard, 1));
+  let reply;
+  try {
+    reply = await redis.troupeRenewLease(leaseKeys[shard], owner, ttlMs, String(token), String(floor));
+  } catch {
+    return;
+  }
+  // The main thread may have dropped the lease (or taken a new grant) meanwhile.
+  if (Atomics.load(shared, slot(shard, 0)) !== token) return;
+  if (reply === 1) Atomics.store(shared, slot(shard, 2), BigInt(sentAt));
+  else Atomics.store(shared, slot(shard, 3), reply === -3 ? 2n : 1n);
 }
 (async () => {
   while (!stopped) {

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
+import type { RedisKeys } from "@troupe/protocol/internal";
 import type { RedisConnection } from "../stores/redis-connection.js";
 import { RENEW_LEASE_LUA } from "../stores/redis-lease-store.js";
 import type { LeaseRenewal } from "../stores/lease-store.js";
@@ -16,8 +17,8 @@ export interface LeaseRenewalThreadOptions {
   readonly redis: RedisConnection;
   /** The host id (the leases' owner). */
   readonly owner: string;
-  /** Shards of the deployment (slots of the shared buffer). */
-  readonly shardCount: number;
+  /** The deployment's key layout: its shard count and each shard's lease key. */
+  readonly keys: RedisKeys;
   /** Lease TTL in ms, as the host's `leaseTtlMs`. */
   readonly ttlMs: number;
   /** Renewal period in ms, as the host's `leaseRenewIntervalMs`. */
@@ -99,25 +100,37 @@ export class LeaseRenewalThread {
       );
       return undefined;
     }
+    const { shardCount } = options.keys;
     const buffer = new SharedArrayBuffer(
-      (HEADER_SLOTS + options.shardCount * SHARD_SLOTS) * BigInt64Array.BYTES_PER_ELEMENT,
+      (HEADER_SLOTS + shardCount * SHARD_SLOTS) * BigInt64Array.BYTES_PER_ELEMENT,
     );
     const shared = new BigInt64Array(buffer);
     Atomics.store(shared, 0, BigInt(Date.now()));
-    const worker = new Worker(LEASE_RENEWAL_THREAD_SOURCE, {
-      eval: true,
-      name: "troupe-lease-renewal",
-      workerData: {
-        ioredisPath: createRequire(import.meta.url).resolve("ioredis"),
-        buffer,
-        connection,
-        owner: options.owner,
-        ttlMs: options.ttlMs,
-        intervalMs: options.intervalMs,
-        maxEventLoopBlockMs: options.maxEventLoopBlockMs,
-        renewLua: RENEW_LEASE_LUA,
-      },
-    });
+    let worker: Worker;
+    try {
+      worker = new Worker(LEASE_RENEWAL_THREAD_SOURCE, {
+        eval: true,
+        name: "troupe-lease-renewal",
+        workerData: {
+          ioredisPath: createRequire(import.meta.url).resolve("ioredis"),
+          buffer,
+          connection,
+          owner: options.owner,
+          ttlMs: options.ttlMs,
+          intervalMs: options.intervalMs,
+          maxEventLoopBlockMs: options.maxEventLoopBlockMs,
+          renewLua: RENEW_LEASE_LUA,
+          leaseKeys: Array.from({ length: shardCount }, (_, shard) => options.keys.lease(shard)),
+        },
+      });
+    } catch (error) {
+      // As for a thread that fails later: the host renews on its event loop.
+      options.logger.error(
+        { err: error },
+        "the lease renewal thread could not start; renewing leases on the main thread",
+      );
+      return undefined;
+    }
     // The host's stop ends it; a process that exits without stopping is not held.
     worker.unref();
     return new LeaseRenewalThread(worker, shared, options.logger);
@@ -129,24 +142,22 @@ export class LeaseRenewalThread {
   }
 
   /**
-   * Starts renewing a lease just acquired.
+   * Starts renewing a lease just acquired: its slots are reset, the token
+   * written last, so the thread never sees the new token with an old verdict.
    *
    * @param shard - the shard.
    * @param token - its fencing token.
-   * @param key - the lease's Redis key (`RedisKeys.lease(shard)`).
    */
-  hold(shard: number, token: number, key: string): void {
-    Atomics.store(this.#shared, this.#slot(shard, 0), BigInt(token));
+  hold(shard: number, token: number): void {
     Atomics.store(this.#shared, this.#slot(shard, 1), 0n);
     Atomics.store(this.#shared, this.#slot(shard, 2), 0n);
     Atomics.store(this.#shared, this.#slot(shard, 3), 0n);
-    this.#worker.postMessage({ type: "hold", shard, token, key });
+    Atomics.store(this.#shared, this.#slot(shard, 0), BigInt(token));
   }
 
   /** Stops renewing a shard's lease (released, or lost). */
   drop(shard: number): void {
     Atomics.store(this.#shared, this.#slot(shard, 0), 0n);
-    this.#worker.postMessage({ type: "drop", shard });
   }
 
   /**

@@ -6,8 +6,6 @@ export interface EventLoopDelay {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly maxMs: number;
-  /** Length of the window these figures cover, in ms (0 before the first window ended). */
-  readonly windowMs: number;
 }
 
 /** Options of {@link EventLoopMonitor}. */
@@ -44,8 +42,7 @@ export class EventLoopMonitor {
   readonly #options: EventLoopMonitorOptions;
   readonly #windowMs: number;
   #timer: NodeJS.Timeout | undefined;
-  #windowStartedAt = performance.now();
-  #last: EventLoopDelay = { p50Ms: 0, p99Ms: 0, maxMs: 0, windowMs: 0 };
+  #last: EventLoopDelay = { p50Ms: 0, p99Ms: 0, maxMs: 0 };
 
   constructor(options: EventLoopMonitorOptions) {
     this.#options = options;
@@ -57,7 +54,6 @@ export class EventLoopMonitor {
   start(): void {
     if (this.#timer !== undefined) return;
     this.#histogram.enable();
-    this.#windowStartedAt = performance.now();
     this.#timer = setInterval(() => this.#endWindow(), this.#windowMs);
     this.#timer.unref();
   }
@@ -80,7 +76,6 @@ export class EventLoopMonitor {
   }
 
   #endWindow(): void {
-    const now = performance.now();
     const histogram = this.#histogram;
     // A sample is the time between two ticks of a timer of RESOLUTION_MS: an
     // idle loop reads about RESOLUTION_MS, so that much is taken off (the
@@ -91,10 +86,8 @@ export class EventLoopMonitor {
       p50Ms: sampled ? toMs(histogram.percentile(50)) : 0,
       p99Ms: sampled ? toMs(histogram.percentile(99)) : 0,
       maxMs: sampled ? toMs(histogram.max) : 0,
-      windowMs: Math.round(now - this.#windowStartedAt),
     };
     histogram.reset();
-    this.#windowStartedAt = now;
     if (this.delayed) {
       this.#options.logger.warn(
         {
