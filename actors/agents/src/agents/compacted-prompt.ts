@@ -15,7 +15,7 @@ import {
   promptTokens,
   type IndexedEntry,
 } from "./compaction-plan.js";
-import { resolveContextBudget } from "./context-budget.js";
+import { compactionPromptBound, resolveContextBudget } from "./context-budget.js";
 import { summariseTranscript, type SummariseTranscriptOptions } from "./summarise-transcript.js";
 import { readTranscriptEntries, type TranscriptReader } from "./transcript-reader.js";
 
@@ -126,6 +126,7 @@ export async function compactedPrompt(
     model: options.compactionModel,
     previousSummary: summaryText,
     entries: plan.summarised,
+    maxPromptTokens: compactionPromptBound(agent.context, options.compactionModel.modelId),
     signal,
     timeouts: { idleMs: agent.limits.modelIdleTimeoutMs, callMs: agent.limits.modelCallTimeoutMs },
     providerOptions: {

@@ -47,6 +47,14 @@ export interface ContextOptions {
   readonly keepRecentTokens?: number;
   /** Model that writes summaries (e.g. a cheaper one); default the model of the call. */
   readonly compactionModel?: ModelSpec;
+  /**
+   * Most estimated tokens one summarising request may send (whole, ≥ 1);
+   * longer histories are summarised in consecutive requests (issue #31).
+   * Default: 75 % of the compaction model's context window when
+   * {@link KNOWN_CONTEXT_WINDOW_TOKENS} knows it; otherwise unbounded (give
+   * it for a model whose window the table does not know).
+   */
+  readonly compactionMaxPromptTokens?: number;
 }
 
 /** The plain numbers of {@link ContextOptions}; `compactionModel` is checked with the agent's model. */
@@ -55,6 +63,7 @@ export const contextOptionsSchema = z
     maxPromptTokens: z.number().int().min(1).optional(),
     keepRecentTokens: z.number().int().min(1).optional(),
     compactionModel: z.unknown().optional(),
+    compactionMaxPromptTokens: z.number().int().min(1).optional(),
   })
   .optional();
 
@@ -102,4 +111,23 @@ export function resolveContextBudget(
     options?.keepRecentTokens ??
     Math.max(1, Math.floor((maxPromptTokens ?? 8_000) * DEFAULT_KEEP_RECENT_SHARE));
   return { maxPromptTokens, keepRecentTokens };
+}
+
+/**
+ * The most estimated tokens one summarising request may send (issue #31):
+ * `compactionMaxPromptTokens`, else 75 % of the compaction model's known
+ * context window. Not the agent's `maxPromptTokens`: that is when to compact,
+ * not what a model can read.
+ *
+ * @param options - the agent's `context` options (may be undefined).
+ * @param compactionModelId - the id of the model that writes the summary.
+ * @returns tokens, or undefined when nothing bounds the request.
+ */
+export function compactionPromptBound(
+  options: ContextOptions | undefined,
+  compactionModelId: string,
+): number | undefined {
+  if (options?.compactionMaxPromptTokens !== undefined) return options.compactionMaxPromptTokens;
+  const window = knownContextWindowTokens(compactionModelId);
+  return window === undefined ? undefined : Math.floor(window * DEFAULT_PROMPT_SHARE);
 }

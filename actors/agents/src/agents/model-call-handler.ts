@@ -14,6 +14,7 @@ import {
   type ModelCallDelta,
   type ModelCallInput,
   type ModelCallOutput,
+  type Usage,
 } from "@troupe/protocol";
 import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
 import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
@@ -32,7 +33,12 @@ import {
 } from "./model-chain.js";
 import { withProviderToolCallIds } from "./provider-tool-call-ids.js";
 import type { SpendGuard } from "../budget/spend-guard.js";
-import { reserveModelCallSpend, settleModelCallSpend } from "./model-call-spend.js";
+import {
+  reserveModelCallSpend,
+  settleFailedModelCallSpend,
+  settleModelCallSpend,
+  type StreamedSpend,
+} from "./model-call-spend.js";
 import type { MediaStore } from "../media/media-store.js";
 import { loadPromptMedia } from "../media/prompt-media.js";
 
@@ -178,12 +184,13 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       signal,
       loadMedia: (entries) => loadPromptMedia(entries, options.media, agent.media?.accepts),
       // The summarising call is a model call of its own in the spend ledger,
-      // keyed `<effectId>.compact`, against the same budgets (issue #19).
-      reserveSummarySpend: (summaryPrompt) =>
+      // keyed `<effectId>.compact`, against the same budgets (issue #19); a
+      // summary written in parts (issue #31) keys its later parts `.compact2`, ….
+      reserveSummarySpend: (summaryPrompt, part) =>
         reserveModelCallSpend(options.spend, {
           agents: options.agents,
           input,
-          effectId: `${context.effectId}.compact`,
+          effectId: `${context.effectId}.compact${part === 0 ? "" : String(part + 1)}`,
           agent,
           spec: compactionSpec,
           model: compactionModel,
@@ -238,7 +245,16 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     // The model call's span (`chat <model>`, issue #18): a child of the host's
     // effect span, active while the model streams.
     const telemetry = new ModelCallTelemetry(model);
+    // What streamed, for the spend settlement of a call that fails or is
+    // cancelled after output (issue #31) and for the answering model's price.
     let responseModel: string | undefined;
+    let streamedOutput = "";
+    let reportedUsage: Usage = { inputTokens: 0, outputTokens: 0 };
+    const streamedSpend = (): StreamedSpend => ({
+      output: streamedOutput,
+      usage: reportedUsage,
+      responseModel,
+    });
     const call = async (): Promise<ModelCallOutput> => {
       let streamed: StreamedModelCall;
       try {
@@ -262,6 +278,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
             },
           },
           onDelta: (kind, text) => {
+            streamedOutput += text;
             deltas.add(kind, text);
             return Promise.resolve();
           },
@@ -270,6 +287,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
         await deltas.drain();
       }
       responseModel = streamed.responseModel;
+      reportedUsage = streamed.usage;
       // A stream attempt that could not be counted fails the call (retryable).
       await attempt;
       if (streamed.timedOut !== undefined && !signal.aborted) {
@@ -306,12 +324,14 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       const output = await settleModelCallSpend(
         spend,
         await telemetry.within(call),
+        streamedSpend(),
         window.budgetWarnings,
       );
       telemetry.succeeded(output, responseModel);
       return output;
     } catch (error) {
-      await spend?.release().catch(() => undefined);
+      // Charged what streamed before the failure, else given back (issue #31).
+      await settleFailedModelCallSpend(spend, streamedSpend()).catch(() => undefined);
       telemetry.failed(error);
       throw withModelChainPosition(error, position);
     }

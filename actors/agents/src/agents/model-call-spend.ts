@@ -1,4 +1,4 @@
-import type { BudgetWarning, ModelCallInput, ModelCallOutput } from "@troupe/protocol";
+import type { BudgetWarning, ModelCallInput, ModelCallOutput, Usage } from "@troupe/protocol";
 import type { SpendGuard, SpendHold } from "../budget/spend-guard.js";
 import type { LanguageModelInstance, ModelSpec } from "../models/resolve-model.js";
 import type { AgentDefinition } from "./agent-definition.js";
@@ -6,6 +6,7 @@ import type { AgentRegistry } from "./agent-registry.js";
 import type { ModelPrompt } from "./build-model-prompt.js";
 import { subagentAgentName } from "./subagents.js";
 import { estimatePromptTokens } from "./prompt-tokens.js";
+import { estimateTextTokens } from "./text-tokens.js";
 
 // The `model.call` handler's calls into spend limits (issue #19,
 // docs/decisions/0041): reserve before the model streams, settle after.
@@ -56,22 +57,85 @@ export async function reserveModelCallSpend(
   });
 }
 
+/** What streamed in a model call, for its settlement (issue #31). */
+export interface StreamedSpend {
+  /** The text and reasoning that streamed (every delta), "" when none did. */
+  readonly output: string;
+  /** The usage the provider reported (zeros when it reported none, e.g. on an abort). */
+  readonly usage: Usage;
+  /** The answering model's id (`response-metadata`), when the provider said. */
+  readonly responseModel: string | undefined;
+}
+
 /**
- * Settles the call's actual usage and adds the budgets it brought to their
+ * The usage charged for a call that did not finish (failed, timed out or
+ * cancelled after output streamed; issue #31): a provider bills the prompt and
+ * what it generated, and often reports no usage for a stream that broke off,
+ * so the charge is at least the reservation's prompt estimate and
+ * `estimateTextTokens` of what streamed. A call before any output (an error
+ * answer, a refused request) is charged what the provider reported, usually
+ * nothing.
+ *
+ * @param promptTokens - the reservation's prompt estimate (`SpendHold.promptTokens`).
+ * @param streamed - what streamed.
+ * @returns the tokens to settle; both 0 when nothing streamed and nothing was reported.
+ */
+export function unfinishedCallUsage(promptTokens: number, streamed: StreamedSpend): Usage {
+  if (streamed.output.length === 0) return streamed.usage;
+  return {
+    inputTokens: Math.max(streamed.usage.inputTokens, promptTokens),
+    outputTokens: Math.max(streamed.usage.outputTokens, estimateTextTokens(streamed.output)),
+  };
+}
+
+/**
+ * Settles the call's usage and adds the budgets it brought to their
  * threshold to the output (`budgetWarnings`), after those of the call's
- * summarising call (compaction), if any.
+ * summarising call (compaction), if any. A cancelled call is charged at least
+ * what streamed ({@link unfinishedCallUsage}); the price is the answering
+ * model's (`SpendHold.settle`).
  *
  * @param hold - the call's reservation, if any.
  * @param output - the call's result.
+ * @param streamed - what streamed, for a cancelled call's charge and the answering model.
  * @param earlier - warnings the summarising call's settlement already crossed.
  */
 export async function settleModelCallSpend(
   hold: SpendHold | undefined,
   output: ModelCallOutput,
+  streamed: StreamedSpend,
   earlier: readonly BudgetWarning[] = [],
 ): Promise<ModelCallOutput> {
-  const warnings = [...earlier, ...(hold === undefined ? [] : await hold.settle(output.usage))];
+  const usage =
+    hold !== undefined && output.cancelled === true
+      ? unfinishedCallUsage(hold.promptTokens, streamed)
+      : output.usage;
+  const warnings = [
+    ...earlier,
+    ...(hold === undefined ? [] : await hold.settle(usage, streamed.responseModel)),
+  ];
   return warnings.length === 0 ? output : { ...output, budgetWarnings: warnings };
+}
+
+/**
+ * Ends the reservation of a call that failed (an error, a timeout, a store
+ * error at settlement): settles what streamed ({@link unfinishedCallUsage}),
+ * so retries of a call that streams and then fails count every try's output
+ * against the budgets (a cap cannot leak by retries × partial output); gives
+ * the reservation back when nothing streamed and the provider reported nothing.
+ *
+ * @param hold - the call's reservation, if any.
+ * @param streamed - what streamed before the failure.
+ * @throws what the ledger throws (`unavailable`); the caller reports the call's own error.
+ */
+export async function settleFailedModelCallSpend(
+  hold: SpendHold | undefined,
+  streamed: StreamedSpend,
+): Promise<void> {
+  if (hold === undefined) return;
+  const usage = unfinishedCallUsage(hold.promptTokens, streamed);
+  if (usage.inputTokens === 0 && usage.outputTokens === 0) await hold.release();
+  else await hold.settle(usage, streamed.responseModel);
 }
 
 /** The agent of the tree's root: the parent of a subagent's agent, else the agent itself. */

@@ -3,8 +3,11 @@ import type { SpendHold } from "../budget/spend-guard.js";
 import type { LanguageModelInstance } from "../models/resolve-model.js";
 import type { ModelPrompt } from "./build-model-prompt.js";
 import type { IndexedEntry } from "./compaction-plan.js";
+import { cutText } from "@troupe/protocol";
+import { settleFailedModelCallSpend } from "./model-call-spend.js";
 import { ModelTimeoutError } from "./model-timeout-error.js";
 import { streamModelCall } from "./stream-model-call.js";
+import { estimateTextTokens } from "./text-tokens.js";
 import { toModelCallError } from "./to-model-call-error.js";
 
 /**
@@ -35,12 +38,22 @@ export interface SummariseTranscriptOptions {
   /** Passed to the provider (the scripted model reads `troupe.retry`). */
   readonly providerOptions?: Record<string, Record<string, string | number | boolean>>;
   /**
-   * Reserves the summarising call's spend before it is made (issue #19,
-   * docs/spend-limits.md): given the call's prompt, returns the hold to settle
-   * (its `maxOutputTokens` bounds the call) or undefined when no budget
-   * applies; throws BudgetExceededError to refuse the call. Absent = not accounted.
+   * Most estimated tokens ({@link estimateTextTokens}) one summarising request
+   * may send: the compaction model's prompt bound (issue #31,
+   * `compactionPromptBound`). Entries that do not fit in one request are
+   * summarised in consecutive parts, each continuing the previous part's
+   * summary; an entry too long for a request on its own is cut to fit.
+   * Undefined = one request, unbounded.
    */
-  readonly reserveSpend?: (prompt: ModelPrompt) => Promise<SpendHold | undefined>;
+  readonly maxPromptTokens?: number | undefined;
+  /**
+   * Reserves a summarising request's spend before it is made (issue #19,
+   * docs/spend-limits.md): given the request's prompt and its part number (0
+   * for the first or only one), returns the hold to settle (its
+   * `maxOutputTokens` bounds the call) or undefined when no budget applies;
+   * throws BudgetExceededError to refuse the call. Absent = not accounted.
+   */
+  readonly reserveSpend?: (prompt: ModelPrompt, part: number) => Promise<SpendHold | undefined>;
 }
 
 /** The summary a model wrote, and what the call used. */
@@ -55,13 +68,18 @@ export interface WrittenSummary {
  * Asks a model to summarise transcript entries (issue #19). The entries go as
  * one user message of plain text (`[user] …`, `[assistant] …`, `[tool name →
  * status] …`), not as tool-call parts, so any model can summarise any
- * provider's transcript.
+ * provider's transcript. Bounded by `maxPromptTokens` (issue #31): entries
+ * that do not fit one request go in consecutive requests, each summarising
+ * its entries together with the summary so far, so a compaction model with a
+ * smaller window than the agent's model never gets more than its window.
  *
- * With `reserveSpend`, the call reserves its worst case first and settles
- * its usage after (a failed call releases the reservation).
+ * With `reserveSpend`, each request reserves its worst case first and settles
+ * its usage after; a failed call is charged what streamed before it failed,
+ * or releases the reservation when nothing did (issue #31).
  *
  * @param options - model, entries, previous summary, signal, bounds, spend reservation.
- * @returns the summary text (trimmed), the call's usage and the budget warnings its settlement crossed.
+ * @returns the last request's summary text (trimmed), the usage of all requests and the budget
+ *   warnings their settlements crossed.
  * @throws ModelCallError `model_error` (retryable as the provider says), ModelTimeoutError
  *   `model_timeout` (retryable), BudgetExceededError `budget_exceeded` (from `reserveSpend`,
  *   before the model is called), or the signal's reason when it aborted.
@@ -69,24 +87,115 @@ export interface WrittenSummary {
 export async function summariseTranscript(
   options: SummariseTranscriptOptions,
 ): Promise<WrittenSummary> {
-  const lines: string[] = [];
-  if (options.previousSummary !== undefined) {
-    lines.push(`[summary of the earlier conversation] ${options.previousSummary}`);
+  const lines = options.entries.map(({ entry }) => renderEntry(entry));
+  let summary = options.previousSummary;
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  const budgetWarnings: BudgetWarning[] = [];
+  let part = 0;
+  for (let next = 0; next < lines.length || part === 0; part += 1) {
+    const request = nextSummaryRequest(summary, lines, next, options.maxPromptTokens);
+    next = request.next;
+    const written = await summariseOnce(options, request.prompt, part);
+    summary = written.text;
+    usage.inputTokens += written.usage.inputTokens;
+    usage.outputTokens += written.usage.outputTokens;
+    budgetWarnings.push(...written.budgetWarnings);
   }
-  for (const { entry } of options.entries) lines.push(renderEntry(entry));
-  const prompt: ModelPrompt = {
-    instructions: COMPACTION_INSTRUCTIONS,
-    messages: [{ role: "user", content: `Summarise this conversation:\n\n${lines.join("\n")}` }],
+  return { text: summary ?? "", usage, budgetWarnings };
+}
+
+/** Tokens counted for the framing of a summarising request (roles, the heading line). */
+const REQUEST_OVERHEAD_TOKENS = 16;
+
+/**
+ * The next summarising request: the previous summary, then as many lines from
+ * `from` on as fit in `maxPromptTokens` (at least one, cut to fit when it is
+ * too long on its own), all of them when unbounded. A previous summary longer
+ * than half the bound is cut to half.
+ *
+ * @returns the prompt and the index of the first line it left for the next request.
+ */
+export function nextSummaryRequest(
+  previousSummary: string | undefined,
+  lines: readonly string[],
+  from: number,
+  maxPromptTokens: number | undefined,
+): { prompt: ModelPrompt; next: number } {
+  const bound = maxPromptTokens ?? Number.POSITIVE_INFINITY;
+  const body: string[] = [];
+  let room = bound - estimateTextTokens(COMPACTION_INSTRUCTIONS) - 2 * REQUEST_OVERHEAD_TOKENS;
+  if (previousSummary !== undefined) {
+    const line = fitTokens(
+      `[summary of the earlier conversation] ${previousSummary}`,
+      Math.floor(room / 2),
+    );
+    body.push(line);
+    room -= estimateTextTokens(line) + 1;
+  }
+  let next = from;
+  while (next < lines.length) {
+    const line = lines[next]!;
+    const tokens = estimateTextTokens(line) + 1;
+    if (tokens > room) {
+      // A line that does not fit an empty request is cut; otherwise it waits for the next.
+      if (next === from) {
+        body.push(fitTokens(line, room - 1));
+        next += 1;
+      }
+      break;
+    }
+    body.push(line);
+    room -= tokens;
+    next += 1;
+  }
+  return {
+    prompt: {
+      instructions: COMPACTION_INSTRUCTIONS,
+      messages: [{ role: "user", content: `Summarise this conversation:\n\n${body.join("\n")}` }],
+    },
+    next,
   };
-  const hold = await options.reserveSpend?.(prompt);
+}
+
+/**
+ * The longest prefix of `text` (whole characters, `cutText`) whose estimate is
+ * at most `maxTokens`, ending with a mark that it was cut. A few passes: the
+ * cut starts from the text's average tokens per character.
+ */
+function fitTokens(text: string, maxTokens: number): string {
+  const tokens = estimateTextTokens(text);
+  if (tokens <= maxTokens) return text;
+  const mark = " …[cut to fit the summarising request]";
+  const room = Math.max(0, maxTokens - estimateTextTokens(mark));
+  let length = Math.floor((text.length * room) / tokens);
+  for (;;) {
+    const cut = cutText(text, length);
+    if (estimateTextTokens(cut) <= room || cut.length === 0) return cut + mark;
+    length = Math.floor(cut.length * 0.9);
+  }
+}
+
+/** One summarising request, with its spend reserved and settled (issue #19, #31). */
+async function summariseOnce(
+  options: SummariseTranscriptOptions,
+  prompt: ModelPrompt,
+  part: number,
+): Promise<WrittenSummary> {
+  const hold = await options.reserveSpend?.(prompt, part);
+  const streamed: { output: string; usage: Usage; responseModel: string | undefined } = {
+    output: "",
+    usage: { inputTokens: 0, outputTokens: 0 },
+    responseModel: undefined,
+  };
   let written: Omit<WrittenSummary, "budgetWarnings">;
   try {
-    written = await streamSummary(options, prompt, hold?.maxOutputTokens);
+    written = await streamSummary(options, prompt, hold?.maxOutputTokens, streamed);
   } catch (error) {
-    await hold?.release().catch(() => undefined);
+    await settleFailedModelCallSpend(hold, streamed).catch(() => undefined);
     throw error;
   }
-  const budgetWarnings = hold === undefined ? [] : await hold.settle(written.usage);
+  const budgetWarnings =
+    hold === undefined ? [] : await hold.settle(written.usage, streamed.responseModel);
   return { ...written, budgetWarnings };
 }
 
@@ -94,6 +203,7 @@ async function streamSummary(
   options: SummariseTranscriptOptions,
   prompt: ModelPrompt,
   maxOutputTokens: number | undefined,
+  seen: { output: string; usage: Usage; responseModel: string | undefined },
 ): Promise<Omit<WrittenSummary, "budgetWarnings">> {
   const streamed = await streamModelCall({
     model: options.model,
@@ -102,8 +212,13 @@ async function streamSummary(
     signal: options.signal,
     timeouts: options.timeouts,
     ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
-    onDelta: () => Promise.resolve(),
+    onDelta: (_kind, text) => {
+      seen.output += text;
+      return Promise.resolve();
+    },
   });
+  seen.usage = streamed.usage;
+  seen.responseModel = streamed.responseModel;
   if (options.signal.aborted) throw options.signal.reason;
   if (streamed.timedOut !== undefined) {
     throw new ModelTimeoutError({

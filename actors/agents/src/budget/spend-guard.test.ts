@@ -1,33 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { budgetOptionsSchema, type BudgetOptions } from "./budget-options.js";
 import { BudgetExceededError } from "./budget-exceeded-error.js";
+import { RecordingSpendLedger as RecordingLedger } from "./recording-spend-ledger.js";
 import { SpendGuard, type BudgetedAgent, type SpendCall } from "./spend-guard.js";
-import type {
-  SpendLedger,
-  SpendReservationRequest,
-  SpendReservationResult,
-  SpendSettlement,
-} from "./spend-ledger.js";
-
-/** A ledger that records what the guard asks and answers as told (the Redis one is tested in test/src/budget). */
-class RecordingLedger implements SpendLedger {
-  readonly reservations: SpendReservationRequest[] = [];
-  readonly settlements: SpendSettlement[] = [];
-  readonly released: string[] = [];
-  constructor(private readonly answer: SpendReservationResult = { kind: "reserved" }) {}
-  reserve(request: SpendReservationRequest) {
-    this.reservations.push(request);
-    return Promise.resolve(this.answer);
-  }
-  settle(settlement: SpendSettlement) {
-    this.settlements.push(settlement);
-    return Promise.resolve([]);
-  }
-  release(sessionId: string, effectId: string) {
-    this.released.push(`${sessionId}/${effectId}`);
-    return Promise.resolve();
-  }
-}
 
 const agent = (name: string, budget?: BudgetOptions): BudgetedAgent => ({
   name,

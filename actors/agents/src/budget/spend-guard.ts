@@ -53,12 +53,20 @@ export interface SpendCall {
 export interface SpendHold {
   /** The output bound to send to the model: the reservation's worst case assumes it. */
   readonly maxOutputTokens: number;
+  /** The prompt's estimated input tokens that the reservation assumed (`SpendCall.promptTokens`). */
+  readonly promptTokens: number;
   /**
-   * Counts the call's actual usage instead of its reservation.
+   * Counts the call's actual usage instead of its reservation, priced as the
+   * model that answered (issue #31): `answeredBy`, the model id the provider
+   * reported (`response-metadata`, e.g. `"gpt-4o-2024-08-06"` for a request of
+   * `gpt-4o`, or the model a router picked), has its own price when the
+   * pricing table has one; otherwise the requested model's price applies.
    *
+   * @param usage - tokens the call used (input, output).
+   * @param answeredBy - the answering model's id, when the provider said.
    * @returns the budgets whose threshold this call crossed (for `budget.warning`).
    */
-  settle(usage: Usage): Promise<readonly BudgetWarning[]>;
+  settle(usage: Usage, answeredBy?: string): Promise<readonly BudgetWarning[]>;
   /** Gives the reservation back (the call failed before it used the model). */
   release(): Promise<void>;
 }
@@ -121,7 +129,12 @@ export class SpendGuard {
     if (settings === undefined) return undefined;
     const nowMs = this.#now();
     const maxOutputTokens = own?.maxOutputTokens ?? settings.maxOutputTokens;
-    const price = priceOf(call.model, { ...own?.pricing, ...root?.pricing });
+    const pricing = { ...own?.pricing, ...root?.pricing };
+    const price = priceOf(call.model, pricing);
+    const priceOfAnswer = (answeredBy: string | undefined) =>
+      answeredBy === undefined || answeredBy === call.model.modelId
+        ? price
+        : (priceOf({ spec: undefined, modelId: answeredBy }, pricing) ?? price);
     const budgets = budgetsOf(
       call,
       own?.run ?? root?.run,
@@ -155,9 +168,11 @@ export class SpendGuard {
     const settled = result.kind === "settled" ? result.warnings : undefined;
     return {
       maxOutputTokens,
-      settle: async (usage) =>
-        settled ??
-        unavailableIfThrown(
+      promptTokens: inputTokens,
+      settle: async (usage, answeredBy) => {
+        if (settled !== undefined) return settled;
+        const answerPrice = priceOfAnswer(answeredBy);
+        return unavailableIfThrown(
           this.ledger.settle({
             sessionId: call.sessionId,
             effectId: call.effectId,
@@ -165,13 +180,16 @@ export class SpendGuard {
             inputTokens: usage.inputTokens,
             outputTokens: usage.outputTokens,
             microUsd:
-              price === undefined ? 0 : costMicroUsd(price, usage.inputTokens, usage.outputTokens),
+              answerPrice === undefined
+                ? 0
+                : costMicroUsd(answerPrice, usage.inputTokens, usage.outputTokens),
             warnAt: settings.warnAt,
             agent: call.agent.name,
             rootSessionId: call.rootSessionId,
             usageTtlMs: SPEND_TTL_MS.usage,
           }),
-        ),
+        );
+      },
       release: () =>
         settled === undefined
           ? this.ledger.release(call.sessionId, call.effectId)

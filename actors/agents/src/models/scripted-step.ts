@@ -44,8 +44,11 @@ export type ScriptedError = z.infer<typeof scriptedErrorSchema>;
  *   streams (like an HTTP error status); with them, the chunks stream first and
  *   the stream then ends with the error (like a connection lost mid-answer).
  * - `finishReason` overrides the computed one (`stop`, or `tool-calls`).
+ * - `responseModelId` is the model the "provider" says answered (a
+ *   `response-metadata` part), as a provider does for a dated snapshot of the
+ *   requested model or a router's pick; default: none is reported.
  *
- * Shape: `{ text?, reasoning?, toolCalls?, usage?: { inputTokens, outputTokens }, chunkDelayMs?, error?, finishReason? }`.
+ * Shape: `{ text?, reasoning?, toolCalls?, usage?: { inputTokens, outputTokens }, chunkDelayMs?, error?, finishReason?, responseModelId? }`.
  */
 export const scriptedStepSchema = z.object({
   text: z.string().optional(),
@@ -60,6 +63,7 @@ export const scriptedStepSchema = z.object({
   chunkDelayMs: z.number().int().nonnegative().optional(),
   error: scriptedErrorSchema.optional(),
   finishReason: z.enum(["stop", "length", "content-filter", "tool-calls", "other"]).optional(),
+  responseModelId: z.string().min(1).optional(),
 });
 /** See {@link scriptedStepSchema}. */
 export type ScriptedStep = z.infer<typeof scriptedStepSchema>;

@@ -36,7 +36,8 @@ export function stepFinishReason(step: ScriptedStep): LanguageModelV4FinishReaso
 }
 
 /**
- * The stream parts of one scripted step, in order: `stream-start`, reasoning
+ * The stream parts of one scripted step, in order: `stream-start`,
+ * `response-metadata` (when the step names a `responseModelId`), reasoning
  * block, text block, tool calls, then `error` (when the step has one) and
  * `finish`. Text and reasoning deltas after the first wait `chunkDelayMs`.
  *
@@ -52,6 +53,9 @@ export function scriptedStreamParts(
 ): TimedPart[] {
   const delayMs = step.chunkDelayMs ?? 0;
   const parts: TimedPart[] = [{ part: { type: "stream-start", warnings: [] }, delayMs: 0 }];
+  if (step.responseModelId !== undefined) {
+    parts.push({ part: { type: "response-metadata", modelId: step.responseModelId }, delayMs: 0 });
+  }
   let deltas = 0;
   const block = (kind: "reasoning" | "text", id: string, text: string | undefined) => {
     if (text === undefined || text.length === 0) return;
