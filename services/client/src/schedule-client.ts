@@ -19,6 +19,8 @@ import {
   type ScheduleCreated,
   type ScheduleIndexEntry,
   type ScheduleRejectionCode,
+  withReadDeadline,
+  DEFAULT_STORE_READ_TIMEOUT_MS,
 } from "@troupe/protocol";
 import { ScheduleRejectedError } from "./schedule-rejected-error.js";
 import { VerdictTimeoutError } from "./verdict-timeout-error.js";
@@ -158,7 +160,10 @@ export class ScheduleClient {
     }
     const entries = await Promise.all(
       Object.keys(subjects).map(async (subject) => {
-        const stored = await this.jsm.streams.getMessage(stream, { last_by_subj: subject });
+        const stored = await withReadDeadline(
+          () => this.jsm.streams.getMessage(stream, { last_by_subj: subject }),
+          { store: "stream", name: stream, key: subject, timeoutMs: DEFAULT_STORE_READ_TIMEOUT_MS },
+        );
         const parsed = scheduleIndexEntrySchema.safeParse(stored?.json());
         return parsed.success ? parsed.data : undefined;
       }),

@@ -16,6 +16,8 @@ import {
   type StreamNames,
   mediaBucketName,
   type MediaRef,
+  withReadDeadline,
+  DEFAULT_STORE_READ_TIMEOUT_MS,
 } from "@troupe/protocol";
 import { ClientMedia, type ClientMediaOptions, type UploadMediaOptions } from "./client-media.js";
 import { ClientClosedError } from "./client-closed-error.js";
@@ -525,11 +527,17 @@ export class TroupeClient implements AsyncDisposable {
    *
    * @returns the sequence of the newest stored event, 0 when the stream is empty.
    * @throws {@link StreamsMissingError} when the events stream does not exist.
+   * @throws `StoreReadTimeoutError` (`timeout`, retryable) when NATS did not answer
+   *   within `DEFAULT_STORE_READ_TIMEOUT_MS` (30 s; issue #31).
    */
   async lastSequence(): Promise<number> {
     this.assertOpen("lastSequence");
     try {
-      const info = await this.jsm.streams.info(this.streams.events);
+      const info = await withReadDeadline(() => this.jsm.streams.info(this.streams.events), {
+        store: "stream",
+        name: this.streams.events,
+        timeoutMs: DEFAULT_STORE_READ_TIMEOUT_MS,
+      });
       return info.state.last_seq;
     } catch (error) {
       if (isStreamNotFound(error)) {
@@ -588,7 +596,15 @@ export class TroupeClient implements AsyncDisposable {
     const subject = eventSubject({ kind: "session", id: sessionId }, eventType);
     let stored;
     try {
-      stored = await this.jsm.streams.getMessage(this.streams.events, { last_by_subj: subject });
+      stored = await withReadDeadline(
+        () => this.jsm.streams.getMessage(this.streams.events, { last_by_subj: subject }),
+        {
+          store: "stream",
+          name: this.streams.events,
+          key: subject,
+          timeoutMs: DEFAULT_STORE_READ_TIMEOUT_MS,
+        },
+      );
     } catch (error) {
       if (isStreamNotFound(error)) {
         throw new StreamsMissingError(this.streams.events, this.prefix, error);

@@ -9,26 +9,29 @@ const client = useRedisSuite();
 
 const HOUR_MS = 3_600_000;
 
+/** Waits until the Redis server's clock (TIME, ms) is past `ms`: what expiry is judged by. */
+async function untilRedisTimePasses(ms: number): Promise<void> {
+  for (;;) {
+    const [seconds, micros] = await client().time();
+    if (Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) > ms) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A fresh deployment prefix and one session budget of `tokens`, per test. */
 function fixture(tokens: number | undefined, microUsd?: number) {
   const keys = new RedisKeys(`test-spend-${randomUUID().slice(0, 8)}`);
   const ledger = new RedisSpendLedger(client(), keys);
   const budget: SpendBudget = { scope: "session", scopeId: "s1", tokens, microUsd, ttlMs: HOUR_MS };
   const read = async () => client().hgetall(keys.spendBudget("session", "s1"));
-  const reserve = (
-    effectId: string,
-    amount: number,
-    nowMs = 1_000,
-    expiresAtMs = nowMs + HOUR_MS,
-  ) =>
+  const reserve = (effectId: string, amount: number, holdMs = HOUR_MS) =>
     ledger.reserve({
       sessionId: "s1",
       effectId,
       budgets: [budget],
       tokens: amount,
       microUsd: amount * 10,
-      nowMs,
-      expiresAtMs,
+      holdMs,
     });
   const settle = (
     effectId: string,
@@ -111,11 +114,17 @@ describe("RedisSpendLedger on a real Redis", () => {
     expect(await settle("r1.m3.a1", 50, 50)).toEqual([]); // already past the threshold
   });
 
-  it("a reservation nobody settles is released when it expires, by the next reservation", async () => {
+  it("a reservation nobody settles is released when it expires by the Redis clock, by the next reservation", async () => {
     const { reserve, read, keys } = fixture(1000);
-    await reserve("r1.m1.a1", 800, 1_000, 5_000); // its host was killed; the call never re-runs
-    expect((await reserve("r2.m1.a1", 300, 2_000)).kind).toBe("refused");
-    expect(await reserve("r2.m1.a1", 300, 6_000)).toEqual({ kind: "reserved" });
+    // Its host was killed; the call never re-runs. Held 3 s: long enough that the
+    // next reservation, one round trip later, meets it held.
+    await reserve("r1.m1.a1", 800, 3_000);
+    const expiresAt = Number(
+      await client().hget(keys.spendReservation("s1", "r1.m1.a1"), "expiresAtMs"),
+    );
+    expect((await reserve("r2.m1.a1", 300)).kind).toBe("refused");
+    await untilRedisTimePasses(expiresAt);
+    expect(await reserve("r2.m1.a1", 300)).toEqual({ kind: "reserved" });
     expect(await read()).toMatchObject({ reservedTokens: "300" });
     expect(await client().hget(keys.spendReservation("s1", "r1.m1.a1"), "state")).toBe("released");
     expect(await client().zrange(keys.spendReservations(), "0", "-1")).toEqual([
@@ -123,10 +132,25 @@ describe("RedisSpendLedger on a real Redis", () => {
     ]);
   });
 
+  it("one clock: the expiry is the Redis server's TIME plus the hold, whatever the reserving host's clock", async () => {
+    const { reserve, keys } = fixture(1000);
+    const [seconds, micros] = await client().time();
+    const redisNow = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    await reserve("r1.m1.a1", 100, 60_000);
+    const expiresAt = Number(
+      await client().hget(keys.spendReservation("s1", "r1.m1.a1"), "expiresAtMs"),
+    );
+    expect(expiresAt).toBeGreaterThanOrEqual(redisNow + 60_000);
+    expect(expiresAt).toBeLessThan(redisNow + 60_000 + 5_000);
+  });
+
   it("a late settlement of an expired reservation counts the usage without giving back what was released", async () => {
-    const { reserve, settle, read } = fixture(1000);
-    await reserve("r1.m1.a1", 500, 1_000, 5_000);
-    await reserve("r2.m1.a1", 100, 6_000); // releases r1's 500
+    const { reserve, settle, read, keys } = fixture(1000);
+    await reserve("r1.m1.a1", 500, 300);
+    await untilRedisTimePasses(
+      Number(await client().hget(keys.spendReservation("s1", "r1.m1.a1"), "expiresAtMs")),
+    );
+    await reserve("r2.m1.a1", 100); // releases r1's 500
     await settle("r1.m1.a1", 150, 50);
     expect(await read()).toMatchObject({ reservedTokens: "100", spentTokens: "200" });
   });
@@ -144,8 +168,7 @@ describe("RedisSpendLedger on a real Redis", () => {
       ],
       tokens: 5000,
       microUsd: 0,
-      nowMs: 1_000,
-      expiresAtMs: 2_000,
+      holdMs: 1_000,
     });
     expect(free).toEqual({ kind: "reserved" });
   });

@@ -33,10 +33,13 @@ local function release(key, index)
 end
 `;
 
-// KEYS: reservation, index, budget…; ARGV: nowMs, expiresAtMs, tokens, microUsd,
-// reservationTtlMs, expiredPerReserve, then per budget: tokenLimit (-1: none), microUsdLimit (-1), ttlMs
+// KEYS: reservation, index, budget…; ARGV: holdMs, (unused), tokens, microUsd,
+// reservationTtlMs, expiredPerReserve, then per budget: tokenLimit (-1: none), microUsdLimit (-1), ttlMs.
+// Expiry is set and judged by the Redis server's clock (TIME) alone (issue #31).
 const reserveScript = new RedisScript(`${RELEASE}
-local now = tonumber(ARGV[1])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local expiresAt = now + tonumber(ARGV[1])
 local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[6]))
 for _, key in ipairs(expired) do release(key, KEYS[2]) end
 local state = redis.call('HGET', KEYS[1], 'state')
@@ -44,8 +47,8 @@ if state == 'settled' then
   return {'settled', redis.call('HGET', KEYS[1], 'warnings') or '[]'}
 end
 if state == 'reserved' then
-  redis.call('HSET', KEYS[1], 'expiresAtMs', ARGV[2])
-  redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
+  redis.call('HSET', KEYS[1], 'expiresAtMs', expiresAt)
+  redis.call('ZADD', KEYS[2], expiresAt, KEYS[1])
   return {'reserved'}
 end
 local tokens = tonumber(ARGV[3])
@@ -73,9 +76,9 @@ for i = 3, #KEYS do
   table.insert(budgets, KEYS[i])
 end
 redis.call('HSET', KEYS[1], 'state', 'reserved', 'tokens', tokens, 'microUsd', micro,
-  'budgets', table.concat(budgets, '\\n'), 'expiresAtMs', ARGV[2])
+  'budgets', table.concat(budgets, '\\n'), 'expiresAtMs', expiresAt)
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
+redis.call('ZADD', KEYS[2], expiresAt, KEYS[1])
 return {'reserved'}
 `);
 
@@ -163,7 +166,7 @@ interface StoredWarning {
  * @example
  * ```ts
  * const ledger = new RedisSpendLedger(redis, new RedisKeys("troupe"));
- * const result = await ledger.reserve({ sessionId: "s1", effectId: "r1.m1.a1", budgets, tokens: 4200, microUsd: 2600, nowMs, expiresAtMs });
+ * const result = await ledger.reserve({ sessionId: "s1", effectId: "r1.m1.a1", budgets, tokens: 4200, microUsd: 2600, holdMs: 660_000 });
  * ```
  */
 export class RedisSpendLedger implements SpendLedger {
@@ -188,8 +191,8 @@ export class RedisSpendLedger implements SpendLedger {
         ...request.budgets.map((budget) => this.budgetKey(budget)),
       ],
       [
-        request.nowMs,
-        request.expiresAtMs,
+        request.holdMs,
+        0,
         request.tokens,
         request.microUsd,
         this.reservationTtlMs,

@@ -51,10 +51,10 @@ describe("SpendGuard (issue #19)", () => {
     expect(request).toMatchObject({
       tokens: 1100,
       microUsd: 615,
-      nowMs: now,
       effectId: "r1.m1.a1",
     });
-    expect(request!.expiresAtMs).toBe(now + 600_000 + 60_000);
+    // Held for modelCallTimeoutMs + 60 s, counted by the ledger's clock (not the host's).
+    expect(request!.holdMs).toBe(600_000 + 60_000);
     expect(
       request!.budgets.map(({ scope, scopeId, tokens, microUsd }) => ({
         scope,

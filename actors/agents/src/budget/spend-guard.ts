@@ -105,7 +105,8 @@ export class SpendGuard {
 
   /**
    * @param ledger - where reservations and spend are kept (`RedisSpendLedger` on a host).
-   * @param options - `now`: the clock for calendar days and expiry, Unix ms (default `Date.now`).
+   * @param options - `now`: the clock for calendar days, Unix ms (default `Date.now`); a
+   *   reservation's expiry is the ledger's own clock (`SpendReservationRequest.holdMs`).
    */
   constructor(
     private readonly ledger: SpendLedger,
@@ -149,8 +150,7 @@ export class SpendGuard {
         budgets,
         tokens: inputTokens + maxOutputTokens,
         microUsd: price === undefined ? 0 : costMicroUsd(price, inputTokens, maxOutputTokens),
-        nowMs,
-        expiresAtMs: nowMs + call.agent.limits.modelCallTimeoutMs + RESERVATION_GRACE_MS,
+        holdMs: call.agent.limits.modelCallTimeoutMs + RESERVATION_GRACE_MS,
       }),
     );
     if (result.kind === "refused") {

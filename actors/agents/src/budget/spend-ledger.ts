@@ -29,10 +29,14 @@ export interface SpendReservationRequest {
   readonly tokens: number;
   /** Worst-case cost in micro-dollars (0 when the model has no price). */
   readonly microUsd: number;
-  /** When the reservation is released if nobody settled it (Unix ms). */
-  readonly expiresAtMs: number;
-  /** The time the reservation is made at (Unix ms): reservations expired by then are released first. */
-  readonly nowMs: number;
+  /**
+   * How long the reservation is held if nobody settles it, in ms, counted by
+   * the ledger's own clock (the Redis server's `TIME` for `RedisSpendLedger`),
+   * which also judges when it expired: one clock for one deadline, so a host
+   * whose clock is off can neither hold a reservation forever nor free another
+   * host's early (issue #31, docs/decisions/0050).
+   */
+  readonly holdMs: number;
 }
 
 /**

@@ -30,7 +30,9 @@ export interface MediaStore {
    * @param ref - a reference from {@link MediaStore.put} (or a client's upload).
    * @returns the bytes.
    * @throws MediaRejectedError `not_found` (never stored, or expired) or
-   *   `mismatch` (the stored object has another size or digest).
+   *   `mismatch` (the stored object has another size or digest);
+   *   `StoreReadTimeoutError` (`timeout`, retryable) when the read did not
+   *   complete within its deadline (issue #31).
    */
   get(ref: MediaRef): Promise<Uint8Array>;
 }

@@ -9,6 +9,8 @@ import {
   scheduleIndexEntrySchema,
   scheduleIndexStreamName,
   scheduleIndexSubject,
+  withReadDeadline,
+  DEFAULT_STORE_READ_TIMEOUT_MS,
   type ScheduleIndexEntry,
 } from "@troupe/protocol";
 
@@ -58,7 +60,15 @@ export class JetStreamScheduleIndex {
     await this.ensure();
     const subject = scheduleIndexSubject(entry.scheduleId);
     for (let attempt = 1; ; attempt += 1) {
-      const stored = await this.jsm.streams.getMessage(this.stream, { last_by_subj: subject });
+      const stored = await withReadDeadline(
+        () => this.jsm.streams.getMessage(this.stream, { last_by_subj: subject }),
+        {
+          store: "stream",
+          name: this.stream,
+          key: subject,
+          timeoutMs: DEFAULT_STORE_READ_TIMEOUT_MS,
+        },
+      );
       if (stored !== null) {
         const parsed = scheduleIndexEntrySchema.safeParse(stored.json());
         if (parsed.success && parsed.data.revision >= entry.revision) return "stale";

@@ -5,7 +5,11 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from "@nats-io/jetstream";
-import { executionClaimSubject } from "@troupe/protocol";
+import {
+  DEFAULT_STORE_READ_TIMEOUT_MS,
+  executionClaimSubject,
+  withReadDeadline,
+} from "@troupe/protocol";
 import { isRetryableEffectClass, type ToolEffectClass } from "./define-tool.js";
 import {
   type BeginOptions,
@@ -83,7 +87,15 @@ export class JetStreamExecutionClaims implements ExecutionClaims {
         throw error;
       }
     }
-    const stored = await this.jsm.streams.getMessage(this.stream, { last_by_subj: subject });
+    const stored = await withReadDeadline(
+      () => this.jsm.streams.getMessage(this.stream, { last_by_subj: subject }),
+      {
+        store: "stream",
+        name: this.stream,
+        key: subject,
+        timeoutMs: DEFAULT_STORE_READ_TIMEOUT_MS,
+      },
+    );
     if (stored === null)
       throw new Error(`execution claim of ${idempotencyKey} vanished while read`);
     const body = stored.json<{ claimId?: unknown }>();

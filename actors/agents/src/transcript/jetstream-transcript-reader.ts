@@ -2,10 +2,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import {
   DeliverPolicy,
   type DirectStreamAPI,
+  type ConsumerMessages,
   type JetStreamClient,
   type JsMsg,
 } from "@nats-io/jetstream";
-import { TroupeError, transcriptSubject, type TranscriptEntry } from "@troupe/protocol";
+import {
+  TroupeError,
+  transcriptSubject,
+  withReadDeadline,
+  type TranscriptEntry,
+} from "@troupe/protocol";
 import { decodeTranscriptEntry } from "@troupe/protocol";
 import { LRUCache } from "lru-cache";
 
@@ -25,6 +31,12 @@ export interface JetStreamTranscriptReaderOptions {
    * consumer instead of one direct get each. Default 16.
    */
   readonly consumerReadThreshold?: number;
+  /**
+   * Deadline of one read through a consumer (creating it, asking it, taking
+   * what it delivers), in ms (issue #31). Default 30 000. A read past it fails
+   * with `StoreReadTimeoutError` (retryable; the model call is retried).
+   */
+  readonly readTimeoutMs?: number;
 }
 
 /** Where a {@link JetStreamTranscriptReader} reads from; counts for tests and benchmarks. */
@@ -83,6 +95,7 @@ const WAIT_STEPS_MS = [1, 2, 4, 8, 16, 25];
 export class JetStreamTranscriptReader {
   readonly #waitMs: number;
   readonly #consumerReadThreshold: number;
+  readonly #readTimeoutMs: number;
   readonly #cache: LRUCache<string, CachedTranscript>;
   #direct: Promise<DirectStreamAPI> | undefined;
   /** Counters since construction (cache hits, direct gets, consumers, messages read). */
@@ -107,6 +120,7 @@ export class JetStreamTranscriptReader {
     const resolved = typeof options === "number" ? { waitMs: options } : options;
     this.#waitMs = resolved.waitMs ?? 10_000;
     this.#consumerReadThreshold = resolved.consumerReadThreshold ?? 16;
+    this.#readTimeoutMs = resolved.readTimeoutMs ?? 30_000;
     this.#cache = new LRUCache<string, CachedTranscript>({
       maxSize: resolved.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
       sizeCalculation: (cached) => Math.max(1, cached.bytes),
@@ -282,23 +296,32 @@ export class JetStreamTranscriptReader {
 
   async #readWithConsumer(cached: CachedTranscript, subject: string, count: number): Promise<void> {
     this.counts.consumers += 1;
-    const consumer = await this.js.consumers.get(this.stream, {
-      filter_subjects: subject,
-      ...(cached.lastSeq === 0
-        ? { deliver_policy: DeliverPolicy.All }
-        : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: cached.lastSeq + 1 }),
-    });
-    const info = await consumer.info();
-    if (info.num_pending === 0) return;
-    const messages = await consumer.consume();
-    try {
-      for await (const message of messages as AsyncIterable<JsMsg>) {
-        this.#add(cached, message.seq, message.data);
-        if (message.info.pending === 0 || knownUpTo(cached) >= count) break;
-      }
-    } finally {
-      await messages.close().catch(() => undefined);
-    }
+    let messages: ConsumerMessages | undefined;
+    const close = () => void messages?.close().catch(() => undefined);
+    await withReadDeadline(
+      async (signal) => {
+        const consumer = await this.js.consumers.get(this.stream, {
+          filter_subjects: subject,
+          ...(cached.lastSeq === 0
+            ? { deliver_policy: DeliverPolicy.All }
+            : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: cached.lastSeq + 1 }),
+        });
+        const info = await consumer.info();
+        if (info.num_pending === 0 || signal.aborted) return;
+        messages = await consumer.consume();
+        try {
+          for await (const message of messages as AsyncIterable<JsMsg>) {
+            if (signal.aborted) break;
+            this.#add(cached, message.seq, message.data);
+            if (message.info.pending === 0 || knownUpTo(cached) >= count) break;
+          }
+        } finally {
+          close();
+        }
+      },
+      { store: "stream", name: this.stream, key: subject, timeoutMs: this.#readTimeoutMs },
+      close,
+    );
   }
 
   /** Adds one stored message (any order, duplicates allowed) to what is known of its session. */

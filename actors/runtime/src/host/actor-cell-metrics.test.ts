@@ -94,6 +94,7 @@ describe("ActorCell's metrics (issue #18)", () => {
         // The first write finds the generation moved (another writer): a conflict.
         commit: () => Promise.resolve((commits += 1) === 1 ? "conflict" : "committed"),
         complete: (message) => void completed.push(message.seq),
+        rearmTimer: () => Promise.resolve(),
         startEffect: () => undefined,
         sleep: () => Promise.resolve(),
       },

@@ -61,6 +61,15 @@ export interface ActorCellShard {
   startEffect(address: ActorAddress, definition: ActorKindDefinition, effect: PendingEffect): void;
   /** Waits `ms` (real time), or less when the shard stops accepting first. */
   sleep(ms: number): Promise<void>;
+  /**
+   * Puts a timer that fired early back into the shard's timer set, due at
+   * `dueAtMs` (the timer store's clock; issue #31).
+   */
+  rearmTimer(
+    address: string,
+    timer: { readonly timerId: string; readonly deadlineMs: number },
+    dueAtMs: number,
+  ): Promise<void>;
 }
 
 /** The collaborators of an {@link ActorCell}, shared by the cells of one shard. */
@@ -76,6 +85,8 @@ export interface ActorCellDependencies {
   readonly logger: Logger;
   /** Largest accepted message body, in bytes (the host's `maxPayloadBytes`). */
   readonly maxPayloadBytes: number;
+  /** Added to each message's stream time (`simulatedStreamTimeOffsetMs`; 0 but in simulations), ms. */
+  readonly streamTimeOffsetMs?: number;
   /** Source of `lastUsedMs` and `publishedAtMs`. */
   readonly clock: Clock;
   /** Where refused attempts are counted, logged and alerted (issue #14). */
@@ -400,7 +411,9 @@ export class ActorCell {
       subject: message.subject,
       data: message.data,
       contentType: message.headers?.get(CONTENT_TYPE_HEADER) || undefined,
-      timestampMs: Math.floor(Number(message.info.timestampNanos) / 1_000_000),
+      timestampMs:
+        Math.floor(Number(message.info.timestampNanos) / 1_000_000) +
+        (this.dependencies.streamTimeOffsetMs ?? 0),
       trace: carrierOfSpan(span),
     };
     const result = processMessage(this.#record, inbox, {
@@ -419,6 +432,15 @@ export class ActorCell {
       return result.error;
     }
     if (result.outcome === "skipped") {
+      if (result.early !== undefined) {
+        // Put back before the ack: a crash in between redelivers the early firing.
+        const { timerId, deadlineMs, earlyByMs, rearmAtMs } = result.early;
+        await this.#shard.rearmTimer(this.actor, { timerId, deadlineMs }, rearmAtMs);
+        this.dependencies.logger.warn(
+          { actor: this.actor, timerId, deadlineMs, earlyByMs },
+          "timer fired before its deadline by stream time (the timer store's clock is ahead); re-armed",
+        );
+      }
       this.#shard.complete(message);
       this.#outcome = "skipped";
       return undefined;

@@ -773,16 +773,30 @@ export class ActorHost {
     const shards = [...this.#workers.values()]
       .filter((worker) => worker.accepting)
       .map((worker) => worker.shard);
-    const due = await this.runtime.snapshots.dueTimers(shards, 500);
+    // A simulated stream-time offset (tests) moves "now" for timers too.
+    const due = await this.runtime.snapshots.dueTimers(
+      shards,
+      500,
+      this.runtime.settings.simulatedStreamTimeOffsetMs,
+    );
     if (due.length === 0) return;
     await this.runtime.publisher.publish(
-      due.map(({ address, timer }) => {
-        const id = `${address}:timer:${timer.timerId}:${timer.deadlineMs}`;
+      due.map(({ address, timer, dueAtMs = timer.deadlineMs }) => {
+        // A timer re-armed after an early firing fires again under another
+        // message id (the first is in the stream's duplicate window).
+        const again = dueAtMs > timer.deadlineMs ? `:${dueAtMs}` : "";
+        const id = `${address}:timer:${timer.timerId}:${timer.deadlineMs}${again}`;
+        // How far a test clock moved it forward (advanceDurableTimers lowers scores).
+        const advancedMs = Math.max(0, timer.deadlineMs - dueAtMs);
         const encoded = encodeMessage({
           v: 1,
           id,
           type: "timer.fired",
-          payload: { timerId: timer.timerId, deadlineMs: timer.deadlineMs },
+          payload: {
+            timerId: timer.timerId,
+            deadlineMs: timer.deadlineMs,
+            ...(advancedMs > 0 ? { advancedMs } : {}),
+          },
           meta: { actor: address, timestampMs: this.runtime.clock.now() },
         });
         return {

@@ -21,6 +21,14 @@ export const hostSettingsSchema = z.object({
     .default(DEFAULT_DEPLOYMENT_PREFIX),
   /** Shards per deployment; recorded on first start, refused if different later. */
   shardCount: z.number().int().min(1).max(4096).default(DEFAULT_SHARD_COUNT),
+  /**
+   * Added to the stream time of every message the host's machines process, in
+   * ms (default 0). For simulations and tests only, e.g. a schedule whose
+   * hosts were down for hours (issue #31): the machines see that much more
+   * time passed. A host with another value writes histories that do not
+   * replay as recorded. Machines judge deadlines by stream time (decision 0050).
+   */
+  simulatedStreamTimeOffsetMs: z.number().int().default(0),
   /** Lease time to live. */
   leaseTtlMs: z.number().int().min(200).default(2000),
   /** Lease renewal period; well inside the TTL. */

@@ -54,6 +54,7 @@ export interface ShardWorkerDependencies {
     | "keepGenerations"
     | "historyRetentionMs"
     | "maxPayloadBytes"
+    | "simulatedStreamTimeOffsetMs"
     | "testFaults"
   >;
   readonly js: JetStreamClient;
@@ -138,6 +139,7 @@ export class ShardWorker {
       limit,
       logger,
       maxPayloadBytes: settings.maxPayloadBytes,
+      streamTimeOffsetMs: settings.simulatedStreamTimeOffsetMs,
       clock,
       refusals,
       metrics,
@@ -147,6 +149,8 @@ export class ShardWorker {
         complete: (message) => this.complete(message),
         startEffect: (address, definition, effect) => this.startEffect(address, definition, effect),
         sleep: (ms) => this.sleep(ms),
+        rearmTimer: (address, timer, dueAtMs) =>
+          this.dependencies.snapshots.rearmTimer({ shard: this.shard, address, timer }, dueAtMs),
       },
     };
   }

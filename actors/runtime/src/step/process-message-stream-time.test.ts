@@ -100,4 +100,63 @@ describe("processMessage with withStreamTime", () => {
     );
     expect(seen(armed)).toEqual([{ type: "arm", streamTimeMs: undefined }]);
   });
+
+  it("one clock (issue #31): a firing before the deadline by stream time changes nothing and asks to re-arm; at the deadline it rings", () => {
+    const definition = kind(true);
+    const armed = committed(
+      processMessage(undefined, inbox(1, "arm", {}, 1_000_000), { definition, address }),
+    );
+    // The timer store's clock ran 200 ms ahead of the stream's.
+    const early = processMessage(
+      armed.record,
+      inbox(2, "timer.fired", { timerId: "ring", deadlineMs: 1_000_500 }, 1_000_300),
+      { definition, address },
+    );
+    expect(early).toEqual({
+      outcome: "skipped",
+      reason: "early_timer",
+      early: { timerId: "ring", deadlineMs: 1_000_500, earlyByMs: 200, rearmAtMs: 1_000_700 },
+    });
+    const onTime = committed(
+      processMessage(
+        armed.record,
+        inbox(3, "timer.fired", { timerId: "ring", deadlineMs: 1_000_500 }, 1_000_500),
+        { definition, address },
+      ),
+    );
+    expect(seen(onTime).map((entry) => entry.type)).toEqual(["arm", "ring"]);
+  });
+
+  it("a test clock's advance counts as time passed: an advanced firing rings, and a partly advanced one re-arms at the rest", () => {
+    const definition = kind(false);
+    const armed = committed(
+      processMessage(undefined, inbox(1, "arm", {}, 1_000_000), { definition, address }),
+    );
+    const advanced = processMessage(
+      armed.record,
+      inbox(
+        2,
+        "timer.fired",
+        { timerId: "ring", deadlineMs: 1_000_500, advancedMs: 450 },
+        1_000_050,
+      ),
+      { definition, address },
+    );
+    expect(advanced.outcome).toBe("committed");
+    const partly = processMessage(
+      armed.record,
+      inbox(
+        3,
+        "timer.fired",
+        { timerId: "ring", deadlineMs: 1_000_500, advancedMs: 400 },
+        1_000_050,
+      ),
+      { definition, address },
+    );
+    // Due 100 ms early by stream time + advance: back in at score 1_000_100 + 50.
+    expect(partly).toMatchObject({
+      reason: "early_timer",
+      early: { earlyByMs: 50, rearmAtMs: 1_000_150 },
+    });
+  });
 });

@@ -40,11 +40,27 @@ export interface InboxMessage {
 }
 
 /** Why a message did not change the snapshot. */
-export type SkipReason = "already_reflected" | "stale_timer" | "stale_effect";
+export type SkipReason = "already_reflected" | "stale_timer" | "stale_effect" | "early_timer";
 
 /** Outcome of {@link processMessage}. */
 export type StepResult =
-  | { readonly outcome: "skipped"; readonly reason: SkipReason }
+  | {
+      readonly outcome: "skipped";
+      readonly reason: SkipReason;
+      /**
+       * `early_timer` (issue #31, docs/decisions/0050): the timer fired before
+       * its deadline by stream time (the timer store's clock is ahead of the
+       * stream's). Nothing changed; the host puts it back into the timer
+       * set due at `rearmAtMs` (by the timer store's clock: `earlyByMs` later
+       * than it was due).
+       */
+      readonly early?: {
+        readonly timerId: string;
+        readonly deadlineMs: number;
+        readonly earlyByMs: number;
+        readonly rearmAtMs: number;
+      };
+    }
   | {
       /**
        * The stored snapshot was written by a machine version this host cannot
@@ -323,9 +339,29 @@ function transitionMachine(
   let timers = record?.timers ?? [];
   let event: EventObject & Record<string, unknown>;
   if (envelope.type === "timer.fired") {
-    const { timerId, deadlineMs } = envelope.payload as { timerId: string; deadlineMs: number };
+    const { timerId, deadlineMs, advancedMs } = envelope.payload as {
+      timerId: string;
+      deadlineMs: number;
+      advancedMs?: number;
+    };
     const timer = timers.find((t) => t.timerId === timerId && t.deadlineMs === deadlineMs);
     if (timer === undefined) return { outcome: "skipped", reason: "stale_timer" };
+    // One clock per deadline (issue #31): a timer's deadline is stream time, so
+    // it is due only once stream time reaches it, whatever the timer store's
+    // clock said (a test clock's advance counts as time passed).
+    const earlyByMs = timer.deadlineMs - (message.timestampMs + (advancedMs ?? 0));
+    if (earlyByMs > 0) {
+      return {
+        outcome: "skipped",
+        reason: "early_timer",
+        early: {
+          timerId,
+          deadlineMs: timer.deadlineMs,
+          earlyByMs,
+          rearmAtMs: timer.deadlineMs - (advancedMs ?? 0) + earlyByMs,
+        },
+      };
+    }
     timers = timers.filter((t) => t !== timer);
     event = timer.event;
   } else if (envelope.type === "effect.completed" || envelope.type === "effect.failed") {

@@ -44,7 +44,12 @@ describe("InMemorySnapshotStore", () => {
     expect(await snapshots.dueTimers([5], 10)).toEqual([]);
     clock.advance(1);
     expect(await snapshots.dueTimers([5], 10)).toEqual([
-      { shard: 5, address: "counter/c1", timer: { timerId: "alarm", deadlineMs: 12_000 } },
+      {
+        shard: 5,
+        address: "counter/c1",
+        timer: { timerId: "alarm", deadlineMs: 12_000 },
+        dueAtMs: 12_000,
+      },
     ]);
   });
 

@@ -149,8 +149,8 @@ export class InMemorySnapshotStore implements SnapshotStore {
   }
 
   /** See {@link SnapshotStore.dueTimers}; "now" is this store's clock. */
-  dueTimers(shards: readonly number[], limit: number): Promise<DueTimer[]> {
-    const now = this.#clock.now();
+  dueTimers(shards: readonly number[], limit: number, aheadMs = 0): Promise<DueTimer[]> {
+    const now = this.#clock.now() + aheadMs;
     return Promise.resolve(
       shards.flatMap((shard) =>
         [...(this.#timers.get(shard) ?? new Map<string, number>()).entries()]
@@ -158,9 +158,20 @@ export class InMemorySnapshotStore implements SnapshotStore {
           // Redis orders a sorted set by score, then by member bytes.
           .sort(([a, aMs], [b, bMs]) => aMs - bMs || (a < b ? -1 : a > b ? 1 : 0))
           .slice(0, limit)
-          .map(([member]) => parseTimerMember(shard, member)),
+          .map(([member, dueAtMs]) => ({ ...parseTimerMember(shard, member), dueAtMs })),
       ),
     );
+  }
+
+  /** See {@link SnapshotStore.rearmTimer}. */
+  rearmTimer(due: DueTimer, dueAtMs: number): Promise<void> {
+    let timers = this.#timers.get(due.shard);
+    if (timers === undefined) {
+      timers = new Map();
+      this.#timers.set(due.shard, timers);
+    }
+    timers.set(timerMember(due.address, due.timer), dueAtMs);
+    return Promise.resolve();
   }
 
   /** See {@link SnapshotStore.removeTimers}. */

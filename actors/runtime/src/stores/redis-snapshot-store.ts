@@ -76,11 +76,12 @@ if ARGV[3] == '0' then redis.call('SREM', KEYS[2], ARGV[2]) end
 return 1
 `);
 
-// KEYS: one shard's timer set; ARGV: limit. Due by the Redis server's clock.
+// KEYS: one shard's timer set; ARGV: limit, aheadMs. Due by the Redis server's
+// clock (plus aheadMs); members with their scores (member, score, member, score, …).
 const dueScript = new RedisScript(`
 local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) + tonumber(ARGV[2] or '0')
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 `);
 
 // KEYS: lease, watermark; ARGV: owner, token, writesFloor, seq.
@@ -180,16 +181,31 @@ export class RedisSnapshotStore implements SnapshotStore {
     return this.redis.smembers(this.keys.dirty(shard));
   }
 
-  async dueTimers(shards: readonly number[], limit: number): Promise<DueTimer[]> {
+  async dueTimers(shards: readonly number[], limit: number, aheadMs = 0): Promise<DueTimer[]> {
     // One script per shard (each shard's timers are in its own hash slot).
     const replies = await Promise.all(
       shards.map(
         (shard) =>
-          dueScript.run(this.redis, [this.keys.timers(shard)], [limit]) as Promise<string[]>,
+          dueScript.run(this.redis, [this.keys.timers(shard)], [limit, aheadMs]) as Promise<
+            string[]
+          >,
       ),
     );
-    return replies.flatMap((members, index) =>
-      members.map((member) => parseTimerMember(shards[index] ?? -1, member)),
+    return replies.flatMap((reply, index) => {
+      const due: DueTimer[] = [];
+      for (let at = 0; at + 1 < reply.length; at += 2) {
+        const timer = parseTimerMember(shards[index] ?? -1, reply[at]!);
+        due.push({ ...timer, dueAtMs: Number(reply[at + 1]) });
+      }
+      return due;
+    });
+  }
+
+  async rearmTimer(due: DueTimer, dueAtMs: number): Promise<void> {
+    await this.redis.zadd(
+      this.keys.timers(due.shard),
+      Math.round(dueAtMs),
+      timerMember(due.address, due.timer),
     );
   }
 

@@ -41,10 +41,21 @@ export interface SnapshotStore {
   confirmOutbox(shard: number, record: ActorRecord): Promise<void>;
   /** Actors of the shard with running effects or an unconfirmed outbox. */
   dirtyActors(shard: number): Promise<string[]>;
-  /** Timers due now (Redis clock) in the given shards, at most `limit` each. */
-  dueTimers(shards: readonly number[], limit: number): Promise<DueTimer[]>;
+  /**
+   * Timers due now (by the store's clock: Redis `TIME`) in the given shards,
+   * at most `limit` each; `aheadMs` (default 0) looks that much further
+   * ahead (a host's `simulatedStreamTimeOffsetMs`).
+   */
+  dueTimers(shards: readonly number[], limit: number, aheadMs?: number): Promise<DueTimer[]>;
   /** Forgets fired timers (after their `timer.fired` message was published). */
   removeTimers(timers: readonly DueTimer[]): Promise<void>;
+  /**
+   * Puts a timer back into its shard's timer set, due at `dueAtMs` (by the
+   * store's clock), after its firing came before its deadline by stream time
+   * (issue #31: a store clock ahead of the stream's must not fire a timer early).
+   * Unfenced: a timer the actor's snapshot no longer holds is skipped when it fires.
+   */
+  rearmTimer(timer: DueTimer, dueAtMs: number): Promise<void>;
   /** Inbox sequence from which a new owner of the shard starts reading. */
   watermark(shard: number): Promise<number | undefined>;
   /**
@@ -102,4 +113,10 @@ export interface DueTimer {
   readonly shard: number;
   readonly address: string;
   readonly timer: Pick<PendingTimer, "timerId" | "deadlineMs">;
+  /**
+   * When the timer set had it due (its score, Unix ms by the store's clock):
+   * the deadline, lower after a test clock's advance, higher after an early
+   * firing was re-armed (issue #31). Default: the deadline.
+   */
+  readonly dueAtMs?: number;
 }

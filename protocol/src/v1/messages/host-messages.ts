@@ -6,13 +6,18 @@ import { identifierSchema, timestampMsSchema } from "../field-schemas.js";
  * `timer.fired` — internal: a durable timer of the actor reached its deadline.
  * Only hosts publish it, into the actor's own inbox.
  *
- * Shape: `{ timerId: string, deadlineMs?: number, event?: { type: string, … } }`.
- * `deadlineMs` (Unix ms) tells a re-armed timer from the one that fired; `event`
- * is the machine event the timer delivers, when the host does not keep it itself.
+ * Shape: `{ timerId: string, deadlineMs?: number, advancedMs?: number, event?: { type: string, … } }`.
+ * `deadlineMs` (Unix ms) tells a re-armed timer from the one that fired;
+ * `advancedMs` is how far a test clock brought the timer forward (the test
+ * kit's `clock.advance`; absent otherwise), so the step can tell a timer fired
+ * early by a clock ahead of stream time (issue #31, docs/decisions/0050);
+ * `event` is the machine event the timer delivers, when the host does not keep
+ * it itself.
  */
 export const timerFiredSchema = z.object({
   timerId: identifierSchema,
   deadlineMs: timestampMsSchema.optional(),
+  advancedMs: z.number().int().nonnegative().optional(),
   event: z.looseObject({ type: z.string().min(1) }).optional(),
 });
 /** Payload of `timer.fired`. */

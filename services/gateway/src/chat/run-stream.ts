@@ -1,6 +1,6 @@
 import type { SessionEvent, TroupeClient } from "@troupe/client";
 import { RunTracker } from "@troupe/client/internal";
-import { TroupeError } from "@troupe/protocol";
+import { isRequestTimeout, TroupeError } from "@troupe/protocol";
 import type { UIMessageChunk } from "ai";
 import { GatewayError } from "../http/gateway-error.js";
 import { RunStreamTranslator } from "../ui-stream/run-stream-translator.js";
@@ -222,9 +222,14 @@ async function raceTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T
 /**
  * The HTTP error of a client error: invalid ids and payloads 400
  * `invalid_request`, a message over the size limit 413 `body_too_large`, no
- * streams (no host yet) 503 `unavailable`; anything else is rethrown (500).
+ * streams (no host yet) 503 `unavailable`, NATS not answering in time (a
+ * read's `StoreReadTimeoutError`, a publish whose acknowledgement timed out)
+ * 503 `unavailable`, which a client may retry; anything else is rethrown (500).
  */
 export function gatewayErrorOf(error: unknown): unknown {
+  if (isRequestTimeout(error)) {
+    return new GatewayError(503, "unavailable", "NATS did not answer in time; try again.");
+  }
   if (!TroupeError.isInstance(error)) return error;
   switch (error.code) {
     case "invalid_address":
@@ -233,6 +238,7 @@ export function gatewayErrorOf(error: unknown): unknown {
     case "payload_too_large":
       return new GatewayError(413, "body_too_large", error.message);
     case "unavailable":
+    case "timeout":
       return new GatewayError(503, "unavailable", error.message);
     default:
       return error;
