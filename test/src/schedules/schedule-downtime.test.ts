@@ -10,12 +10,11 @@
  * lose no lease.
  */
 import { TroupeClient } from "@troupe/client";
-import { decodeEvent, type EventEnvelope } from "@troupe/protocol";
 import { RedisLeaseStore } from "@troupe/runtime/internal";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
-import { readStream } from "../support/read-stream.js";
+import { readStoredEvents } from "../support/read-stream.js";
 import { waitFor } from "../support/wait-for.js";
 
 const AGENT_HOST = "test/src/fixtures/agent-host.ts";
@@ -44,14 +43,14 @@ describe("a per-second schedule after 3 hours of downtime (issue #31)", () => {
     await cluster?.stop();
   });
 
-  const stored = async (filter: string): Promise<EventEnvelope[]> =>
-    (await readStream(cluster.js, cluster.streams.events, filter)).map((message) =>
-      decodeEvent(message.data, { contentType: message.contentType }),
-    );
   const firings = async (scheduleId: string): Promise<Fired[]> =>
-    (await stored(`troupe.schedule.${scheduleId}.events.schedule.fired`)).map(
-      (event) => event.payload as Fired,
-    );
+    (
+      await readStoredEvents(
+        cluster.js,
+        cluster.streams.events,
+        `troupe.schedule.${scheduleId}.events.schedule.fired`,
+      )
+    ).map((event) => event.payload as Fired);
 
   it("restarted under load: exactly one catch-up firing, then a tick a second, 0 leases lost", async () => {
     const scheduleId = "downtime-kolkata";

@@ -1,5 +1,5 @@
 import { TroupeClient, ScheduleRejectedError } from "@troupe/client";
-import { decodeEvent, parseAddress, shardOf, type EventEnvelope } from "@troupe/protocol";
+import { parseAddress, shardOf, type EventEnvelope } from "@troupe/protocol";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import type { HostProcess } from "../support/host-process.js";
-import { readStream } from "../support/read-stream.js";
+import { readStoredEvents } from "../support/read-stream.js";
 import { runTroupe } from "../support/troupe-cli.js";
 import { waitFor } from "../support/wait-for.js";
 
@@ -40,10 +40,8 @@ describe("schedules", () => {
   });
 
   /** Stored (durable) events of one subject filter, decoded. */
-  const stored = async (filter: string): Promise<EventEnvelope[]> =>
-    (await readStream(cluster.js, cluster.streams.events, filter)).map((message) =>
-      decodeEvent(message.data, { contentType: message.contentType }),
-    );
+  const stored = (filter: string): Promise<EventEnvelope[]> =>
+    readStoredEvents(cluster.js, cluster.streams.events, filter);
   const scheduleEvents = (scheduleId: string, type = ">") =>
     stored(`troupe.schedule.${scheduleId}.events.${type}`);
   const sessionEvents = (sessionId: string, type: string) =>

@@ -1,3 +1,4 @@
+import { decodeEvent, type EventEnvelope } from "@troupe/protocol";
 import { DeliverPolicy, type JetStreamClient } from "@nats-io/jetstream";
 
 /** A stored stream message, as read back by a test. */
@@ -45,4 +46,21 @@ export async function readStream(
   }
   await messages.close().catch(() => undefined);
   return result;
+}
+
+/**
+ * The events of `stream` matching `filter` stored now, decoded, in stream order.
+ *
+ * @param js - JetStream client.
+ * @param stream - the events stream (`Cluster.streams.events`).
+ * @param filter - subject filter, e.g. `troupe.schedule.s1.events.schedule.fired`.
+ */
+export async function readStoredEvents(
+  js: JetStreamClient,
+  stream: string,
+  filter: string,
+): Promise<EventEnvelope[]> {
+  return (await readStream(js, stream, filter)).map((message) =>
+    decodeEvent(message.data, { contentType: message.contentType }),
+  );
 }

@@ -1,3 +1,4 @@
+import { lastStoredMessage } from "@troupe/runtime/internal";
 import {
   JetStreamApiCodes,
   JetStreamApiError,
@@ -9,8 +10,6 @@ import {
   scheduleIndexEntrySchema,
   scheduleIndexStreamName,
   scheduleIndexSubject,
-  withReadDeadline,
-  DEFAULT_STORE_READ_TIMEOUT_MS,
   type ScheduleIndexEntry,
 } from "@troupe/protocol";
 
@@ -60,15 +59,7 @@ export class JetStreamScheduleIndex {
     await this.ensure();
     const subject = scheduleIndexSubject(entry.scheduleId);
     for (let attempt = 1; ; attempt += 1) {
-      const stored = await withReadDeadline(
-        () => this.jsm.streams.getMessage(this.stream, { last_by_subj: subject }),
-        {
-          store: "stream",
-          name: this.stream,
-          key: subject,
-          timeoutMs: DEFAULT_STORE_READ_TIMEOUT_MS,
-        },
-      );
+      const stored = await lastStoredMessage(this.jsm, this.stream, subject);
       if (stored !== null) {
         const parsed = scheduleIndexEntrySchema.safeParse(stored.json());
         if (parsed.success && parsed.data.revision >= entry.revision) return "stale";

@@ -1,3 +1,4 @@
+import { lastStoredMessage } from "@troupe/runtime/internal";
 import { createHash } from "node:crypto";
 import {
   JetStreamApiCodes,
@@ -5,11 +6,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from "@nats-io/jetstream";
-import {
-  DEFAULT_STORE_READ_TIMEOUT_MS,
-  executionClaimSubject,
-  withReadDeadline,
-} from "@troupe/protocol";
+import { executionClaimSubject } from "@troupe/protocol";
 import { isRetryableEffectClass, type ToolEffectClass } from "./define-tool.js";
 import {
   type BeginOptions,
@@ -87,15 +84,7 @@ export class JetStreamExecutionClaims implements ExecutionClaims {
         throw error;
       }
     }
-    const stored = await withReadDeadline(
-      () => this.jsm.streams.getMessage(this.stream, { last_by_subj: subject }),
-      {
-        store: "stream",
-        name: this.stream,
-        key: subject,
-        timeoutMs: DEFAULT_STORE_READ_TIMEOUT_MS,
-      },
-    );
+    const stored = await lastStoredMessage(this.jsm, this.stream, subject);
     if (stored === null)
       throw new Error(`execution claim of ${idempotencyKey} vanished while read`);
     const body = stored.json<{ claimId?: unknown }>();
