@@ -184,6 +184,25 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
       );
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toContain("--attach image/png:data.bin");
+      // A refused file is named (one of several), and --json says what kind of
+      // error a script got: the user's input, not a fault of Troupe.
+      const empty = join(folder, "empty.png");
+      await writeFile(empty, "");
+      const refused = await troupeWithInput(
+        ["send", "send-attach-3", "look", "--attach", png, "--attach", empty, "--json"],
+        "",
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`--attach ${empty}: The media has no bytes.`);
+      expect(JSON.parse(refused.stdout.trim().split("\n").at(-1)!)).toMatchObject({
+        ok: false,
+        error: { code: "media_rejected" },
+      });
+      const blank = await troupeWithInput(["send", "send-attach-4", "   ", "--json"], "");
+      expect(JSON.parse(blank.stdout.trim().split("\n").at(-1)!)).toMatchObject({
+        ok: false,
+        error: { code: "invalid_options", message: "the message text is empty" },
+      });
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

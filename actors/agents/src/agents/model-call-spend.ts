@@ -112,7 +112,9 @@ export async function settleModelCallSpend(
       : output.usage;
   const warnings = [
     ...earlier,
-    ...(hold === undefined ? [] : await hold.settle(usage, streamed.responseModel)),
+    ...(hold === undefined
+      ? []
+      : await hold.settle(usage, streamed.responseModel, output.cancelled !== true)),
   ];
   return warnings.length === 0 ? output : { ...output, budgetWarnings: warnings };
 }

@@ -195,7 +195,7 @@ async function summariseOnce(
     throw error;
   }
   const budgetWarnings =
-    hold === undefined ? [] : await hold.settle(written.usage, streamed.responseModel);
+    hold === undefined ? [] : await hold.settle(written.usage, streamed.responseModel, true);
   return { ...written, budgetWarnings };
 }
 

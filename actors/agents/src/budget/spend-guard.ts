@@ -2,6 +2,7 @@ import { type BudgetWarning, TroupeError, type Usage } from "@troupe/protocol";
 import type { BudgetAmount, BudgetSettings } from "./budget-options.js";
 import { BudgetExceededError } from "./budget-exceeded-error.js";
 import { costMicroUsd, priceOf, type PricedModel } from "./model-pricing.js";
+import { PromptTokenCalibration } from "./prompt-token-calibration.js";
 import type { SpendBudget, SpendLedger } from "./spend-ledger.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -53,7 +54,10 @@ export interface SpendCall {
 export interface SpendHold {
   /** The output bound to send to the model: the reservation's worst case assumes it. */
   readonly maxOutputTokens: number;
-  /** The prompt's estimated input tokens that the reservation assumed (`SpendCall.promptTokens`). */
+  /**
+   * The prompt's input tokens that the reservation assumed: `SpendCall.promptTokens`,
+   * calibrated (see `PromptTokenCalibration`).
+   */
   readonly promptTokens: number;
   /**
    * Counts the call's actual usage instead of its reservation, priced as the
@@ -64,9 +68,11 @@ export interface SpendHold {
    *
    * @param usage - tokens the call used (input, output).
    * @param answeredBy - the answering model's id, when the provider said.
+   * @param reported - whether `usage` is what the provider reported for a
+   *   completed call (it then calibrates later estimates), not an estimate.
    * @returns the budgets whose threshold this call crossed (for `budget.warning`).
    */
-  settle(usage: Usage, answeredBy?: string): Promise<readonly BudgetWarning[]>;
+  settle(usage: Usage, answeredBy?: string, reported?: boolean): Promise<readonly BudgetWarning[]>;
   /** Gives the reservation back (the call failed before it used the model). */
   release(): Promise<void>;
 }
@@ -102,17 +108,20 @@ export function calendarDay(nowMs: number, timeZone: string): string {
  */
 export class SpendGuard {
   readonly #now: () => number;
+  readonly #calibration: PromptTokenCalibration;
 
   /**
    * @param ledger - where reservations and spend are kept (`RedisSpendLedger` on a host).
    * @param options - `now`: the clock for calendar days, Unix ms (default `Date.now`); a
    *   reservation's expiry is the ledger's own clock (`SpendReservationRequest.holdMs`).
+   *   `calibration`: the per-model calibration of prompt estimates (default: a new one).
    */
   constructor(
     private readonly ledger: SpendLedger,
-    options: { readonly now?: () => number } = {},
+    options: { readonly now?: () => number; readonly calibration?: PromptTokenCalibration } = {},
   ) {
     this.#now = options.now ?? Date.now;
+    this.#calibration = options.calibration ?? new PromptTokenCalibration();
   }
 
   /**
@@ -142,7 +151,8 @@ export class SpendGuard {
       root,
       calendarDay(nowMs, settings.timeZone),
     );
-    const inputTokens = call.promptTokens;
+    // Calibrated against what providers reported for this model (issue #31).
+    const inputTokens = this.#calibration.adjust(call.model.modelId, call.promptTokens);
     const result = await unavailableIfThrown(
       this.ledger.reserve({
         sessionId: call.sessionId,
@@ -169,7 +179,10 @@ export class SpendGuard {
     return {
       maxOutputTokens,
       promptTokens: inputTokens,
-      settle: async (usage, answeredBy) => {
+      settle: async (usage, answeredBy, reported) => {
+        if (reported === true) {
+          this.#calibration.observe(call.model.modelId, call.promptTokens, usage.inputTokens);
+        }
         if (settled !== undefined) return settled;
         const answerPrice = priceOfAnswer(answeredBy);
         return unavailableIfThrown(

@@ -34,8 +34,15 @@ export function utf8ByteLength(text: string): number {
  * @example truncateUtf8("héllo", 2) // "h" ("é" takes 2 bytes)
  */
 export function truncateUtf8(text: string, maxBytes: number): string {
-  const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= maxBytes) return text;
+  // Only the first maxBytes code units can fit (each takes a byte or more), so
+  // only they are encoded: an 8 MiB result costs what its shown part does
+  // (issue #31). A cut inside a surrogate pair would encode the lone half as
+  // U+FFFD: that half is left out.
+  let prefix = text.length > maxBytes ? text.slice(0, Math.max(0, maxBytes)) : text;
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (prefix !== text && last >= 0xd800 && last <= 0xdbff) prefix = prefix.slice(0, -1);
+  const bytes = Buffer.from(prefix, "utf8");
+  if (bytes.length <= maxBytes) return prefix;
   let end = Math.max(0, maxBytes);
   // A continuation byte (10xxxxxx) never starts a character: step back to one that does.
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;

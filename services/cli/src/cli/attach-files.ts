@@ -2,7 +2,11 @@ import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import type { TroupeClient } from "@troupe/client";
 import { Option } from "commander";
-import type { MediaRef } from "@troupe/protocol";
+import {
+  MediaRejectedError,
+  type MediaRef,
+  type MediaRejectedErrorOptions,
+} from "@troupe/protocol";
 
 /** Media types `--attach` infers from a file's extension (lowercase, with the dot). */
 export const MEDIA_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
@@ -71,7 +75,18 @@ export async function uploadAttachments(
     const bytes = await readFile(spec.path).catch((error: unknown) => {
       throw new RangeError(`--attach ${spec.path}: ${fileProblem(error)}`, { cause: error });
     });
-    refs.push(await client.uploadMedia(bytes, { mediaType: spec.mediaType, name: spec.name }));
+    const ref = await client
+      .uploadMedia(bytes, { mediaType: spec.mediaType, name: spec.name })
+      .catch((error: unknown) => {
+        // Which of several files was refused.
+        if (!MediaRejectedError.isInstance(error)) throw error;
+        throw new MediaRejectedError({
+          ...(error.details as Omit<MediaRejectedErrorOptions, "message">),
+          reason: error.reason,
+          message: `--attach ${spec.path}: ${error.message}`,
+        });
+      });
+    refs.push(ref);
   }
   return refs;
 }

@@ -36,7 +36,13 @@ try {
     process.stderr.write(`${error.stack ?? ""}\n`);
   }
   if (process.argv.includes("--json")) {
-    const code = TroupeError.isInstance(error) ? error.code : "internal";
+    // A RangeError is a value the user gave that the command refuses (an empty
+    // text, a file that cannot be read): not a fault of Troupe.
+    const code = TroupeError.isInstance(error)
+      ? error.code
+      : error instanceof RangeError
+        ? "invalid_options"
+        : "internal";
     process.stdout.write(`${JSON.stringify({ ok: false, error: { code, message } })}\n`);
   }
   // Exit now: a half-started host or client may hold connections that would
