@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   RedisIdempotencyRecordStore,
   RedisToolResultStore,
+  TOOL_RESULT_WRITE_PIECE,
   idempotencyRecordStoreContractCases,
 } from "@troupe/agents/internal";
 import { RedisKeys } from "@troupe/protocol/internal";
@@ -69,5 +70,19 @@ describe("RedisToolResultStore on a real Redis", () => {
     const ttl = await client().pttl(keys.toolResult(ref));
     expect(ttl).toBeGreaterThan(25_000);
     expect(await readToolResult(client(), keys, `${ref}-unknown`)).toBeUndefined();
+  });
+
+  it("writes a long result in pieces that join to it exactly, surrogate pairs at the cuts included (issue #31)", async () => {
+    const store = new RedisToolResultStore(client(), keys, { ttlMs: 30_000 });
+    const ref = `s-${randomUUID()}/r1/c2`;
+    // A pair straddles the first cut (code units 524 287 and 524 288), and the result
+    // is 3 pieces long.
+    const full = `${"x".repeat(TOOL_RESULT_WRITE_PIECE - 1)}🙂${"é".repeat(TOOL_RESULT_WRITE_PIECE)}👍🏽 end`;
+    await store.put(ref, full);
+    expect(await readToolResult(client(), keys, ref)).toBe(full);
+    expect(await client().pttl(keys.toolResult(ref))).toBeGreaterThan(25_000);
+    // Written again (a re-run), it is the new value, not the old one appended to.
+    await store.put(ref, "short");
+    expect(await readToolResult(client(), keys, ref)).toBe("short");
   });
 });
