@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planCompaction, promptTokens, type IndexedEntry } from "./compaction-plan.js";
+import { entryTokens, planCompaction, promptTokens, type IndexedEntry } from "./compaction-plan.js";
 import { knownContextWindowTokens, resolveContextBudget } from "./context-budget.js";
 import type { TranscriptEntry } from "./transcript-entry.js";
 
@@ -98,6 +98,16 @@ describe("planCompaction (issue #19)", () => {
     // A lone entry: nothing before it to summarise.
     const lone = { ...window, entries: entries.slice(0, 1) };
     expect(planCompaction(lone, { maxPromptTokens: 1, keepRecentTokens: 1 }, true)).toBe(undefined);
+  });
+});
+
+describe("entryTokens", () => {
+  it("remembers each entry object's estimate (stored entries never change; issue #31)", () => {
+    const entry: TranscriptEntry = { role: "user", text: "a".repeat(400), messageId: "m1" };
+    expect(entryTokens(entry)).toBe(104); // 400 × 0.25 + 4
+    (entry as { text: string }).text = "";
+    expect(entryTokens(entry)).toBe(104);
+    expect(entryTokens({ ...entry })).toBe(4);
   });
 });
 
