@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 export * from "./index.js";
+export * from "./host/event-loop-slicer.js";
 export * from "./host/shard-assignment.js";
 export * from "./observability/host-metrics.js";
 export * from "./host/rebalance-plan.js";

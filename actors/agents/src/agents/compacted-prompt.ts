@@ -10,6 +10,7 @@ import type { LanguageModelInstance } from "../models/resolve-model.js";
 import type { AgentDefinition } from "./agent-definition.js";
 import { buildModelPrompt, type ModelPrompt } from "./build-model-prompt.js";
 import {
+  estimateEntriesInSlices,
   instructionsWithSummary,
   planCompaction,
   promptTokens,
@@ -111,6 +112,7 @@ export async function compactedPrompt(
     if (entry.role !== "summary") entries.push({ index: start + offset, entry });
   });
   const budget = resolveContextBudget(agent.context, options.model.modelId);
+  await estimateEntriesInSlices(entries);
   const plan = planCompaction(
     { instructions: agent.instructions, summaryText, entries },
     budget,

@@ -1,5 +1,6 @@
 import type { CompactionReason } from "@troupe/protocol";
 import type { ContextBudget } from "./context-budget.js";
+import { eventLoopSlicer } from "@troupe/runtime/internal";
 import { estimateTextTokens } from "./text-tokens.js";
 import type { TranscriptEntry } from "./transcript-entry.js";
 
@@ -57,6 +58,23 @@ export function entryTokens(entry: TranscriptEntry): number {
     estimated.set(entry, tokens);
   }
   return tokens;
+}
+
+/**
+ * Estimates the entries not estimated yet, giving the event loop a turn every
+ * few milliseconds (`eventLoopSlicer`), so the first model call over a long
+ * window (a session new to this host) does not hold the loop for the whole
+ * window (issue #31). {@link entryTokens} then answers from memory.
+ *
+ * @param entries - the window's entries.
+ */
+export async function estimateEntriesInSlices(entries: readonly IndexedEntry[]): Promise<void> {
+  const slice = eventLoopSlicer();
+  for (const { entry } of entries) {
+    if (estimated.has(entry)) continue;
+    entryTokens(entry);
+    await slice();
+  }
 }
 
 function estimateEntryTokens(entry: TranscriptEntry): number {

@@ -13,6 +13,7 @@ import {
   type TranscriptEntry,
 } from "@troupe/protocol";
 import { decodeTranscriptEntry } from "@troupe/protocol";
+import { eventLoopSlicer } from "@troupe/runtime/internal";
 import { LRUCache } from "lru-cache";
 
 /** Options of {@link JetStreamTranscriptReader}. */
@@ -309,10 +310,13 @@ export class JetStreamTranscriptReader {
         const info = await consumer.info();
         if (info.num_pending === 0 || signal.aborted) return;
         messages = await consumer.consume();
+        // Decoding thousands of entries gives the event loop a turn every few ms (issue #31).
+        const slice = eventLoopSlicer();
         try {
           for await (const message of messages as AsyncIterable<JsMsg>) {
             if (signal.aborted) break;
             this.#add(cached, message.seq, message.data);
+            await slice();
             if (message.info.pending === 0 || knownUpTo(cached) >= count) break;
           }
         } finally {
