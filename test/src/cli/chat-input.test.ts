@@ -198,6 +198,9 @@ describe("troupe chat, send - and tail --until-idle input and stop rules", () =>
         ok: false,
         error: { code: "media_rejected" },
       });
+      const sent = await troupeWithInput(["send", "send-attach-5", "look", "--attach", png], "");
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(sent.stderr).toContain("· attached: dot.png (10 bytes)");
       const blank = await troupeWithInput(["send", "send-attach-4", "   ", "--json"], "");
       expect(JSON.parse(blank.stdout.trim().split("\n").at(-1)!)).toMatchObject({
         ok: false,

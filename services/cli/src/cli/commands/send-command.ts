@@ -1,4 +1,4 @@
-import { assertActorId, MAX_TEXT_LENGTH } from "@troupe/protocol";
+import { assertActorId, MAX_TEXT_LENGTH, type MediaRef } from "@troupe/protocol";
 import { Command, Option } from "commander";
 import pc from "picocolors";
 import type { RunOutcome } from "@troupe/client";
@@ -76,6 +76,12 @@ export function sendCommand(): Command {
         // Attachments are uploaded first; the message holds their references (issue #19).
         const attachments = await uploadAttachments(client, options.attach ?? []);
         const message = attachments.length === 0 ? fields : { ...fields, attachments };
+        // Said on stderr, so a user sees the files went along (the demo model ignores them).
+        if (attachments.length > 0 && options.json !== true) {
+          process.stderr.write(
+            pc.dim(`· attached: ${attachments.map(describeAttachment).join(", ")}\n`),
+          );
+        }
         if (options.wait !== true) {
           const receipt = await client.send(sessionId, message);
           process.stdout.write(
@@ -140,4 +146,15 @@ function printOutcome(outcome: RunOutcome, json: boolean, shown: boolean): void 
       process.exitCode = 1;
       return;
   }
+}
+
+/** `name (size)` of an uploaded attachment, e.g. `cat.png (18.0 MiB)`. */
+function describeAttachment(ref: MediaRef): string {
+  const size =
+    ref.size < 1024
+      ? `${ref.size} bytes`
+      : ref.size < 1024 * 1024
+        ? `${(ref.size / 1024).toFixed(1)} KiB`
+        : `${(ref.size / 1024 / 1024).toFixed(1)} MiB`;
+  return `${ref.name ?? ref.digest} (${size})`;
 }
