@@ -289,6 +289,10 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     };
     expect(inspection.exists).toBe(true);
     expect(inspection.generations[0]?.stateValue).toBe("idle");
+    // An actor never created: exit 1, and a line that says why.
+    const missing = await troupe(["inspect", "session/never-made"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("session/never-made has no stored snapshot");
     const replay = await troupe(["replay", "session/demo-1"]);
     expect(replay.stdout).toContain("yes, the journal reproduces the stored snapshot");
     expect(replay.code).toBe(0);

@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
+import pc from "picocolors";
 import { dirname } from "node:path";
 import { agentKinds, historyAgentsOf, type AgentDefinition } from "@troupe/agents";
 import { formatHistory, type HistoryFileFormat } from "@troupe/protocol";
@@ -44,7 +45,15 @@ export async function inspectAction(address: string, options: JsonOptions): Prom
   await withAdmin(options, async (admin) => {
     const inspection = await inspectActor(adminDeps(admin), address);
     print(options, inspection, formatActorInspection(inspection));
-    if (!inspection.exists) process.exitCode = 1;
+    if (!inspection.exists) {
+      // The exit code alone does not say why (a fresh user's report).
+      if (options.json !== true) {
+        process.stderr.write(
+          `${pc.red("error:")} ${address} has no stored snapshot (never created, or its keys are gone)\n`,
+        );
+      }
+      process.exitCode = 1;
+    }
   });
 }
 
