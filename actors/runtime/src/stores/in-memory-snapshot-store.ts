@@ -177,7 +177,10 @@ export class InMemorySnapshotStore implements SnapshotStore {
   /** See {@link SnapshotStore.removeTimers}. */
   removeTimers(timers: readonly DueTimer[]): Promise<void> {
     for (const due of timers) {
-      this.#timers.get(due.shard)?.delete(timerMember(due.address, due.timer));
+      const shard = this.#timers.get(due.shard);
+      const member = timerMember(due.address, due.timer);
+      // Only while it still has the score it fired with: one re-armed since stays.
+      if (due.dueAtMs === undefined || shard?.get(member) === due.dueAtMs) shard?.delete(member);
     }
     return Promise.resolve();
   }

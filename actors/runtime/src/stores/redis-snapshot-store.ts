@@ -84,6 +84,19 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) + to
 return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[1]))
 `);
 
+// KEYS: one shard's timer set; ARGV: member, score, member, score, … (score ""
+// = whatever it is). Removes a fired member only while it still has the score
+// it fired with: one re-armed since (issue #31) stays.
+const removeFiredScript = new RedisScript(`
+for i = 1, #ARGV, 2 do
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if score and (ARGV[i + 1] == '' or tonumber(score) == tonumber(ARGV[i + 1])) then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+  end
+end
+return 0
+`);
+
 // KEYS: lease, watermark; ARGV: owner, token, writesFloor, seq.
 // Returns 1 saved, 0 fenced, -3 the grant counts fewer commits than the floor.
 const watermarkScript = new RedisScript(`
@@ -210,9 +223,16 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async removeTimers(timers: readonly DueTimer[]): Promise<void> {
+    // One script per shard (each shard's timers are in its own hash slot).
+    const byShard = new Map<number, (string | number)[]>();
+    for (const due of timers) {
+      const args = byShard.get(due.shard) ?? [];
+      args.push(timerMember(due.address, due.timer), due.dueAtMs ?? "");
+      byShard.set(due.shard, args);
+    }
     await Promise.all(
-      timers.map((due) =>
-        this.redis.zrem(this.keys.timers(due.shard), timerMember(due.address, due.timer)),
+      [...byShard].map(([shard, args]) =>
+        removeFiredScript.run(this.redis, [this.keys.timers(shard)], args),
       ),
     );
   }

@@ -47,7 +47,11 @@ export interface SnapshotStore {
    * ahead (a host's `simulatedStreamTimeOffsetMs`).
    */
   dueTimers(shards: readonly number[], limit: number, aheadMs?: number): Promise<DueTimer[]>;
-  /** Forgets fired timers (after their `timer.fired` message was published). */
+  /**
+   * Forgets fired timers (after their `timer.fired` message was published):
+   * each only while it is still due at the `dueAtMs` it fired with, so a timer
+   * its early firing put back meanwhile (`rearmTimer`) is kept (issue #31).
+   */
   removeTimers(timers: readonly DueTimer[]): Promise<void>;
   /**
    * Puts a timer back into its shard's timer set, due at `dueAtMs` (by the
