@@ -14,7 +14,6 @@ import {
   type ModelCallDelta,
   type ModelCallInput,
   type ModelCallOutput,
-  type Usage,
 } from "@troupe/protocol";
 import { type StreamedModelCall, streamModelCall } from "./stream-model-call.js";
 import { modelToolSettings, withPolicyDecisions } from "./model-tools.js";
@@ -37,7 +36,6 @@ import {
   reserveModelCallSpend,
   settleFailedModelCallSpend,
   settleModelCallSpend,
-  type StreamedSpend,
 } from "./model-call-spend.js";
 import type { MediaStore } from "../media/media-store.js";
 import { loadPromptMedia } from "../media/prompt-media.js";
@@ -245,18 +243,10 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     // The model call's span (`chat <model>`, issue #18): a child of the host's
     // effect span, active while the model streams.
     const telemetry = new ModelCallTelemetry(model);
-    // What streamed, for the spend settlement of a call that fails or is
-    // cancelled after output (issue #31) and for the answering model's price.
-    let responseModel: string | undefined;
-    let streamedOutput = "";
-    let reportedUsage: Usage = { inputTokens: 0, outputTokens: 0 };
-    const streamedSpend = (): StreamedSpend => ({
-      output: streamedOutput,
-      usage: reportedUsage,
-      responseModel,
-    });
+    // What streamed: the spend settlement of a call that fails or is
+    // cancelled after output (issue #31) and the answering model's price read it.
+    let streamed: StreamedModelCall | undefined;
     const call = async (): Promise<ModelCallOutput> => {
-      let streamed: StreamedModelCall;
       try {
         streamed = await streamModelCall({
           model,
@@ -278,7 +268,6 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
             },
           },
           onDelta: (kind, text) => {
-            streamedOutput += text;
             deltas.add(kind, text);
             return Promise.resolve();
           },
@@ -286,8 +275,6 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       } finally {
         await deltas.drain();
       }
-      responseModel = streamed.responseModel;
-      reportedUsage = streamed.usage;
       // A stream attempt that could not be counted fails the call (retryable).
       await attempt;
       if (streamed.timedOut !== undefined && !signal.aborted) {
@@ -324,14 +311,14 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       const output = await settleModelCallSpend(
         spend,
         await telemetry.within(call),
-        streamedSpend(),
+        streamed,
         window.budgetWarnings,
       );
-      telemetry.succeeded(output, responseModel);
+      telemetry.succeeded(output, streamed?.responseModel);
       return output;
     } catch (error) {
       // Charged what streamed before the failure, else given back (issue #31).
-      await settleFailedModelCallSpend(spend, streamedSpend()).catch(() => undefined);
+      await settleFailedModelCallSpend(spend, streamed).catch(() => undefined);
       telemetry.failed(error);
       throw withModelChainPosition(error, position);
     }

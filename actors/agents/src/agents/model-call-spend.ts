@@ -6,6 +6,7 @@ import type { AgentRegistry } from "./agent-registry.js";
 import type { ModelPrompt } from "./build-model-prompt.js";
 import { subagentAgentName } from "./subagents.js";
 import { estimatePromptTokens } from "./prompt-tokens.js";
+import type { StreamedModelCall } from "./stream-model-call.js";
 import { estimateTextTokens } from "./text-tokens.js";
 
 // The `model.call` handler's calls into spend limits (issue #19,
@@ -57,15 +58,14 @@ export async function reserveModelCallSpend(
   });
 }
 
-/** What streamed in a model call, for its settlement (issue #31). */
-export interface StreamedSpend {
-  /** The text and reasoning that streamed (every delta), "" when none did. */
-  readonly output: string;
-  /** The usage the provider reported (zeros when it reported none, e.g. on an abort). */
-  readonly usage: Usage;
-  /** The answering model's id (`response-metadata`), when the provider said. */
-  readonly responseModel: string | undefined;
-}
+/**
+ * What streamed in a model call, for its settlement (issue #31): the parts of
+ * its `streamModelCall` result that count — the text and reasoning, the usage
+ * the provider reported (zeros when it reported none, e.g. on an abort) and
+ * the answering model (`response-metadata`). Undefined: nothing streamed.
+ */
+export type StreamedSpend =
+  Pick<StreamedModelCall, "text" | "reasoning" | "usage" | "responseModel"> | undefined;
 
 /**
  * The usage charged for a call that did not finish (failed, timed out or
@@ -81,10 +81,15 @@ export interface StreamedSpend {
  * @returns the tokens to settle; both 0 when nothing streamed and nothing was reported.
  */
 export function unfinishedCallUsage(promptTokens: number, streamed: StreamedSpend): Usage {
-  if (streamed.output.length === 0) return streamed.usage;
+  if (streamed === undefined) return { inputTokens: 0, outputTokens: 0 };
+  const { text, reasoning, usage } = streamed;
+  if (text.length === 0 && reasoning.length === 0) return usage;
   return {
-    inputTokens: Math.max(streamed.usage.inputTokens, promptTokens),
-    outputTokens: Math.max(streamed.usage.outputTokens, estimateTextTokens(streamed.output)),
+    inputTokens: Math.max(usage.inputTokens, promptTokens),
+    outputTokens: Math.max(
+      usage.outputTokens,
+      estimateTextTokens(text) + estimateTextTokens(reasoning),
+    ),
   };
 }
 
@@ -114,7 +119,7 @@ export async function settleModelCallSpend(
     ...earlier,
     ...(hold === undefined
       ? []
-      : await hold.settle(usage, streamed.responseModel, output.cancelled !== true)),
+      : await hold.settle(usage, streamed?.responseModel, output.cancelled !== true)),
   ];
   return warnings.length === 0 ? output : { ...output, budgetWarnings: warnings };
 }
@@ -137,7 +142,7 @@ export async function settleFailedModelCallSpend(
   if (hold === undefined) return;
   const usage = unfinishedCallUsage(hold.promptTokens, streamed);
   if (usage.inputTokens === 0 && usage.outputTokens === 0) await hold.release();
-  else await hold.settle(usage, streamed.responseModel);
+  else await hold.settle(usage, streamed?.responseModel);
 }
 
 /** The agent of the tree's root: the parent of a subagent's agent, else the agent itself. */

@@ -6,7 +6,7 @@ import type { IndexedEntry } from "./compaction-plan.js";
 import { cutText } from "@troupe/protocol";
 import { settleFailedModelCallSpend } from "./model-call-spend.js";
 import { ModelTimeoutError } from "./model-timeout-error.js";
-import { streamModelCall } from "./stream-model-call.js";
+import { streamModelCall, type StreamedModelCall } from "./stream-model-call.js";
 import { estimateTextTokens } from "./text-tokens.js";
 import { toModelCallError } from "./to-model-call-error.js";
 
@@ -182,43 +182,35 @@ async function summariseOnce(
   part: number,
 ): Promise<WrittenSummary> {
   const hold = await options.reserveSpend?.(prompt, part);
-  const streamed: { output: string; usage: Usage; responseModel: string | undefined } = {
-    output: "",
-    usage: { inputTokens: 0, outputTokens: 0 },
-    responseModel: undefined,
-  };
-  let written: Omit<WrittenSummary, "budgetWarnings">;
+  const maxOutputTokens = hold?.maxOutputTokens;
+  let streamed: StreamedModelCall | undefined;
   try {
-    written = await streamSummary(options, prompt, hold?.maxOutputTokens, streamed);
+    streamed = await streamModelCall({
+      model: options.model,
+      ...prompt,
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+      signal: options.signal,
+      timeouts: options.timeouts,
+      ...(options.providerOptions === undefined
+        ? {}
+        : { providerOptions: options.providerOptions }),
+      onDelta: () => Promise.resolve(),
+    });
+    assertSummaryWritten(options, streamed);
   } catch (error) {
     await settleFailedModelCallSpend(hold, streamed).catch(() => undefined);
     throw error;
   }
   const budgetWarnings =
-    hold === undefined ? [] : await hold.settle(written.usage, streamed.responseModel, true);
-  return { ...written, budgetWarnings };
+    hold === undefined ? [] : await hold.settle(streamed.usage, streamed.responseModel, true);
+  return { text: streamed.text.trim(), usage: streamed.usage, budgetWarnings };
 }
 
-async function streamSummary(
+/** Throws the error of a summarising call that did not finish (aborted, timed out, failed). */
+function assertSummaryWritten(
   options: SummariseTranscriptOptions,
-  prompt: ModelPrompt,
-  maxOutputTokens: number | undefined,
-  seen: { output: string; usage: Usage; responseModel: string | undefined },
-): Promise<Omit<WrittenSummary, "budgetWarnings">> {
-  const streamed = await streamModelCall({
-    model: options.model,
-    ...prompt,
-    ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
-    signal: options.signal,
-    timeouts: options.timeouts,
-    ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
-    onDelta: (_kind, text) => {
-      seen.output += text;
-      return Promise.resolve();
-    },
-  });
-  seen.usage = streamed.usage;
-  seen.responseModel = streamed.responseModel;
+  streamed: StreamedModelCall,
+): void {
   if (options.signal.aborted) throw options.signal.reason;
   if (streamed.timedOut !== undefined) {
     throw new ModelTimeoutError({
@@ -229,7 +221,6 @@ async function streamSummary(
     });
   }
   if (streamed.hasError) throw toModelCallError(streamed.error, options.model);
-  return { text: streamed.text.trim(), usage: streamed.usage };
 }
 
 function renderEntry(entry: IndexedEntry["entry"]): string {
