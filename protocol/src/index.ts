@@ -181,6 +181,7 @@ export * from "./v1/media-ref.js";
 export * from "./v1/media-limits.js";
 export * from "./errors/media-rejected-error.js";
 export * from "./errors/store-read-timeout-error.js";
+export * from "./storage/last-stored-message.js";
 export * from "./subjects/media-bucket-name.js";
 export * from "./v1/compaction/summary-entry.js";
 export * from "./v1/compaction/compact-messages.js";

@@ -36,4 +36,3 @@ export * from "./stores/timer-member.js";
 export * from "./stores/advance-durable-timers.js";
 export * from "./streams/ensure-streams.js";
 export * from "./streams/shard-consumer-name.js";
-export * from "./streams/last-stored-message.js";

@@ -19,8 +19,7 @@ import {
   type ScheduleCreated,
   type ScheduleIndexEntry,
   type ScheduleRejectionCode,
-  withReadDeadline,
-  DEFAULT_STORE_READ_TIMEOUT_MS,
+  lastStoredMessage,
 } from "@troupe/protocol";
 import { ScheduleRejectedError } from "./schedule-rejected-error.js";
 import { VerdictTimeoutError } from "./verdict-timeout-error.js";
@@ -160,10 +159,7 @@ export class ScheduleClient {
     }
     const entries = await Promise.all(
       Object.keys(subjects).map(async (subject) => {
-        const stored = await withReadDeadline(
-          () => this.jsm.streams.getMessage(stream, { last_by_subj: subject }),
-          { store: "stream", name: stream, key: subject, timeoutMs: DEFAULT_STORE_READ_TIMEOUT_MS },
-        );
+        const stored = await lastStoredMessage(this.jsm, stream, subject);
         const parsed = scheduleIndexEntrySchema.safeParse(stored?.json());
         return parsed.success ? parsed.data : undefined;
       }),

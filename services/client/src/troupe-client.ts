@@ -17,6 +17,7 @@ import {
   mediaBucketName,
   type MediaRef,
   withReadDeadline,
+  lastStoredMessage,
   DEFAULT_STORE_READ_TIMEOUT_MS,
 } from "@troupe/protocol";
 import { ClientMedia, type ClientMediaOptions, type UploadMediaOptions } from "./client-media.js";
@@ -596,15 +597,7 @@ export class TroupeClient implements AsyncDisposable {
     const subject = eventSubject({ kind: "session", id: sessionId }, eventType);
     let stored;
     try {
-      stored = await withReadDeadline(
-        () => this.jsm.streams.getMessage(this.streams.events, { last_by_subj: subject }),
-        {
-          store: "stream",
-          name: this.streams.events,
-          key: subject,
-          timeoutMs: DEFAULT_STORE_READ_TIMEOUT_MS,
-        },
-      );
+      stored = await lastStoredMessage(this.jsm, this.streams.events, subject);
     } catch (error) {
       if (isStreamNotFound(error)) {
         throw new StreamsMissingError(this.streams.events, this.prefix, error);

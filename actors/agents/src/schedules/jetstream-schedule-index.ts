@@ -1,4 +1,3 @@
-import { lastStoredMessage } from "@troupe/runtime/internal";
 import {
   JetStreamApiCodes,
   JetStreamApiError,
@@ -10,6 +9,7 @@ import {
   scheduleIndexEntrySchema,
   scheduleIndexStreamName,
   scheduleIndexSubject,
+  lastStoredMessage,
   type ScheduleIndexEntry,
 } from "@troupe/protocol";
 

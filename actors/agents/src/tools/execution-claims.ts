@@ -1,4 +1,3 @@
-import { lastStoredMessage } from "@troupe/runtime/internal";
 import { createHash } from "node:crypto";
 import {
   JetStreamApiCodes,
@@ -6,7 +5,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from "@nats-io/jetstream";
-import { executionClaimSubject } from "@troupe/protocol";
+import { executionClaimSubject, lastStoredMessage } from "@troupe/protocol";
 import { isRetryableEffectClass, type ToolEffectClass } from "./define-tool.js";
 import {
   type BeginOptions,

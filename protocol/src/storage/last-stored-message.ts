@@ -1,5 +1,18 @@
-import type { JetStreamManager, StoredMsg } from "@nats-io/jetstream";
-import { DEFAULT_STORE_READ_TIMEOUT_MS, withReadDeadline } from "@troupe/protocol";
+import {
+  DEFAULT_STORE_READ_TIMEOUT_MS,
+  withReadDeadline,
+} from "../errors/store-read-timeout-error.js";
+
+/**
+ * What {@link lastStoredMessage} needs of a JetStream manager (nats.js's
+ * `JetStreamManager` has it; kept structural so this package needs no NATS
+ * client).
+ */
+export interface LastMessageReader<T> {
+  readonly streams: {
+    getMessage(stream: string, query: { last_by_subj: string }): Promise<T | null>;
+  };
+}
 
 /**
  * The last message a stream stores on a subject (`last_by_subj`), read with a
@@ -13,12 +26,12 @@ import { DEFAULT_STORE_READ_TIMEOUT_MS, withReadDeadline } from "@troupe/protoco
  * @throws StoreReadTimeoutError (`timeout`, retryable) past the deadline; the JetStream error otherwise.
  * @see https://docs.nats.io/reference/reference-protocols/nats_api_reference#get-message
  */
-export function lastStoredMessage(
-  jsm: JetStreamManager,
+export function lastStoredMessage<T>(
+  jsm: LastMessageReader<T>,
   stream: string,
   subject: string,
   timeoutMs = DEFAULT_STORE_READ_TIMEOUT_MS,
-): Promise<StoredMsg | null> {
+): Promise<T | null> {
   return withReadDeadline(() => jsm.streams.getMessage(stream, { last_by_subj: subject }), {
     store: "stream",
     name: stream,
