@@ -101,60 +101,42 @@ describe("processMessage with withStreamTime", () => {
     expect(seen(armed)).toEqual([{ type: "arm", streamTimeMs: undefined }]);
   });
 
-  it("one clock (issue #31): a firing before the deadline by stream time changes nothing and asks to re-arm; at the deadline it rings", () => {
-    const definition = kind(true);
+  /** A kind's actor armed at stream time 1 000 000 (its "ring" timer due at 1 000 500), and a firing of it. */
+  const armedAndFired = (withStreamTime: boolean) => {
+    const definition = kind(withStreamTime);
     const armed = committed(
       processMessage(undefined, inbox(1, "arm", {}, 1_000_000), { definition, address }),
     );
+    return (seq: number, payload: Record<string, unknown>, streamTimeMs: number) =>
+      processMessage(
+        armed.record,
+        inbox(
+          seq,
+          "timer.fired",
+          { timerId: "ring", deadlineMs: 1_000_500, ...payload },
+          streamTimeMs,
+        ),
+        { definition, address },
+      );
+  };
+
+  it("one clock (issue #31): a firing before the deadline by stream time changes nothing and asks to re-arm; at the deadline it rings", () => {
+    const fire = armedAndFired(true);
     // The timer store's clock ran 200 ms ahead of the stream's.
-    const early = processMessage(
-      armed.record,
-      inbox(2, "timer.fired", { timerId: "ring", deadlineMs: 1_000_500 }, 1_000_300),
-      { definition, address },
-    );
-    expect(early).toEqual({
+    expect(fire(2, {}, 1_000_300)).toEqual({
       outcome: "skipped",
       reason: "early_timer",
       early: { timerId: "ring", deadlineMs: 1_000_500, earlyByMs: 200, rearmAtMs: 1_000_700 },
     });
-    const onTime = committed(
-      processMessage(
-        armed.record,
-        inbox(3, "timer.fired", { timerId: "ring", deadlineMs: 1_000_500 }, 1_000_500),
-        { definition, address },
-      ),
-    );
+    const onTime = committed(fire(3, {}, 1_000_500));
     expect(seen(onTime).map((entry) => entry.type)).toEqual(["arm", "ring"]);
   });
 
   it("a test clock's advance counts as time passed: an advanced firing rings, and a partly advanced one re-arms at the rest", () => {
-    const definition = kind(false);
-    const armed = committed(
-      processMessage(undefined, inbox(1, "arm", {}, 1_000_000), { definition, address }),
-    );
-    const advanced = processMessage(
-      armed.record,
-      inbox(
-        2,
-        "timer.fired",
-        { timerId: "ring", deadlineMs: 1_000_500, advancedMs: 450 },
-        1_000_050,
-      ),
-      { definition, address },
-    );
-    expect(advanced.outcome).toBe("committed");
-    const partly = processMessage(
-      armed.record,
-      inbox(
-        3,
-        "timer.fired",
-        { timerId: "ring", deadlineMs: 1_000_500, advancedMs: 400 },
-        1_000_050,
-      ),
-      { definition, address },
-    );
+    const fire = armedAndFired(false);
+    expect(fire(2, { advancedMs: 450 }, 1_000_050).outcome).toBe("committed");
     // Due 100 ms early by stream time + advance: back in at score 1_000_100 + 50.
-    expect(partly).toMatchObject({
+    expect(fire(3, { advancedMs: 400 }, 1_000_050)).toMatchObject({
       reason: "early_timer",
       early: { earlyByMs: 50, rearmAtMs: 1_000_150 },
     });
