@@ -12,7 +12,7 @@ import {
   hostMessageSchemas,
 } from "@troupe/protocol";
 import { isDeepStrictEqual } from "node:util";
-import { createActor, initialTransition, transition, type EventObject } from "xstate";
+import { createActor, type AnyMachineSnapshot, type EventObject } from "xstate";
 import type { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
 import { UnsupportedMachineActionError } from "../errors/unsupported-machine-action-error.js";
 import type { ActorKindDefinition } from "../registry/actor-kind.js";
@@ -20,6 +20,7 @@ import { CHILD_ACTOR_REASON } from "../registry/machine-action-support.js";
 import type { ActorRecord, OutboxItem, PendingEffect } from "./actor-record.js";
 import { deadLetterItems } from "./dead-letter-items.js";
 import { interpretActions, isEventOnlyAction, type MachineAction } from "./interpret-actions.js";
+import { persistedSnapshotOf, pureInitialTransition, pureTransition } from "./pure-transition.js";
 import { readStoredState } from "./read-stored-state.js";
 
 /** One message read from the inbox stream. */
@@ -384,29 +385,32 @@ function transitionMachine(
   if (definition.withStreamTime === true) event = { ...event, streamTimeMs: message.timestampMs };
   const machine = definition.machine;
   const actions: MachineAction[] = [];
-  let snapshot: ReturnType<typeof initialTransition<typeof machine>>[0];
+  let snapshot: AnyMachineSnapshot;
   if (record === undefined || record.state === undefined) {
     const input = definition.input ? definition.input(address) : { address };
-    const [initial, initialActions] = initialTransition(machine, input);
+    const [initial, initialActions] = pureInitialTransition(machine, input);
     snapshot = initial;
-    actions.push(...(initialActions as MachineAction[]));
+    actions.push(...initialActions);
   } else {
     const live = options.live;
     snapshot =
       live !== undefined &&
       live.generation === record.generation &&
       record.machineVersion === definition.version
-        ? (live.snapshot as typeof snapshot)
-        : createActor(machine, { snapshot: storedState as never }).getSnapshot();
+        ? (live.snapshot as AnyMachineSnapshot)
+        : (createActor(machine, {
+            snapshot: storedState as never,
+          }).getSnapshot() as AnyMachineSnapshot);
   }
-  const [next, transitionActions] = transition(machine, snapshot, event);
-  actions.push(...(transitionActions as MachineAction[]));
+  const [next, transitionActions] = pureTransition(machine, snapshot, event);
+  actions.push(...transitionActions);
+  const persisted = persistedSnapshotOf(machine, next);
 
   const context = (next as { context?: unknown }).context;
   const notCreated =
     (record === undefined || record.state === undefined) &&
     actions.every(isEventOnlyAction) &&
-    isDeepStrictEqual(machine.getPersistedSnapshot(next), machine.getPersistedSnapshot(snapshot));
+    isDeepStrictEqual(persisted, persistedSnapshotOf(machine, snapshot));
   const interpreted = interpretActions(actions, {
     address,
     eventAddress: definition.eventAddress
@@ -449,7 +453,7 @@ function transitionMachine(
     generation: (record?.generation ?? 0) + 1,
     inboxSeq: message.seq,
     machineVersion: definition.version,
-    state: machine.getPersistedSnapshot(next),
+    state: persisted,
     eventSeq: interpreted.eventSeq,
     effects: [...effects, ...started].map((effect) =>
       interpreted.effectsCancelled.includes(effect.effectId)
