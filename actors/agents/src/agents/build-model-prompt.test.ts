@@ -137,3 +137,30 @@ describe("buildModelPrompt with tool calls", () => {
     ]);
   });
 });
+
+describe("buildModelPrompt reuses the messages of plain entries (issue #32)", () => {
+  const entries: TranscriptEntry[] = [
+    { role: "user", text: "first question", messageId: "m1" },
+    { role: "assistant", runId: "r1", text: "first answer" },
+    { role: "user", text: "second question", messageId: "m2" },
+  ];
+
+  it("hands out the same frozen message object for an entry in every call", () => {
+    const first = buildModelPrompt(agent, entries).messages;
+    const second = buildModelPrompt(agent, [...entries]).messages;
+    expect(second).toEqual([
+      { role: "user", content: "first question" },
+      { role: "assistant", content: "first answer" },
+      { role: "user", content: "second question" },
+    ]);
+    second.forEach((message, index) => expect(message).toBe(first[index]));
+    expect(Object.isFrozen(second[0])).toBe(true);
+  });
+
+  it("builds a new message for an equal but distinct entry", () => {
+    const [original] = buildModelPrompt(agent, entries).messages;
+    const [copy] = buildModelPrompt(agent, [{ ...entries[0]! }]).messages;
+    expect(copy).toEqual(original);
+    expect(copy).not.toBe(original);
+  });
+});

@@ -1,7 +1,12 @@
 import type { ModelMessage, ToolResultPart } from "ai";
 import type { AgentDefinition } from "./agent-definition.js";
 import { missingToolResultPart, toolCallPart, toolResultPart } from "./tool-messages.js";
-import type { TranscriptEntry, TranscriptToolCall } from "./transcript-entry.js";
+import type {
+  AssistantTranscriptEntry,
+  TranscriptEntry,
+  TranscriptToolCall,
+  UserTranscriptEntry,
+} from "./transcript-entry.js";
 import type { PromptMedia } from "../media/prompt-media.js";
 
 /** What `streamText` gets as the prompt: `instructions` and `messages`. */
@@ -61,16 +66,17 @@ export function buildModelPrompt(
 
   for (const entry of entries) {
     if (entry.role === "user") {
-      const content = media?.userContent(entry) ?? entry.text;
-      if (content.length === 0) continue;
-      const message: ModelMessage = { role: "user", content };
+      const content = media?.userContent(entry);
+      if ((content ?? entry.text).length === 0) continue;
+      const message: ModelMessage =
+        content === undefined ? plainMessage(entry, "user") : { role: "user", content };
       if (pending.size > 0) deferred.push(message);
       else messages.push(message);
     } else if (entry.role === "assistant") {
       settle();
       const calls = uniqueCalls(entry.toolCalls ?? []);
       if (calls.length === 0) {
-        if (entry.text.length > 0) messages.push({ role: "assistant", content: entry.text });
+        if (entry.text.length > 0) messages.push(plainMessage(entry, "assistant"));
         continue;
       }
       messages.push({
@@ -93,6 +99,26 @@ export function buildModelPrompt(
 }
 
 /** The calls with distinct ids, first occurrence kept. */
+/**
+ * The message of a user entry without media or an assistant entry without
+ * tool calls: its text alone. Made once per entry and handed out in every
+ * later call (issue #32): a long session's prompt reuses its messages, and
+ * what is computed per message (the token estimate of a spend reservation)
+ * is computed once. Frozen, as it is shared.
+ */
+function plainMessage(
+  entry: UserTranscriptEntry | AssistantTranscriptEntry,
+  role: "user" | "assistant",
+): ModelMessage {
+  const known = plainMessages.get(entry);
+  if (known !== undefined) return known;
+  const message: ModelMessage = Object.freeze({ role, content: entry.text });
+  plainMessages.set(entry, message);
+  return message;
+}
+
+const plainMessages = new WeakMap<UserTranscriptEntry | AssistantTranscriptEntry, ModelMessage>();
+
 function uniqueCalls(calls: readonly TranscriptToolCall[]): TranscriptToolCall[] {
   const seen = new Set<string>();
   return calls.filter((call) => !seen.has(call.toolCallId) && seen.add(call.toolCallId));

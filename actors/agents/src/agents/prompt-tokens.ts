@@ -24,9 +24,24 @@ export const MEDIA_PART_TOKENS = 1_600;
  */
 export function estimatePromptTokens(prompt: ModelPrompt): number {
   let total = estimateTextTokens(prompt.instructions);
-  for (const message of prompt.messages) total += messageTokens(message);
+  for (const message of prompt.messages) {
+    let tokens = estimatedMessages.get(message);
+    if (tokens === undefined) {
+      tokens = messageTokens(message);
+      estimatedMessages.set(message, tokens);
+    }
+    total += tokens;
+  }
   return total;
 }
+
+/**
+ * Tokens of messages already estimated: `buildModelPrompt` hands out the same
+ * message object for an entry in every call (issue #32), so a long session's
+ * estimate costs a lookup per message, not a scan of its text. Messages are
+ * never changed once built.
+ */
+const estimatedMessages = new WeakMap<ModelMessage, number>();
 
 function messageTokens(message: ModelMessage): number {
   if (typeof message.content === "string") return estimateTextTokens(message.content);
