@@ -5,7 +5,7 @@ import { describeLeadingBytes } from "./describe-bytes.js";
 import { decodeJson } from "./json-codec.js";
 import { decodeMsgpack } from "./msgpack-codec.js";
 import { DEFAULT_MAX_PAYLOAD_BYTES, assertPayloadLimit } from "./payload-limit.js";
-import { formatWirePath, toWireValue, type WireValue } from "./wire-value.js";
+import { checkedWireValue, formatWirePath, type WireValue } from "./wire-value.js";
 
 /** Options every decoder takes. */
 export interface DecodeBodyOptions {
@@ -71,7 +71,7 @@ export function decodeBody(
       error,
     );
   }
-  const body = toWireValue(raw, (problem, path) =>
+  const body = checkedWireValue(raw, (problem, path) =>
     fail(
       `The body holds a value outside the JSON data model at ${formatWirePath(path)}: ${problem}.`,
     ),
@@ -83,7 +83,7 @@ export function decodeBody(
         `${EXPECTED_BODY}; got ${describeLeadingBytes(bytes)}.`,
     );
   }
-  return body;
+  return body as Record<string, WireValue>;
 }
 
 function chooseCodec(

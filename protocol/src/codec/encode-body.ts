@@ -1,9 +1,9 @@
 import { PayloadTooLargeError } from "../errors/payload-too-large-error.js";
 import { DEFAULT_CODEC, contentTypeFor, type CodecName } from "./content-type.js";
 import { encodeJson } from "./json-codec.js";
-import { encodeMsgpack } from "./msgpack-codec.js";
+import { packCheckedMsgpack } from "./msgpack-codec.js";
 import { DEFAULT_MAX_PAYLOAD_BYTES, assertPayloadLimit } from "./payload-limit.js";
-import { formatWirePath, toWireValue } from "./wire-value.js";
+import { checkedWireValue, formatWirePath } from "./wire-value.js";
 
 /** Options of `encodeMessage` and `encodeEvent`. */
 export interface EncodeOptions {
@@ -38,10 +38,14 @@ export function encodeBody(value: unknown, options: EncodeOptions = {}): Encoded
   const contentType = contentTypeFor(codec);
   const maxBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   assertPayloadLimit(maxBytes);
-  const data = toWireValue(value, (problem, path) => {
-    throw new TypeError(`Cannot encode ${formatWirePath(path)}: ${problem}.`);
-  });
-  const bytes = codec === "json" ? encodeJson(data) : encodeMsgpack(data);
+  const data = checkedWireValue(
+    value,
+    (problem, path) => {
+      throw new TypeError(`Cannot encode ${formatWirePath(path)}: ${problem}.`);
+    },
+    { widenIntegers: codec !== "json" },
+  );
+  const bytes = codec === "json" ? encodeJson(data) : packCheckedMsgpack(data);
   if (bytes.byteLength > maxBytes) {
     throw new PayloadTooLargeError({
       sizeBytes: bytes.byteLength,

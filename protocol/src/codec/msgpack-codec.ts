@@ -26,6 +26,17 @@ export function encodeMsgpack(value: unknown): Uint8Array {
   return new Uint8Array(packr.pack(widenIntegers(value)));
 }
 
+/**
+ * Writes data already made ready for msgpack by `checkedWireValue` with
+ * `widenIntegers` (what `encodeBody` does), without walking it again.
+ *
+ * @param value - checked data, big integers as bigints.
+ * @returns a fresh byte array.
+ */
+export function packCheckedMsgpack(value: unknown): Uint8Array {
+  return new Uint8Array(packr.pack(value));
+}
+
 function widenIntegers(value: unknown): unknown {
   if (typeof value === "number") {
     return Number.isSafeInteger(value) && (value > 0xffff_ffff || value < -0x8000_0000)

@@ -36,6 +36,110 @@ export function toWireValue(value: unknown, onProblem: WireProblemHandler): Wire
 }
 
 /**
+ * Checks `value` like {@link toWireValue} and returns it as it is when it fits
+ * the data model unchanged — a body decoded from the wire, an envelope about
+ * to be encoded — or else a copy of just the parts that change (an
+ * `undefined` property dropped, `-0`, a widened integer): one walk and no
+ * copy of the whole tree (issue #32; the codecs walked and copied every body
+ * two or three times). The value is not modified.
+ *
+ * @param value - decoded or to-be-encoded data.
+ * @param onProblem - throws the caller's error for a refused value.
+ * @param options - `widenIntegers`: whole numbers beyond 32 bits that are safe
+ *   integers become bigints, so that msgpack writes them as 64-bit integers
+ *   (see `encodeMsgpack`).
+ * @returns `value`, or a copy where something changed.
+ */
+export function checkedWireValue(
+  value: unknown,
+  onProblem: WireProblemHandler,
+  options: { readonly widenIntegers?: boolean } = {},
+): unknown {
+  return checked(value, [], onProblem, options.widenIntegers === true);
+}
+
+function checked(
+  value: unknown,
+  path: (string | number)[],
+  onProblem: WireProblemHandler,
+  widen: boolean,
+): unknown {
+  switch (typeof value) {
+    case "boolean":
+      return value;
+    case "string":
+      if (loneSurrogate.test(value)) onProblem("the string is not well-formed Unicode", path);
+      return value;
+    case "number":
+      if (!Number.isFinite(value)) onProblem(`${value} is not a finite number`, path);
+      if (value === 0) return 0;
+      return widen && Number.isSafeInteger(value) && (value > 0xffff_ffff || value < -0x8000_0000)
+        ? BigInt(value)
+        : value;
+    case "object":
+      if (value === null) return null;
+      if (path.length >= MAX_NESTING_DEPTH) {
+        onProblem(`the value nests deeper than ${MAX_NESTING_DEPTH} levels`, path);
+      }
+      return Array.isArray(value)
+        ? checkedArray(value, path, onProblem, widen)
+        : checkedObject(value, path, onProblem, widen);
+    default:
+      return onProblem(`${describe(value)} is not plain data`, path);
+  }
+}
+
+function checkedArray(
+  values: unknown[],
+  path: (string | number)[],
+  onProblem: WireProblemHandler,
+  widen: boolean,
+): unknown[] {
+  let changed: unknown[] | undefined;
+  for (let index = 0; index < values.length; index += 1) {
+    const entry = values[index];
+    path.push(index);
+    const next = checked(entry, path, onProblem, widen);
+    path.pop();
+    if (changed === undefined && !Object.is(next, entry)) changed = values.slice(0, index);
+    changed?.push(next);
+  }
+  return changed ?? values;
+}
+
+function checkedObject(
+  value: object,
+  path: (string | number)[],
+  onProblem: WireProblemHandler,
+  widen: boolean,
+): object {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    onProblem(`${describe(value)} is not a plain object or array`, path);
+  }
+  const keys = Object.keys(value);
+  let changed: Record<string, unknown> | undefined;
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index]!;
+    if (key === "__proto__") onProblem('the key "__proto__" is not allowed', path);
+    const entry = (value as Record<string, unknown>)[key];
+    let next: unknown;
+    if (entry !== undefined) {
+      path.push(key);
+      next = checked(entry, path, onProblem, widen);
+      path.pop();
+    }
+    if (changed === undefined && (entry === undefined || !Object.is(next, entry))) {
+      changed = {};
+      for (const earlier of keys.slice(0, index))
+        changed[earlier] = (value as Record<string, unknown>)[earlier];
+    }
+    if (changed !== undefined && entry !== undefined) changed[key] = next;
+  }
+  return changed ?? value;
+}
+
+/**
  * Writes a path for messages: `$`, `$.payload.items[2]`, `$["odd key"]`.
  *
  * @param path - keys and indexes from the root.
