@@ -21,6 +21,7 @@ import { RedisIdempotencyRecordStore } from "../tools/redis-idempotency-record-s
 import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
 import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
 import type { ActorKindDefinition, HostServices, PublishedOutboxItem } from "@troupe/runtime";
+import { RedisScript } from "@troupe/runtime/internal";
 import { McpToolCatalog } from "../mcp/mcp-tool-catalog.js";
 import {
   createDeltaPublisher,
@@ -55,6 +56,17 @@ import { hostMediaStoreOptions } from "../media/host-media-store-options.js";
 
 /** How long the stream attempt counter of a model call is kept after its last stream, in ms: 7 days. */
 const STREAM_ATTEMPT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The next stream attempt of a model call and its key's expiry, in one round
+ * trip (issue #32: an `INCR` and a `PEXPIRE` were two).
+ * KEYS: the call's stream-attempt key; ARGV: time to live in ms. Returns the attempt (≥ 1).
+ */
+const nextStreamAttemptScript = new RedisScript(`
+local attempt = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return attempt
+`);
 
 export { AGENT_MACHINES_VERSION } from "./machine-versions.js";
 
@@ -132,9 +144,9 @@ export function agentKinds(
       // hosts' re-runs of the same model call, so a client can drop superseded text.
       streamAttempt: async ({ sessionId, runId, modelCallIndex }) => {
         const key = services.keys.modelStreamAttempt(sessionId, `${runId}.m${modelCallIndex}`);
-        const streamAttempt = await services.redis.incr(key);
-        void services.redis.pexpire(key, STREAM_ATTEMPT_TTL_MS).catch(() => undefined);
-        return streamAttempt;
+        return Number(
+          await nextStreamAttemptScript.run(services.redis, [key], [STREAM_ATTEMPT_TTL_MS]),
+        );
       },
       // Spend limits across hosts: reservations and spend in Redis (issue #19).
       spend: new SpendGuard(new RedisSpendLedger(services.redis, services.keys)),
