@@ -1,4 +1,8 @@
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
 import { TroupeClient } from "@troupe/client";
+import { allSessionsEventWildcard } from "@troupe/protocol";
+import { streamNames } from "@troupe/protocol/internal";
 import { serveGateway, type ServingGateway } from "@troupe/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SseReader, type SseEvent } from "../support/sse-reader.js";
@@ -94,6 +98,28 @@ describe("gateway REST routes", () => {
 
   const typeIs = (type: string) => (events: readonly SseEvent[]) =>
     events.some((event) => event.event === type);
+
+  it("follows every session's events only from the first request that reads the fleet index (issue #32)", async () => {
+    const nats = await connect({ servers: (await dev.state()).natsUrl });
+    try {
+      const jsm = await jetstreamManager(nats);
+      const fleetConsumers = async () =>
+        (await jsm.consumers.list(streamNames("troupe").events).next()).filter((info) =>
+          [info.config.filter_subject, ...(info.config.filter_subjects ?? [])].includes(
+            allSessionsEventWildcard(),
+          ),
+        ).length;
+      // The gateway is up and has answered a request that does not read the index.
+      expect((await call("GET", "/v1/openapi.json")).status).toBe(200);
+      expect(await fleetConsumers()).toBe(0);
+      const approvals = await call("GET", "/v1/approvals");
+      expect(approvals.status).toBe(200);
+      expect(Array.isArray(approvals.body)).toBe(true);
+      expect(await fleetConsumers()).toBe(1);
+    } finally {
+      await nats.close();
+    }
+  });
 
   it("sends a message (202 SendReceipt), streams its run as SSE and reports the idle session", async () => {
     const sent = await call("POST", "/v1/sessions/rest-hello/messages", {
