@@ -6,7 +6,12 @@
  * sequential, p50/p99, CPU per turn and a per-hop breakdown from the journal's
  * timestamps; (d) message 1 vs message 500 of one session; (e) 100 and 200
  * sessions in flight; (f) 10,000 new sessions with host memory, Redis and stream
- * growth before, right after and after passivation. Prints the Markdown report
+ * growth before, right after and after passivation; (g) plain and one-read-tool
+ * turns through the real `troupe dev` (gateway, metrics and all) beside (a) and
+ * (b), sequential and a new session each with `sendAndWait` (the latter on the
+ * bare host too); then Restate side by side (`restate/`: the equivalent
+ * plain and one-tool turns through `restate-server` from npm, sequential and
+ * 100/200 in flight; skipped, saying why, where it cannot start). Prints the Markdown report
  * and writes it to its section of `latest-results.md` beside this file.
  *
  * Run with `npm run bench:turns` (from the repository root; `npm run bench` runs
@@ -17,14 +22,23 @@
  */
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { TroupeClient } from "@troupe/client";
 import { hostSettingsSchema } from "@troupe/runtime";
 import { startBenchLifecycle } from "./bench-lifecycle.js";
 import { count, ms } from "./format-numbers.js";
 import { collectMachineFacts, type MachineFacts } from "./machine-facts.js";
 import { writeResultSection } from "./results-file.js";
+import { runRestatePhase } from "./restate/run-restate-phase.js";
+import type { RestateTurnKind } from "./restate/turn-object.js";
+import { devTurnKinds, type DevTurnKind } from "./turns/dev-turn-kinds.js";
 import { measureConcurrentTurns } from "./turns/measure-concurrent-turns.js";
+import { measureDevTurns, type DevTurnsResult } from "./turns/measure-dev-turns.js";
 import { measureLongSession, type LongSessionResult } from "./turns/measure-long-session.js";
 import { measureManySessions, type ManySessionsResult } from "./turns/measure-many-sessions.js";
+import {
+  measureNewSessionTurns,
+  type NewSessionTurnsResult,
+} from "./turns/measure-new-session-turns.js";
 import { measureRawFloor, type RawFloor } from "./turns/measure-raw-floor.js";
 import {
   measureSequentialTurns,
@@ -78,6 +92,15 @@ const concurrentRuns: readonly { kind: TurnKind; inFlight: number }[] = [
   { kind: "read", inFlight: 100 },
   { kind: "read", inFlight: 200 },
 ];
+/** Restate's runs beside (e): its `oneTool` handler stands beside our read tool turn. */
+const restateConcurrentRuns: readonly { kind: RestateTurnKind; inFlight: number }[] = [
+  { kind: "plain", inFlight: 100 },
+  { kind: "plain", inFlight: 200 },
+  { kind: "oneTool", inFlight: 100 },
+  { kind: "oneTool", inFlight: 200 },
+];
+/** Longest start of `restate-server`, of its endpoint and of the registration, each; then Restate is skipped. */
+const restateReadyTimeoutMs = 30_000;
 const manySessions = { sessions: quick ? 1_000 : 10_000, inFlight: 200, warmupSessions: 100 };
 const rawFloorRun = {
   shardCount,
@@ -110,6 +133,10 @@ async function run(): Promise<number> {
   };
   let longSession: LongSessionResult | undefined;
   const concurrent: ConcurrentRun[] = [];
+  const newSession: Record<DevTurnKind, NewSessionTurnsResult | undefined> = {
+    plain: undefined,
+    read: undefined,
+  };
   const main = await attempt("start host", () =>
     startTurnDeployment({ name: "turns", shardCount, turnTimeoutMs, resources }),
   );
@@ -162,8 +189,58 @@ async function run(): Promise<number> {
       });
       concurrent.push({ kind, inFlight, result });
     }
+    // Row (g)'s new-session-per-turn turns, on the bare host for the ratio.
+    await attempt("new-session turns, bare host", async () => {
+      const natsUrl = main.cluster.servers.natsUrl;
+      const client = resources.track(await TroupeClient.connect({ natsUrl }), (c) => c.close());
+      try {
+        for (const kind of devTurnKinds) {
+          progress(`(g) bare host: ${kind} turns, a new session each (sendAndWait)`);
+          newSession[kind] = await attempt(`new-session ${kind} turns, bare host`, async () => {
+            const result = await measureNewSessionTurns(client, main.readCpu, {
+              prefix: `new-${kind}`,
+              text: texts[kind],
+              warmupTurns: settings.sequentialWarmupTurns,
+              samples: settings.sequentialSamples,
+              turnTimeoutMs,
+            });
+            progress(
+              `  p50 ${ms(result.latency.p50Ms)} / p99 ${ms(result.latency.p99Ms)} ms, CPU ${ms(result.cpu.totalMs ?? Number.NaN)} ms per turn`,
+            );
+            return result;
+          });
+        }
+      } finally {
+        await resources.release(client);
+      }
+    });
     await stopTurnDeployment(main, resources);
   }
+
+  progress("(g) turns through troupe dev");
+  const troupeDev: DevTurnsResult | undefined = await attempt(
+    "turns through troupe dev",
+    async () => {
+      const result = await measureDevTurns({
+        hosts: 1,
+        texts,
+        sessions: settings.sequentialSessions,
+        warmupTurns: settings.sequentialWarmupTurns,
+        samples: settings.sequentialSamples,
+        turnTimeoutMs,
+        resources,
+        progress,
+      });
+      for (const kind of devTurnKinds) {
+        const turns = result.sequential[kind];
+        const fresh = result.newSession[kind];
+        progress(
+          `  ${kind}: sequential p50 ${ms(turns.latency.p50Ms)} / p99 ${ms(turns.latency.p99Ms)} ms; new session each p50 ${ms(fresh.latency.p50Ms)} / p99 ${ms(fresh.latency.p99Ms)} ms`,
+        );
+      }
+      return result;
+    },
+  );
 
   progress(`(f) ${count(manySessions.sessions)} new sessions, one turn each`);
   const many: ManySessionsResult | undefined = await attempt("many sessions", async () => {
@@ -197,6 +274,18 @@ async function run(): Promise<number> {
     }
   });
 
+  // Last, with every Troupe deployment stopped, so it does not disturb their rows.
+  progress("Restate side by side");
+  const restate = await runRestatePhase({
+    resources,
+    progress,
+    attempt,
+    settings,
+    concurrentRuns: restateConcurrentRuns,
+    readyTimeoutMs: restateReadyTimeoutMs,
+    turnTimeoutMs,
+  });
+
   await resources.releaseAll();
   const leftover = await sweepLeftovers();
   if (leftover !== undefined) errors.push(leftover);
@@ -209,6 +298,9 @@ async function run(): Promise<number> {
     longSession,
     concurrent,
     manySessions: many,
+    newSession,
+    troupeDev,
+    restate,
     errors,
     durationMs: performance.now() - startedAtMs,
   };

@@ -7,7 +7,10 @@ export const turnCpuLabels = ["host", "nats-server", "redis-server"] as const;
 export interface CpuPerTurn {
   /** By process label: `host`, `nats-server`, `redis-server`, and `node` (the benchmark's client, not in the total). */
   readonly byLabelMs: CpuTimesMs;
-  /** host + nats-server + redis-server; undefined when one of them could not be read. */
+  /**
+   * The sum over the counted labels (host + nats-server + redis-server unless
+   * other labels were given); undefined when one of them could not be read.
+   */
   readonly totalMs: number | undefined;
 }
 
@@ -16,15 +19,21 @@ export interface CpuPerTurn {
  *
  * @param spentMs - CPU ms used in the window, by label (see `cpuBetween`).
  * @param turns - turns completed in the window (at least 1).
+ * @param totalLabels - the labels summed into the total; default {@link turnCpuLabels}
+ *   (the Restate side counts `restate-server` and its endpoint).
  * @returns per-label and total ms per turn.
  * @throws RangeError when `turns` is not a positive number.
  */
-export function cpuPerTurn(spentMs: CpuTimesMs, turns: number): CpuPerTurn {
+export function cpuPerTurn(
+  spentMs: CpuTimesMs,
+  turns: number,
+  totalLabels: readonly string[] = turnCpuLabels,
+): CpuPerTurn {
   if (!(turns > 0)) throw new RangeError(`turns must be positive, got ${turns}`);
   const byLabelMs: Record<string, number> = {};
   for (const [label, value] of Object.entries(spentMs)) byLabelMs[label] = value / turns;
   let totalMs: number | undefined = 0;
-  for (const label of turnCpuLabels) {
+  for (const label of totalLabels) {
     const value = byLabelMs[label];
     totalMs = value === undefined || totalMs === undefined ? undefined : totalMs + value;
   }

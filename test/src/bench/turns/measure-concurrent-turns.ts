@@ -1,10 +1,7 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { summarizeLatencies, type LatencySummary } from "../latency-summary.js";
-import { closedLoopRate } from "./closed-loop-rate.js";
-import { cpuPerTurn, type CpuPerTurn } from "./cpu-per-turn.js";
-import { streamCounts } from "./stream-state.js";
-import { cpuBetween } from "./thread-cpu.js";
-import { epochNowMs, type TurnTiming } from "./turn-driver.js";
+import type { LatencySummary } from "../latency-summary.js";
+import { measureClosedLoop } from "./closed-loop-window.js";
+import type { CpuPerTurn } from "./cpu-per-turn.js";
+import { streamCounts, type StreamCounts } from "./stream-state.js";
 import type { TurnDeployment } from "./turn-deployment.js";
 
 /** Options of {@link measureConcurrentTurns}. */
@@ -45,7 +42,8 @@ export interface ConcurrentTurnsResult {
  * `windowMs` and until every session completed two turns in it; the rate is the
  * sum of the sessions' own rates in the window (`closedLoopRate`), and CPU and
  * inbox messages per turn are those of the window ÷ (rate × window). Then
- * sending stops and the turns in flight finish.
+ * sending stops and the turns in flight finish. The loop and its window are
+ * `measureClosedLoop`'s, which the Restate rows use too.
  *
  * @param deployment - a started deployment.
  * @param options - sessions, text, warm-up and window.
@@ -57,74 +55,30 @@ export async function measureConcurrentTurns(
   options: ConcurrentTurnsOptions,
 ): Promise<ConcurrentTurnsResult> {
   const { cluster, driver } = deployment;
-  const timings: TurnTiming[] = [];
-  const completions = new Map<string, number[]>();
-  const warmSessions = new Set<number>();
-  let sending = true;
-  let failure: Error | undefined;
-  const loops = Array.from({ length: options.inFlight }, async (_, index) => {
-    while (sending && failure === undefined) {
-      try {
-        const timing = await driver.turn(`${options.prefix}-${index}`, options.text);
-        timings.push(timing);
-        completions.set(timing.sessionId, [
-          ...(completions.get(timing.sessionId) ?? []),
-          timing.completedAtMs,
-        ]);
-        warmSessions.add(index);
-      } catch (error) {
-        failure ??= error instanceof Error ? error : new Error(String(error));
-      }
-    }
+  let inboxBefore: StreamCounts | undefined;
+  let inboxAfter: StreamCounts | undefined;
+  const window = await measureClosedLoop({
+    inFlight: options.inFlight,
+    warmupMs: options.warmupMs,
+    windowMs: options.windowMs,
+    maxWindowMs: options.maxWindowMs,
+    turn: (index) => driver.turn(`${options.prefix}-${index}`, options.text),
+    readCpu: deployment.readCpu,
+    atWindowStart: async () => {
+      inboxBefore = await streamCounts(cluster.jsm, cluster.streams.inbox);
+    },
+    atWindowEnd: async () => {
+      inboxAfter = await streamCounts(cluster.jsm, cluster.streams.inbox);
+    },
   });
-  // Read through a function: the loops set `failure` while this function awaits.
-  const failed = (): Error | undefined => failure;
-  const throwIfFailed = (): void => {
-    const error = failed();
-    if (error !== undefined) throw error;
+  const inboxMessages = (inboxAfter?.lastSeq ?? Number.NaN) - (inboxBefore?.lastSeq ?? Number.NaN);
+  return {
+    inFlight: options.inFlight,
+    turnsPerSecond: window.turnsPerSecond,
+    turns: window.turns,
+    windowMs: window.windowMs,
+    latency: window.latency,
+    cpu: window.cpu,
+    inboxMessagesPerTurn: inboxMessages / window.turnsInWindow,
   };
-  try {
-    const startedAtMs = Date.now();
-    while (
-      failed() === undefined &&
-      (Date.now() - startedAtMs < options.warmupMs || warmSessions.size < options.inFlight)
-    )
-      await sleep(20);
-    throwIfFailed();
-    const inboxBefore = await streamCounts(cluster.jsm, cluster.streams.inbox);
-    const cpuBefore = await deployment.readCpu();
-    const windowStartMs = epochNowMs();
-    const cycled = () =>
-      [...completions.values()].every(
-        (times) => times.filter((atMs) => atMs >= windowStartMs).length >= 2,
-      );
-    await sleep(options.windowMs);
-    while (failed() === undefined && !cycled()) {
-      if (epochNowMs() - windowStartMs > options.maxWindowMs)
-        throw new Error(`not every session completed two turns within ${options.maxWindowMs} ms`);
-      await sleep(20);
-    }
-    const windowEndMs = epochNowMs();
-    const cpuAfter = await deployment.readCpu();
-    const inboxAfter = await streamCounts(cluster.jsm, cluster.streams.inbox);
-    throwIfFailed();
-    const inWindow = timings.filter(
-      (timing) => timing.completedAtMs >= windowStartMs && timing.completedAtMs < windowEndMs,
-    );
-    const { turnsPerSecond } = closedLoopRate(completions, windowStartMs, windowEndMs);
-    const windowMs = windowEndMs - windowStartMs;
-    const turnsInWindow = (turnsPerSecond * windowMs) / 1000;
-    return {
-      inFlight: options.inFlight,
-      turnsPerSecond,
-      turns: inWindow.length,
-      windowMs,
-      latency: summarizeLatencies(inWindow.map((timing) => timing.durationMs)),
-      cpu: cpuPerTurn(cpuBetween(cpuBefore, cpuAfter), turnsInWindow),
-      inboxMessagesPerTurn: (inboxAfter.lastSeq - inboxBefore.lastSeq) / turnsInWindow,
-    };
-  } finally {
-    sending = false;
-    await Promise.all(loops);
-  }
 }

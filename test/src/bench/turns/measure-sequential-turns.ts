@@ -8,6 +8,15 @@ import { cpuBetween } from "./thread-cpu.js";
 import type { TurnTiming } from "./turn-driver.js";
 import type { TurnDeployment } from "./turn-deployment.js";
 
+/**
+ * What {@link measureSequentialTurns} needs of a deployment: its turn driver,
+ * CPU reader and the JetStream clients and stream names to read the journal
+ * with (a {@link TurnDeployment}, or `troupe dev`'s: `measure-dev-turns.ts`).
+ */
+export type SequentialTurnsTarget = Pick<TurnDeployment, "driver" | "readCpu"> & {
+  readonly cluster: Pick<TurnDeployment["cluster"], "js" | "jsm" | "streams">;
+};
+
 /** Options of {@link measureSequentialTurns}. */
 export interface SequentialTurnsOptions {
   /** Session ids are `<prefix>-0` … `<prefix>-<sessions - 1>`. */
@@ -39,12 +48,12 @@ export interface SequentialTurnsResult {
  * per turn (host + servers) over the measured turns, the inbox messages per turn,
  * and the per-hop breakdown from the journaled messages of the measured turns.
  *
- * @param deployment - a started deployment.
+ * @param deployment - a started deployment (see {@link SequentialTurnsTarget}).
  * @param options - sessions, text, counts.
  * @returns the measurements.
  */
 export async function measureSequentialTurns(
-  deployment: TurnDeployment,
+  deployment: SequentialTurnsTarget,
   options: SequentialTurnsOptions,
 ): Promise<SequentialTurnsResult> {
   const { cluster, driver } = deployment;

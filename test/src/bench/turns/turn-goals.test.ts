@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeAtMost, judgeLatency, ratioOf, turnGoals } from "./turn-goals.js";
+import { judgeAtMost, judgeDevTurn, judgeLatency, ratioOf, turnGoals } from "./turn-goals.js";
 
 const latency = (p50Ms: number, p99Ms: number) => ({ count: 300, p50Ms, p99Ms, maxMs: p99Ms });
 
@@ -15,6 +15,13 @@ describe("turn goals", () => {
     expect(judgeAtMost({ time: 1.2, CPU: undefined }, 1.15, "×")).toBe(
       "no: time > 1.15×, CPU unknown",
     );
+  });
+
+  it("judges troupe dev against the bare host's p50, at most 1.2×", () => {
+    expect(judgeDevTurn(6, 5)).toBe("yes (1.20×)");
+    expect(judgeDevTurn(6.05, 5)).toBe("no: 1.21× > 1.2×");
+    expect(judgeDevTurn(26, 4.59)).toBe("no: 5.66× > 1.2×");
+    expect(judgeDevTurn(6, undefined)).toBe("unknown: bare host not measured");
   });
 
   it("gives no ratio without a positive denominator", () => {

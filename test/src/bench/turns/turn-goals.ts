@@ -25,7 +25,28 @@ export const turnGoals = {
     text: "host heap ≤ 10 KB per active actor, and back near the baseline once actors are passivated",
   },
   redis: { bytesPerIdleSession: 2_000, text: "Redis ≤ 2 KB per idle session" },
+  troupeDev: {
+    maxRatio: 1.2,
+    text: "through `troupe dev` within 1.2× of the bare host (sequential p50)",
+  },
 } as const;
+
+/**
+ * Judges a turn through `troupe dev` against the bare host's: its p50 at most
+ * {@link turnGoals}`.troupeDev.maxRatio` × the bare host's.
+ *
+ * @param devP50Ms - p50 through `troupe dev`, in ms.
+ * @param bareP50Ms - p50 of the same turns on the bare host, in ms; undefined when not measured.
+ * @returns `yes (1.08×)`, `no: 1.31× > 1.2×`, or `unknown: bare host not measured`.
+ */
+export function judgeDevTurn(devP50Ms: number, bareP50Ms: number | undefined): string {
+  const ratio = ratioOf(devP50Ms, bareP50Ms);
+  if (ratio === undefined) return "unknown: bare host not measured";
+  const { maxRatio } = turnGoals.troupeDev;
+  return ratio <= maxRatio
+    ? `yes (${ratio.toFixed(2)}×)`
+    : `no: ${ratio.toFixed(2)}× > ${maxRatio}×`;
+}
 
 /**
  * Judges a latency summary against p50 and p99 limits.

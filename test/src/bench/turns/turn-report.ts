@@ -1,10 +1,14 @@
 import { count, fixed, ms } from "../format-numbers.js";
 import { renderMarkdownTable } from "../markdown-table.js";
 import { machineFactLines } from "../machine-facts.js";
+import { restateComparisonTable } from "../restate/restate-report.js";
 import type { LatencySummary } from "../latency-summary.js";
 import type { CpuPerTurn } from "./cpu-per-turn.js";
 import type { RawFloor } from "./measure-raw-floor.js";
-import { judgeAtMost, judgeLatency, ratioOf, turnGoals } from "./turn-goals.js";
+import { devCpuTotalMs } from "./dev-cpu.js";
+import { devKindLabels, devTurnKinds } from "./dev-turn-kinds.js";
+import { judgeAtMost, judgeDevTurn, judgeLatency, ratioOf, turnGoals } from "./turn-goals.js";
+import { devBreakdownTables, devComparisonTable } from "./turn-report-dev.js";
 import {
   breakdownTables,
   cpuTable,
@@ -36,10 +40,13 @@ export function renderTurnReport(results: AgentTurnResults): string {
   const { facts } = results;
   const tables = [
     mainTable(results),
+    devComparisonTable(results),
+    restateComparisonTable(results),
     longSessionTable(results.longSession),
     manySessionsTable(results.manySessions),
     streamTable(results.manySessions),
     ...breakdownTables(results.sequential, kindLabels),
+    ...devBreakdownTables(results),
     cpuTable(results, kindLabels),
   ].filter((table): table is string => table !== undefined);
   return [
@@ -114,6 +121,7 @@ export function mainTable(results: AgentTurnResults): string {
       ]),
     );
   }
+  rows.push(...devRows(results));
   return renderMarkdownTable(
     [
       { header: "measurement (1 host)", align: "left" },
@@ -182,6 +190,23 @@ function rateRow(
     cpuCell(cpu),
     ...goal,
   ];
+}
+
+/** Row (g): sequential turns through `troupe dev`, judged against (a) and (b); none when it did not run. */
+function devRows(results: AgentTurnResults): string[][] {
+  if (!("troupeDev" in results)) return [];
+  const dev = results.troupeDev;
+  return devTurnKinds.map((kind) => {
+    const label = `(g) ${devKindLabels[kind]} through \`troupe dev\`, sequential (ms)`;
+    const result = dev?.sequential[kind];
+    if (result === undefined) return errorRow(label);
+    // All of troupe dev's processes count: its own (gateway, log formatter) too.
+    const cpu = { ...result.cpu, totalMs: devCpuTotalMs(result.cpu) };
+    return latencyRow(label, result.latency, result.inboxMessagesPerTurn, results.rawFloor, cpu, [
+      turnGoals.troupeDev.text,
+      judgeDevTurn(result.latency.p50Ms, results.sequential[kind]?.latency.p50Ms),
+    ]);
+  });
 }
 
 function longSessionRows(results: AgentTurnResults): string[][] {

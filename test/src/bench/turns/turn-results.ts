@@ -1,7 +1,11 @@
 import type { MachineFacts } from "../machine-facts.js";
+import type { RestateResults } from "../restate/restate-results.js";
 import type { ConcurrentTurnsResult } from "./measure-concurrent-turns.js";
+import type { DevTurnKind } from "./dev-turn-kinds.js";
+import type { DevTurnsResult } from "./measure-dev-turns.js";
 import type { LongSessionResult } from "./measure-long-session.js";
 import type { ManySessionsResult } from "./measure-many-sessions.js";
+import type { NewSessionTurnsResult } from "./measure-new-session-turns.js";
 import type { RawFloor } from "./measure-raw-floor.js";
 import type { SequentialTurnsResult } from "./measure-sequential-turns.js";
 
@@ -41,6 +45,15 @@ export interface AgentTurnResults {
   readonly longSession: LongSessionResult | undefined;
   readonly concurrent: readonly ConcurrentRun[];
   readonly manySessions: ManySessionsResult | undefined;
+  /**
+   * The bare host's turns to a new session each with `TroupeClient.sendAndWait`,
+   * beside row (g)'s; absent when not run, a kind undefined when it failed.
+   */
+  readonly newSession?: Readonly<Record<DevTurnKind, NewSessionTurnsResult | undefined>>;
+  /** Row (g): turns through `troupe dev`; absent when not run, undefined when the phase failed. */
+  readonly troupeDev?: DevTurnsResult | undefined;
+  /** Restate side by side (`../restate/`): absent when not run; `skipped` with the reason when it could not start. */
+  readonly restate?: RestateResults | undefined;
   readonly errors: readonly string[];
   readonly durationMs: number;
 }
