@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildModelPrompt } from "./build-model-prompt.js";
+import { REUSE_MESSAGES_FROM_ENTRIES, buildModelPrompt } from "./build-model-prompt.js";
 import { defineAgent } from "./define-agent.js";
 import { MISSING_TOOL_RESULT_TEXT } from "./tool-messages.js";
 import type { ToolTranscriptEntry, TranscriptEntry } from "./transcript-entry.js";
@@ -138,29 +138,38 @@ describe("buildModelPrompt with tool calls", () => {
   });
 });
 
-describe("buildModelPrompt reuses the messages of plain entries (issue #32)", () => {
-  const entries: TranscriptEntry[] = [
-    { role: "user", text: "first question", messageId: "m1" },
-    { role: "assistant", runId: "r1", text: "first answer" },
-    { role: "user", text: "second question", messageId: "m2" },
-  ];
+describe("buildModelPrompt reuses the messages of plain entries of a long prompt (issue #32)", () => {
+  const entries: TranscriptEntry[] = Array.from({ length: REUSE_MESSAGES_FROM_ENTRIES }, (_, i) =>
+    i % 2 === 0
+      ? { role: "user", text: `question ${i}`, messageId: `m${i}` }
+      : { role: "assistant", runId: `r${i}`, text: `answer ${i}` },
+  );
 
   it("hands out the same frozen message object for an entry in every call", () => {
     const first = buildModelPrompt(agent, entries).messages;
     const second = buildModelPrompt(agent, [...entries]).messages;
-    expect(second).toEqual([
-      { role: "user", content: "first question" },
-      { role: "assistant", content: "first answer" },
-      { role: "user", content: "second question" },
+    expect(second.slice(0, 2)).toEqual([
+      { role: "user", content: "question 0" },
+      { role: "assistant", content: "answer 1" },
     ]);
+    expect(second).toHaveLength(REUSE_MESSAGES_FROM_ENTRIES);
     second.forEach((message, index) => expect(message).toBe(first[index]));
     expect(Object.isFrozen(second[0])).toBe(true);
   });
 
   it("builds a new message for an equal but distinct entry", () => {
     const [original] = buildModelPrompt(agent, entries).messages;
-    const [copy] = buildModelPrompt(agent, [{ ...entries[0]! }]).messages;
+    const [copy] = buildModelPrompt(agent, [{ ...entries[0]! }, ...entries.slice(1)]).messages;
     expect(copy).toEqual(original);
     expect(copy).not.toBe(original);
+  });
+
+  it("builds fresh, unfrozen messages for a shorter prompt", () => {
+    const short = entries.slice(0, REUSE_MESSAGES_FROM_ENTRIES - 1);
+    const first = buildModelPrompt(agent, short).messages;
+    const second = buildModelPrompt(agent, short).messages;
+    expect(second).toEqual(first);
+    expect(second[0]).not.toBe(first[0]);
+    expect(Object.isFrozen(second[0])).toBe(false);
   });
 });

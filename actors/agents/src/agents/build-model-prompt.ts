@@ -50,6 +50,7 @@ export function buildModelPrompt(
   media?: PromptMedia,
 ): ModelPrompt {
   const messages: ModelMessage[] = [];
+  const reuse = entries.length >= REUSE_MESSAGES_FROM_ENTRIES;
   /** Calls of the latest assistant message still waiting for a result, by id. */
   const pending = new Map<string, TranscriptToolCall>();
   let results: ToolResultPart[] = [];
@@ -69,14 +70,14 @@ export function buildModelPrompt(
       const content = media?.userContent(entry);
       if ((content ?? entry.text).length === 0) continue;
       const message: ModelMessage =
-        content === undefined ? plainMessage(entry, "user") : { role: "user", content };
+        content === undefined ? plainMessage(entry, "user", reuse) : { role: "user", content };
       if (pending.size > 0) deferred.push(message);
       else messages.push(message);
     } else if (entry.role === "assistant") {
       settle();
       const calls = uniqueCalls(entry.toolCalls ?? []);
       if (calls.length === 0) {
-        if (entry.text.length > 0) messages.push(plainMessage(entry, "assistant"));
+        if (entry.text.length > 0) messages.push(plainMessage(entry, "assistant", reuse));
         continue;
       }
       messages.push({
@@ -100,16 +101,26 @@ export function buildModelPrompt(
 
 /** The calls with distinct ids, first occurrence kept. */
 /**
+ * Prompts of at least this many entries reuse their plain messages (see
+ * {@link plainMessage}); a shorter prompt costs little to build and estimate
+ * again, and a reused message is kept as long as its entry (about 100 bytes),
+ * which a host holding thousands of short sessions would pay for nothing.
+ */
+export const REUSE_MESSAGES_FROM_ENTRIES = 16;
+
+/**
  * The message of a user entry without media or an assistant entry without
- * tool calls: its text alone. Made once per entry and handed out in every
- * later call (issue #32): a long session's prompt reuses its messages, and
- * what is computed per message (the token estimate of a spend reservation)
- * is computed once. Frozen, as it is shared.
+ * tool calls: its text alone. With `reuse`, made once per entry and handed out
+ * in every later call (issue #32): a long session's prompt reuses its messages,
+ * and what is computed per message (the token estimate of a spend
+ * reservation) is computed once. A reused message is frozen, as it is shared.
  */
 function plainMessage(
   entry: UserTranscriptEntry | AssistantTranscriptEntry,
   role: "user" | "assistant",
+  reuse: boolean,
 ): ModelMessage {
+  if (!reuse) return { role, content: entry.text };
   const known = plainMessages.get(entry);
   if (known !== undefined) return known;
   const message: ModelMessage = Object.freeze({ role, content: entry.text });

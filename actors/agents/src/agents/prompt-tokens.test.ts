@@ -81,14 +81,17 @@ describe("estimatePromptTokens (issue #31)", () => {
 });
 
 describe("estimatePromptTokens of a message seen before (issue #32)", () => {
-  it("gives the same count for the same message object, and counts a distinct one afresh", () => {
-    const message = { role: "user" as const, content: "a question of some length" };
+  it("gives the same count for the same shared message, and counts a distinct one afresh", () => {
+    const message = Object.freeze({ role: "user" as const, content: "a question of some length" });
     const once = estimatePromptTokens({ instructions: "", messages: [message] });
     expect(once).toBe(tokens(message.content));
     expect(estimatePromptTokens({ instructions: "x", messages: [message, message] })).toBe(
       tokens("x") + 2 * once,
     );
-    const longer = { role: "user" as const, content: `${message.content} and more words here` };
+    const longer = Object.freeze({
+      role: "user" as const,
+      content: `${message.content} and more words here`,
+    });
     expect(estimatePromptTokens({ instructions: "", messages: [longer] })).toBe(
       tokens(longer.content),
     );

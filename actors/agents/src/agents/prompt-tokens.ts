@@ -25,6 +25,11 @@ export const MEDIA_PART_TOKENS = 1_600;
 export function estimatePromptTokens(prompt: ModelPrompt): number {
   let total = estimateTextTokens(prompt.instructions);
   for (const message of prompt.messages) {
+    // Only shared (frozen) messages are remembered: another is built for one call.
+    if (!Object.isFrozen(message)) {
+      total += messageTokens(message);
+      continue;
+    }
     let tokens = estimatedMessages.get(message);
     if (tokens === undefined) {
       tokens = messageTokens(message);
@@ -36,10 +41,10 @@ export function estimatePromptTokens(prompt: ModelPrompt): number {
 }
 
 /**
- * Tokens of messages already estimated: `buildModelPrompt` hands out the same
- * message object for an entry in every call (issue #32), so a long session's
- * estimate costs a lookup per message, not a scan of its text. Messages are
- * never changed once built.
+ * Tokens of shared messages already estimated: `buildModelPrompt` hands out
+ * the same frozen message object for an entry of a long prompt in every call
+ * (issue #32), so a long session's estimate costs a lookup per message, not a
+ * scan of its text.
  */
 const estimatedMessages = new WeakMap<ModelMessage, number>();
 
