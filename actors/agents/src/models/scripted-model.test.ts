@@ -56,6 +56,41 @@ describe("ScriptedModel", () => {
     expect(streamed.usage).toMatchObject({ inputTokens: 7, outputTokens: 3 });
   });
 
+  it("counts every message's text and a newline between messages, without the prompt's other parts", async () => {
+    const model = new ScriptedModel([{ text: "ok" }]);
+    const result = streamText({
+      model,
+      instructions: "Be brief.",
+      messages: [
+        { role: "user", content: "What is a troupe?" },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "It is." },
+            { type: "tool-call", toolCallId: "c1", toolName: "look", input: { q: "x" } },
+          ],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "c1",
+              toolName: "look",
+              output: { type: "text", value: "found" },
+            },
+          ],
+        },
+        { role: "user", content: "More?" },
+      ],
+      maxRetries: 0,
+    });
+    await result.consumeStream();
+    // "Be brief." 9 + "\n" + 17 + "\n" + "It is." 6 + "\n" + (tool message: no text part) 0
+    // + "\n" + "More?" 5 = 41 characters: 11 tokens.
+    expect((await result.totalUsage).inputTokens).toBe(11);
+  });
+
   it("answers steps in call order and fails a call past the end of the script", async () => {
     const model = new ScriptedModel([{ text: "one" }, { text: "two" }]);
     expect((await stream(model)).deltas).toEqual(["one"]);

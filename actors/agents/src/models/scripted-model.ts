@@ -13,6 +13,7 @@ import {
   type ScriptedScript,
   type ScriptedStep,
   estimateTokens,
+  estimateTokensOfLength,
   scriptedStepSchema,
 } from "./scripted-step.js";
 import {
@@ -120,7 +121,7 @@ export class ScriptedModel implements LanguageModelV4 {
     const callIndex = this.#callCount++;
     this.#lastCall = options;
     const step = scriptedStepSchema.parse(await this.#stepFor(options, callIndex));
-    const inputTokens = step.usage?.inputTokens ?? estimateTokens(promptText(options));
+    const inputTokens = step.usage?.inputTokens ?? estimateTokensOfLength(promptLength(options));
     const outputTokens = step.usage?.outputTokens ?? estimateTokens(outputText(step));
     return { step, usage: providerUsage(inputTokens, outputTokens) };
   }
@@ -157,14 +158,16 @@ export class ScriptedModel implements LanguageModelV4 {
 }
 
 /** All text of a prompt (system, user, assistant and tool text), for the token estimate. */
-function promptText(options: LanguageModelV4CallOptions): string {
-  return options.prompt
-    .map((message) =>
-      typeof message.content === "string"
-        ? message.content
-        : message.content.map((part) => ("text" in part ? part.text : "")).join(""),
-    )
-    .join("\n");
+function promptLength(options: LanguageModelV4CallOptions): number {
+  // The length of the prompt's texts joined by newlines (`estimateTokens` of
+  // that text is its length ÷ 4), summed without building the text: a long
+  // session's prompt is rebuilt per call (issue #32).
+  let length = Math.max(0, options.prompt.length - 1);
+  for (const message of options.prompt) {
+    if (typeof message.content === "string") length += message.content.length;
+    else for (const part of message.content) if ("text" in part) length += part.text.length;
+  }
+  return length;
 }
 
 /** All output of a step (reasoning, text and tool inputs), for the token estimate. */

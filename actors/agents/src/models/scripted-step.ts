@@ -102,7 +102,17 @@ export type ScriptedScript =
  * @example estimateTokens("hello world") // 3
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return estimateTokensOfLength(text.length);
+}
+
+/**
+ * {@link estimateTokens} of a text of `length` UTF-16 code units.
+ *
+ * @param length - the text's length.
+ * @returns tokens, ≥ 0.
+ */
+export function estimateTokensOfLength(length: number): number {
+  return Math.ceil(length / 4);
 }
 
 /**
