@@ -17,7 +17,11 @@ export type WireProblemHandler = (problem: string, path: WirePath) => never;
 const loneSurrogate = /\p{Surrogate}/u;
 
 /**
- * Copies `value` into the shared data model, or reports why it does not fit.
+ * Checks that `value` fits the shared data model, or reports why it does not,
+ * and returns it as it is when it fits unchanged — a body decoded from the
+ * wire, an envelope about to be encoded — or else a copy of just the parts
+ * that change: one walk and no copy of the whole tree (issue #32; the codecs
+ * walked and copied every body two or three times). The value is not modified.
  *
  * - object properties whose value is `undefined` are dropped (as `JSON.stringify` does);
  * - `-0` becomes `0`;
@@ -26,22 +30,6 @@ const loneSurrogate = /\p{Surrogate}/u;
  *   arrays and plain objects (`Date`, `Map`, binary data, class instances), the
  *   key `__proto__` (prototype pollution), and nesting deeper than
  *   {@link MAX_NESTING_DEPTH}.
- *
- * @param value - decoded or to-be-encoded data.
- * @param onProblem - throws the caller's error for a refused value.
- * @returns a fresh copy made only of plain arrays and objects.
- */
-export function toWireValue(value: unknown, onProblem: WireProblemHandler): WireValue {
-  return copy(value, [], onProblem);
-}
-
-/**
- * Checks `value` like {@link toWireValue} and returns it as it is when it fits
- * the data model unchanged — a body decoded from the wire, an envelope about
- * to be encoded — or else a copy of just the parts that change (an
- * `undefined` property dropped, `-0`, a widened integer): one walk and no
- * copy of the whole tree (issue #32; the codecs walked and copied every body
- * two or three times). The value is not modified.
  *
  * @param value - decoded or to-be-encoded data.
  * @param onProblem - throws the caller's error for a refused value.
@@ -153,63 +141,6 @@ export function formatWirePath(path: WirePath): string {
     else text += `[${JSON.stringify(part.length > 40 ? `${part.slice(0, 40)}…` : part)}]`;
   }
   return text;
-}
-
-function copy(value: unknown, path: (string | number)[], onProblem: WireProblemHandler): WireValue {
-  switch (typeof value) {
-    case "boolean":
-      return value;
-    case "string":
-      if (loneSurrogate.test(value)) onProblem("the string is not well-formed Unicode", path);
-      return value;
-    case "number":
-      if (!Number.isFinite(value)) onProblem(`${value} is not a finite number`, path);
-      return value === 0 ? 0 : value;
-    case "object":
-      if (value === null) return null;
-      if (path.length >= MAX_NESTING_DEPTH) {
-        onProblem(`the value nests deeper than ${MAX_NESTING_DEPTH} levels`, path);
-      }
-      return Array.isArray(value)
-        ? copyArray(value, path, onProblem)
-        : copyObject(value, path, onProblem);
-    default:
-      return onProblem(`${describe(value)} is not plain data`, path);
-  }
-}
-
-function copyArray(
-  values: unknown[],
-  path: (string | number)[],
-  onProblem: WireProblemHandler,
-): WireValue[] {
-  const result: WireValue[] = [];
-  for (let index = 0; index < values.length; index += 1) {
-    path.push(index);
-    result.push(copy(values[index], path, onProblem));
-    path.pop();
-  }
-  return result;
-}
-
-function copyObject(
-  value: object,
-  path: (string | number)[],
-  onProblem: WireProblemHandler,
-): WireValue {
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) {
-    onProblem(`${describe(value)} is not a plain object or array`, path);
-  }
-  const result: Record<string, WireValue> = {};
-  for (const [key, entry] of Object.entries(value)) {
-    if (key === "__proto__") onProblem('the key "__proto__" is not allowed', path);
-    if (entry === undefined) continue;
-    path.push(key);
-    result[key] = copy(entry, path, onProblem);
-    path.pop();
-  }
-  return result;
 }
 
 function describe(value: unknown): string {

@@ -1,9 +1,8 @@
-import type { Msg, Subscription } from "@nats-io/transport-node";
 import { shardOf } from "@troupe/protocol";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { followSession } from "../support/session-events.js";
+import { countsBetween, startTurnCensus, type TurnCounts } from "../support/turn-census.js";
 import { waitFor } from "../support/wait-for.js";
 
 // Issue #12, "Must show" 3: the work the hosts do for message N of a session
@@ -17,24 +16,17 @@ import { waitFor } from "../support/wait-for.js";
 //   stream reads), by kind, pull requests left out (their pace is the consumer's);
 // - every transcript message handed to a host (a direct-get answer or a
 //   consumer delivery from the transcript stream);
-// - the messages each stream stored;
-// and the session's and run's stored snapshot sizes.
+// - the messages each stream stored, and the publishes and acks behind them;
+// and the session's and run's stored snapshot sizes (`support/turn-census.ts`
+// counts, as it does for `round-trips-per-hop.test.ts`).
 // The counts of message 10 must equal those of message 500.
 
 const SHARDS = 8;
 const TURNS = 500;
 const MEASURED = [10, TURNS];
 
-interface TurnCounts {
-  redis: Record<string, number>;
-  jsApi: Record<string, number>;
-  transcriptMessagesRead: number;
-  stored: Record<string, number>;
-}
-
 describe("the cost of a message does not grow with the conversation (issue #12)", () => {
   let cluster: Cluster;
-  let monitor: Redis;
   let sessionId: string;
 
   beforeAll(async () => {
@@ -50,16 +42,14 @@ describe("the cost of a message does not grow with the conversation (issue #12)"
     );
     if (found === undefined) throw new Error("no session id whose run lives on the other host");
     sessionId = found;
-    monitor = new Redis(cluster.servers.redisUrl);
   }, 120_000);
 
   afterAll(async () => {
-    monitor?.disconnect();
     await cluster?.stop();
   });
 
   it("message 10 and message 500 of one session cost the same Redis commands, stream reads and stored messages", async () => {
-    const watch = await startWatching(cluster, monitor, sessionId);
+    const watch = await startTurnCensus(cluster, sessionId);
     const log = followSession(cluster.nats, sessionId);
     const counts = new Map<number, TurnCounts>();
     const snapshotBytes = new Map<number, { session: number; run: number }>();
@@ -67,7 +57,7 @@ describe("the cost of a message does not grow with the conversation (issue #12)"
       for (let turn = 1; turn <= TURNS; turn += 1) {
         const measured = MEASURED.includes(turn);
         if (measured) await settle(cluster, sessionId);
-        const before = measured ? await watch.snapshot() : undefined;
+        const before = measured ? await watch.count() : undefined;
         const idleBefore = log.ofType("session.idle").length;
         await cluster.publishToSession(sessionId, {
           type: "user.message",
@@ -81,7 +71,7 @@ describe("the cost of a message does not grow with the conversation (issue #12)"
         });
         if (measured && before !== undefined) {
           await settle(cluster, sessionId);
-          counts.set(turn, difference(before, await watch.snapshot()));
+          counts.set(turn, countsBetween(before, await watch.count()));
           snapshotBytes.set(turn, {
             session: await storedBytes(cluster, `session/${sessionId}`),
             run: await storedBytes(cluster, `run/${sessionId}`),
@@ -132,89 +122,4 @@ async function settle(cluster: Cluster, sessionId: string): Promise<void> {
 async function storedBytes(cluster: Cluster, actor: string): Promise<number> {
   const stored = await cluster.snapshots.load(actor);
   return stored === undefined ? 0 : JSON.stringify(stored.record.state).length;
-}
-
-function difference(before: TurnCounts, after: TurnCounts): TurnCounts {
-  const minus = (a: Record<string, number>, b: Record<string, number>) =>
-    Object.fromEntries(
-      Object.entries(a)
-        .map(([key, value]) => [key, value - (b[key] ?? 0)] as const)
-        .filter(([, value]) => value !== 0),
-    );
-  return {
-    redis: minus(after.redis, before.redis),
-    jsApi: minus(after.jsApi, before.jsApi),
-    transcriptMessagesRead: after.transcriptMessagesRead - before.transcriptMessagesRead,
-    stored: minus(after.stored, before.stored),
-  };
-}
-
-/** Counters that only grow; `snapshot()` copies them (after a flush of the subscriptions). */
-async function startWatching(cluster: Cluster, monitor: Redis, sessionId: string) {
-  const redis: Record<string, number> = {};
-  const jsApi: Record<string, number> = {};
-  let transcriptMessagesRead = 0;
-  // The test's own reads (settle, snapshot sizes) go through cluster.redis: not counted.
-  const ownSource = `127.0.0.1:${cluster.redis.stream.localPort}`;
-  const redisMonitor = await monitor.monitor();
-  // A marker command: MONITOR lists commands in the order Redis ran them, so
-  // once the marker shows, every command before it was counted.
-  const markers = new Map<string, () => void>();
-  let markerCount = 0;
-  redisMonitor.on("monitor", (_time: string, args: string[], source: string) => {
-    const marker = markers.get(String(args[1]));
-    if (marker !== undefined) {
-      marker();
-      return;
-    }
-    if (source === ownSource || !args.some((arg) => arg.includes(sessionId))) return;
-    const name = String(args[0]).toLowerCase();
-    redis[name] = (redis[name] ?? 0) + 1;
-  });
-  const streams = cluster.streams;
-  const subscriptions: Subscription[] = [
-    cluster.nats.subscribe("$JS.API.>", {
-      callback: (_error, message: Msg) => {
-        const kind = message.subject.split(".").slice(2, 4).join(".");
-        if (kind === "CONSUMER.MSG") return;
-        jsApi[kind] = (jsApi[kind] ?? 0) + 1;
-      },
-    }),
-    cluster.nats.subscribe("_INBOX.>", {
-      callback: (_error, message: Msg) => {
-        const fromTranscript =
-          message.headers?.get("Nats-Stream") === streams.transcript ||
-          (message.reply ?? "").startsWith(`$JS.ACK.${streams.transcript}.`);
-        if (fromTranscript) transcriptMessagesRead += 1;
-      },
-    }),
-  ];
-  const streamCount = async (name: string) => (await cluster.jsm.streams.info(name)).state.messages;
-  return {
-    async snapshot(): Promise<TurnCounts> {
-      // Every NATS message delivered before the flush's PONG reached the callbacks.
-      await cluster.nats.flush();
-      markerCount += 1;
-      const markerKey = `troupe-test-marker:${sessionId}:${markerCount}`;
-      const shown = new Promise<void>((resolve) => markers.set(markerKey, resolve));
-      await monitor.exists(markerKey);
-      await shown;
-      markers.delete(markerKey);
-      return {
-        redis: { ...redis },
-        jsApi: { ...jsApi },
-        transcriptMessagesRead,
-        stored: {
-          inbox: await streamCount(streams.inbox),
-          events: await streamCount(streams.events),
-          transcript: await streamCount(streams.transcript),
-          deltas: await streamCount(streams.deltas),
-        },
-      };
-    },
-    stop(): void {
-      for (const subscription of subscriptions) subscription.unsubscribe();
-      redisMonitor.disconnect();
-    },
-  };
 }

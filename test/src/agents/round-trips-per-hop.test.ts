@@ -97,6 +97,8 @@ describe("round trips per hop of a warm turn (issue #32)", () => {
       published: { inbox: 4, events: 5, transcript: 2, deltas: 1 },
       acks: { TROUPE_INBOX: 4 },
       jsApi: {},
+      // A warm session's prompt comes from memory: no transcript read.
+      transcriptMessagesRead: 0,
     });
   }, 120_000);
 
@@ -130,6 +132,7 @@ describe("round trips per hop of a warm turn (issue #32)", () => {
       published: { inbox: 8, events: 7, transcript: 4, deltas: 1 },
       acks: { TROUPE_INBOX: 8 },
       jsApi: {},
+      transcriptMessagesRead: 0,
     });
   }, 120_000);
 });

@@ -35,6 +35,11 @@ export interface TurnCounts {
   readonly jsApi: Readonly<Record<string, number>>;
   /** Messages each stream stored. */
   readonly stored: Readonly<Record<string, number>>;
+  /**
+   * Transcript messages handed to a host: direct-get answers from the
+   * transcript stream and consumer deliveries of it.
+   */
+  readonly transcriptMessagesRead: number;
 }
 
 /** Counters over a deployment; see {@link startTurnCensus}. */
@@ -72,6 +77,7 @@ export async function startTurnCensus(cluster: Cluster, sessionId: string): Prom
   const published: Record<string, number> = {};
   const acks: Record<string, number> = {};
   const jsApi: Record<string, number> = {};
+  let transcriptMessagesRead = 0;
   const bump = (counts: Record<string, number>, key: string) => {
     counts[key] = (counts[key] ?? 0) + 1;
   };
@@ -94,12 +100,18 @@ export async function startTurnCensus(cluster: Cluster, sessionId: string): Prom
     // MONITOR names a command run by a script's `redis.call` with the source "lua".
     if (source !== "lua") bump(redisSent, name);
   });
+  const streams = cluster.streams;
   const nats = await connect({ servers: cluster.servers.natsUrl, noEcho: true });
   const jsm = await jetstreamManager(nats);
   const streamOf = await streamResolver(cluster);
   const subscription: Subscription = nats.subscribe(">", {
     callback: (_error, message: Msg) => {
       const { subject } = message;
+      const fromTranscript =
+        message.headers?.get("Nats-Stream") === streams.transcript ||
+        (message.reply ?? "").startsWith(`$JS.ACK.${streams.transcript}.`);
+      if (fromTranscript) transcriptMessagesRead += 1;
+      // A consumer's delivery (to its inbox, with the message's own subject).
       if (message.reply?.startsWith("$JS.ACK.") === true) return;
       if (subject.startsWith("$JS.ACK.")) bump(acks, subject.split(".")[2] ?? "?");
       else if (subject.startsWith("$JS.API.")) {
@@ -110,7 +122,6 @@ export async function startTurnCensus(cluster: Cluster, sessionId: string): Prom
       }
     },
   });
-  const streams = cluster.streams;
   const streamCount = async (name: string) => (await jsm.streams.info(name)).state.messages;
   return {
     async count(): Promise<TurnCounts> {
@@ -135,6 +146,7 @@ export async function startTurnCensus(cluster: Cluster, sessionId: string): Prom
           transcript: await streamCount(streams.transcript),
           deltas: await streamCount(streams.deltas),
         },
+        transcriptMessagesRead,
       };
     },
     async settle(timeoutMs: number): Promise<void> {
@@ -176,6 +188,7 @@ export function countsBetween(before: TurnCounts, after: TurnCounts): TurnCounts
     acks: minus(after.acks, before.acks),
     jsApi: minus(after.jsApi, before.jsApi),
     stored: minus(after.stored, before.stored),
+    transcriptMessagesRead: after.transcriptMessagesRead - before.transcriptMessagesRead,
   };
 }
 
