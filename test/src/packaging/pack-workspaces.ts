@@ -67,6 +67,11 @@ export const PUBLIC_PACKAGES = [
   "@troupe/agents",
   "@troupe/client",
   "@troupe/gateway",
+  "@troupe/host",
+  "@troupe/admin",
+  "@troupe/dev",
+  "@troupe/mcp",
+  "@troupe/a2a",
   "@troupe/cli",
   "@troupe/testkit",
 ] as const;
