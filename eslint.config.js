@@ -14,7 +14,8 @@ import tseslint from "typescript-eslint";
  * above it); `test/` may import all.
  */
 const packages = [
-  { name: "@troupe/protocol", dir: "protocol", may: [] },
+  { name: "@troupe/addressing", dir: "addressing", may: [] },
+  { name: "@troupe/protocol", dir: "protocol", may: ["@troupe/addressing"] },
   { name: "@troupe/machines", dir: "machines", may: ["@troupe/protocol"] },
   { name: "@troupe/runtime", dir: "actors/runtime", may: ["@troupe/protocol"] },
   { name: "@troupe/client", dir: "services/client", may: ["@troupe/protocol"] },
@@ -102,15 +103,8 @@ const allPackages = [...packages, { name: "@troupe/test", dir: "test", may: [] }
  * above it) are exempt.
  */
 const folderLayers = {
-  protocol: [
-    ["errors", "telemetry"],
-    "address",
-    "subjects",
-    "v1",
-    ["codec", "host-actions", "storage"],
-    "history",
-    "testing",
-  ],
+  addressing: [["errors", "telemetry", "text"], "address", "subjects", "storage", "testing"],
+  protocol: ["v1", ["codec", "host-actions"], "history", "testing"],
   machines: ["host-actions", "session", "tool", "run", "schedule", "testing"],
   "actors/runtime": [
     "errors",

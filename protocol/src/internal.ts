@@ -6,5 +6,5 @@
  * @packageDocumentation
  */
 export * from "./index.js";
-export { RedisKeys } from "./storage/redis-keys.js";
+export * from "@troupe/addressing/internal";
 export { decodeBody } from "./codec/decode-body.js";

@@ -1,5 +1,4 @@
-import { DecodeError } from "../errors/decode-error.js";
-import { PayloadTooLargeError } from "../errors/payload-too-large-error.js";
+import { DecodeError, PayloadTooLargeError } from "@troupe/addressing";
 import { codecForContentType, sniffCodec, type CodecName } from "./content-type.js";
 import { describeLeadingBytes } from "./describe-bytes.js";
 import { decodeJson } from "./json-codec.js";

@@ -1,8 +1,7 @@
 import { pack } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { DecodeError, type DecodeFailureReason } from "../errors/decode-error.js";
-import { PayloadTooLargeError } from "../errors/payload-too-large-error.js";
+import { DecodeError, type DecodeFailureReason, PayloadTooLargeError } from "@troupe/addressing";
 import { decodeEvent } from "./decode-event.js";
 import { encodeEvent } from "./encode-event.js";
 

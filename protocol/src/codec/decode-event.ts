@@ -1,4 +1,4 @@
-import { DecodeError } from "../errors/decode-error.js";
+import { DecodeError } from "@troupe/addressing";
 import { eventEnvelopeSchema, type EventEnvelope } from "../v1/event-envelope.js";
 import {
   builtinEventSchemas,

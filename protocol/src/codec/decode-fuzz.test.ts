@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { Packr } from "msgpackr";
 import { describe, expect, it } from "vitest";
-import { DecodeError } from "../errors/decode-error.js";
-import { PayloadTooLargeError } from "../errors/payload-too-large-error.js";
+import { DecodeError, PayloadTooLargeError } from "@troupe/addressing";
 import {
   eventEnvelopeArbitrary,
   messageEnvelopeArbitrary,

@@ -1,7 +1,10 @@
 import { Packr, pack } from "msgpackr";
 import { describe, expect, it } from "vitest";
-import type { DecodeError, DecodeFailureReason } from "../errors/decode-error.js";
-import { PayloadTooLargeError } from "../errors/payload-too-large-error.js";
+import {
+  type DecodeError,
+  type DecodeFailureReason,
+  PayloadTooLargeError,
+} from "@troupe/addressing";
 import { expectDecodeFailure } from "../testing/expect-decode-failure.js";
 import { decodeMessage, type DecodeMessageOptions } from "./decode-message.js";
 

@@ -1,7 +1,7 @@
 import { pack } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { DecodeError, DecodeFailureReason } from "../errors/decode-error.js";
+import type { DecodeError, DecodeFailureReason } from "@troupe/addressing";
 import { expectDecodeFailure } from "../testing/expect-decode-failure.js";
 import { builtinMessageSchemas, hostMessageSchemas } from "../v1/message-schemas.js";
 import { decodeMessage, type DecodeMessageOptions } from "./decode-message.js";

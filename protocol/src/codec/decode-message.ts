@@ -1,4 +1,4 @@
-import { DecodeError } from "../errors/decode-error.js";
+import { DecodeError } from "@troupe/addressing";
 import { ENVELOPE_VERSION } from "../v1/field-schemas.js";
 import { messageEnvelopeSchema, type MessageEnvelope } from "../v1/message-envelope.js";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PayloadTooLargeError } from "../errors/payload-too-large-error.js";
+import { PayloadTooLargeError } from "@troupe/addressing";
 import type { MessageEnvelope } from "../v1/message-envelope.js";
 import { encodeEvent } from "./encode-event.js";
 import { encodeMessage } from "./encode-message.js";

@@ -1,4 +1,4 @@
-import { PayloadTooLargeError } from "../errors/payload-too-large-error.js";
+import { PayloadTooLargeError } from "@troupe/addressing";
 import { DEFAULT_CODEC, contentTypeFor, type CodecName } from "./content-type.js";
 import { encodeJson } from "./json-codec.js";
 import { packCheckedMsgpack } from "./msgpack-codec.js";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { DecodeError, type DecodeIssue } from "../errors/decode-error.js";
+import { DecodeError, type DecodeIssue } from "@troupe/addressing";
 import type { PayloadSchemas } from "../v1/payload-of.js";
 
 /** What {@link validateEnvelope} checks an envelope against. */

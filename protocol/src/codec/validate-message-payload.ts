@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { DecodeError } from "../errors/decode-error.js";
+import { DecodeError } from "@troupe/addressing";
 import {
   builtinMessageSchemas,
   type BuiltinMessageSchemas,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { actorAddressTextSchema } from "../address/parse-address.js";
+import { actorAddressTextSchema } from "@troupe/addressing";
 
 // The recorded-history format (issue #14): what `troupe history export` writes
 // and `replayHistory` reads. A contract across releases: fields are only ever

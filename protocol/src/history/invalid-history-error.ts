@@ -1,4 +1,4 @@
-import { TroupeError } from "../errors/troupe-error.js";
+import { TroupeError } from "@troupe/addressing";
 
 /**
  * A recorded history (a file `troupe history export` wrote) could not be read:

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { DecodeError, type DecodeFailureReason } from "../errors/decode-error.js";
+import { DecodeError, type DecodeFailureReason } from "@troupe/addressing";
 
 /**
  * Runs `action`, expects a `DecodeError` with `reason` and `subject`, and returns it.

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { actorAddressTextSchema } from "../address/parse-address.js";
-import { eventTypeSchema } from "../subjects/event-type.js";
+import { actorAddressTextSchema, eventTypeSchema } from "@troupe/addressing";
 import type { BuiltinEventSchemas, EventSchemas } from "./event-schemas.js";
 import { ENVELOPE_VERSION, identifierSchema, timestampMsSchema } from "./field-schemas.js";
 import type { PayloadOf } from "./payload-of.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MediaRejectedError } from "../errors/media-rejected-error.js";
+import { MediaRejectedError } from "@troupe/addressing";
 import { assertMediaAllowed, assertMediaCount, mediaTypeMatches } from "./media-limits.js";
 import { MAX_MEDIA_BYTES, mediaRefSchema } from "./media-ref.js";
 import { userMessageSchema } from "./messages/session-commands.js";

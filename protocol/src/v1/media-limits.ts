@@ -1,4 +1,4 @@
-import { MediaRejectedError } from "../errors/media-rejected-error.js";
+import { MediaRejectedError } from "@troupe/addressing";
 import { MAX_MEDIA_BYTES, MAX_MEDIA_PER_MESSAGE } from "./media-ref.js";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { actorAddressTextSchema } from "../address/parse-address.js";
+import { actorAddressTextSchema } from "@troupe/addressing";
 import { ENVELOPE_VERSION, identifierSchema, timestampMsSchema } from "./field-schemas.js";
 import type { KnownMessageSchemas, MessageSchemas } from "./message-schemas.js";
 import type { PayloadOf } from "./payload-of.js";

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const sourceFolders = [
+  "addressing/src",
   "protocol/src",
   "machines/src",
   "actors/runtime/src",

@@ -49,7 +49,9 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
   });
 
   it.each([
-    ["protocol/src/address/layering-probe.ts", "@troupe/machines"],
+    ["addressing/src/address/layering-probe.ts", "@troupe/machines"],
+    // Addresses, subjects and errors are the bottom: they know no schema or codec.
+    ["addressing/src/subjects/layering-probe.ts", "@troupe/protocol"],
     ["machines/src/run/layering-probe.ts", "@troupe/runtime"],
     // The runtime hosts any xstate machine: it knows neither the agent machines nor agents.
     ["actors/runtime/src/host/layering-probe.ts", "@troupe/machines"],
@@ -103,6 +105,7 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
   });
 
   it.each([
+    ["protocol/src/codec/layering-probe.ts", ["@troupe/addressing", "@troupe/addressing/internal"]],
     ["machines/src/run/layering-probe.ts", ["@troupe/protocol"]],
     [
       "actors/runtime/src/host/layering-probe.ts",
@@ -173,6 +176,11 @@ describe("layering inside a package: folders import lower layers only", () => {
       "protocol/src/v1/layering-probe.ts",
       "../codec/decode-message.js",
       /v1\/ may not import codec\//,
+    ],
+    [
+      "addressing/src/address/layering-probe.ts",
+      "../subjects/shard-of.js",
+      /address\/ may not import subjects\//,
     ],
     [
       "machines/src/session/layering-probe.ts",

@@ -61,6 +61,7 @@ export async function packWorkspaces(
 
 /** The packages Troupe publishes, in dependency order. */
 export const PUBLIC_PACKAGES = [
+  "@troupe/addressing",
   "@troupe/protocol",
   "@troupe/machines",
   "@troupe/runtime",

@@ -4,8 +4,8 @@
  * `node` against real NATS and Redis.
  *
  * - A Node app that only sends messages and reads events installs
- *   `@troupe/client`, `@troupe/protocol`, the NATS client and the protocol's
- *   codecs, and nothing else.
+ *   `@troupe/client`, `@troupe/protocol` (with `@troupe/addressing`), the NATS
+ *   client and the protocol's codecs, and nothing else.
  * - A plain xstate counter runs on `@troupe/runtime` alone: no `ai`,
  *   `@ai-sdk/*`, `@troupe/agents` or `@troupe/machines` in its tree.
  */
@@ -42,10 +42,10 @@ const NODE_TIMEOUT_MS = 15_000;
 const APP_TIMEOUT_MS = 30_000;
 const SHARD_COUNT = 4;
 
-/** What a client-only app may have installed: the client, the protocol, NATS and the codecs. */
-const CLIENT_TOP_LEVEL = ["@troupe/client", "@troupe/protocol"];
+/** What a client-only app may have installed: the client, the protocol (and its names), NATS and the codecs. */
+const CLIENT_TOP_LEVEL = ["@troupe/addressing", "@troupe/client", "@troupe/protocol"];
 const CLIENT_TREE_ALLOWED = [
-  /^@troupe\/(client|protocol)$/,
+  /^@troupe\/(client|protocol|addressing)$/,
   /^@nats-io\/(jetstream|transport-node|nats-core|nkeys|nuid|obj)$/,
   /^tweetnacl$/, // @nats-io/nkeys
   /^js-sha256$/, // @nats-io/obj
@@ -77,7 +77,7 @@ const NOT_FOR_RUNTIME = [
   /^commander$/,
   /^tsx$/,
 ];
-/** The runtime app's own dependencies: the two tarballs and what its code imports itself. */
+/** The runtime app's own dependencies: the tarballs and what its code imports itself. */
 const RUNTIME_APP_REGISTRY_DEPENDENCIES = ["@nats-io/transport-node", "xstate", "zod"];
 
 const matching = (names: readonly string[], patterns: readonly RegExp[]) =>
@@ -102,8 +102,13 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
       return project;
     };
     [clientProject, runtimeProject] = await Promise.all([
-      installed("client-app", [tarball("@troupe/protocol"), tarball("@troupe/client")]),
+      installed("client-app", [
+        tarball("@troupe/addressing"),
+        tarball("@troupe/protocol"),
+        tarball("@troupe/client"),
+      ]),
       installed("runtime-app", [
+        tarball("@troupe/addressing"),
         tarball("@troupe/protocol"),
         tarball("@troupe/runtime"),
         ...RUNTIME_APP_REGISTRY_DEPENDENCIES.map(
@@ -119,7 +124,7 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
 
   describe("a Node app that only sends messages and reads events", () => {
     it(
-      "installs @troupe/client, @troupe/protocol, the NATS client and Object Store, the protocol's codecs and the OpenTelemetry API, nothing else",
+      "installs @troupe/client, @troupe/protocol with @troupe/addressing, the NATS client and Object Store, the protocol's codecs and the OpenTelemetry API, nothing else",
       async () => {
         const tree = await clientProject.productionTree(LS_TIMEOUT_MS);
         expect(tree.topLevelNames()).toEqual(CLIENT_TOP_LEVEL);
@@ -135,7 +140,12 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
           // Validates the `troupe dev` state file it reads (issue #13).
           "zod",
         ]);
-        expect(tree.dependenciesOf("@troupe/protocol")).toEqual(["msgpackr", "zod"]);
+        expect(tree.dependenciesOf("@troupe/protocol")).toEqual([
+          "@troupe/addressing",
+          "msgpackr",
+          "zod",
+        ]);
+        expect(tree.dependenciesOf("@troupe/addressing")).toEqual(["zod"]);
         const installed = tree.installedNames();
         expect(installed).toEqual(
           expect.arrayContaining([
@@ -155,13 +165,15 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
     );
 
     it(
-      "imports every entry of @troupe/client and @troupe/protocol from dist with a plain node, with the exports of the sources",
+      "imports every entry of @troupe/client, @troupe/protocol and @troupe/addressing from dist with a plain node, with the exports of the sources",
       async () => {
         const specifiers = [
           "@troupe/client",
           "@troupe/client/internal",
           "@troupe/protocol",
           "@troupe/protocol/internal",
+          "@troupe/addressing",
+          "@troupe/addressing/internal",
         ];
         const names = await clientProject.exportNames(specifiers, NODE_TIMEOUT_MS);
         for (const specifier of specifiers) {
@@ -240,7 +252,12 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
       async () => {
         const tree = await runtimeProject.productionTree(LS_TIMEOUT_MS);
         expect(tree.topLevelNames()).toEqual(
-          ["@troupe/protocol", "@troupe/runtime", ...RUNTIME_APP_REGISTRY_DEPENDENCIES].sort(),
+          [
+            "@troupe/addressing",
+            "@troupe/protocol",
+            "@troupe/runtime",
+            ...RUNTIME_APP_REGISTRY_DEPENDENCIES,
+          ].sort(),
         );
         expect(tree.dependenciesOf("@troupe/runtime")).toContain("@troupe/protocol");
         const installed = tree.installedNames();

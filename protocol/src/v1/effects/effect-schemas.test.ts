@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TroupeError } from "../../errors/troupe-error.js";
+import { TroupeError } from "@troupe/addressing";
 import { modelCallInputSchema, modelCallOutputSchema } from "./model-call.js";
 import { parseEffectInput } from "./parse-effect-input.js";
 import { toolExecuteInputSchema, toolExecuteOutputSchema } from "./tool-execute.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TroupeError } from "../../errors/troupe-error.js";
+import { TroupeError } from "@troupe/addressing";
 
 /**
  * Validates the input of an effect against its schema, for the effect's

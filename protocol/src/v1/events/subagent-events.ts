@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { actorAddressTextSchema } from "../../address/parse-address.js";
+import { actorAddressTextSchema } from "@troupe/addressing";
 import { identifierSchema } from "../field-schemas.js";
 import { usageSchema } from "./run-events.js";
 

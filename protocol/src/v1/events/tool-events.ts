@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { wireErrorSchema } from "../../errors/wire-error.js";
+import { wireErrorSchema } from "@troupe/addressing";
 import { identifierSchema } from "../field-schemas.js";
 import { toolEffectClassSchema } from "../tool-effect-class.js";
 import { mediaRefSchema } from "../media-ref.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { actorIdSchema } from "../../address/actor-id.js";
+import { actorIdSchema } from "@troupe/addressing";
 import { nullAsAbsent } from "../effects/null-as-absent.js";
 import { identifierSchema } from "../field-schemas.js";
 import { sessionPolicySchema, sessionSettingsSchema } from "../messages/session-commands.js";

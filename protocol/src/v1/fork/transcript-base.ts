@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { actorIdSchema } from "../../address/actor-id.js";
+import { actorIdSchema } from "@troupe/addressing";
 
 /**
  * The most segments a fork's transcript base holds: a fork of a fork of … is

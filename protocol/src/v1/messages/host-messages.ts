@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { wireErrorSchema } from "../../errors/wire-error.js";
+import { wireErrorSchema } from "@troupe/addressing";
 import { identifierSchema, timestampMsSchema } from "../field-schemas.js";
 
 /**

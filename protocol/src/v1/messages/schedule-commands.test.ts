@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scheduleIndexSubject } from "../../subjects/schedule-index-subjects.js";
+import { scheduleIndexSubject } from "@troupe/addressing";
 import { scheduleCancelSchema, scheduleCreateSchema } from "./schedule-commands.js";
 
 describe("schedule commands", () => {
