@@ -17,25 +17,19 @@
  * - {@link Clock}: where the host reads the time ({@link systemClock} by
  *   default, {@link ManualClock} in tests).
  *
+ * Actor kinds, the pure step, the clock and the errors are `@troupe/step`'s,
+ * the Redis stores `@troupe/stores`', replay `@troupe/replay`'s: re-exported
+ * here whole, so that one import is enough.
+ *
  * README.md says what the host guarantees; docs/design.md is the map.
  * Internals (stores, the step, Redis keys) are in `@troupe/runtime/internal`,
  * for Troupe's own packages and tests only.
  *
  * @packageDocumentation
  */
-export * from "./clock/clock.js";
-export * from "./clock/manual-clock.js";
-export * from "./clock/system-clock.js";
-export * from "./errors/actor-not-found-error.js";
-export * from "./errors/effect-cancelled-error.js";
-export * from "./errors/history-not-reproducible-error.js";
-export * from "./errors/lease-lost-error.js";
-export * from "./errors/redis-key-layout-error.js";
-export * from "./errors/shard-count-changing-error.js";
-export * from "./errors/shard-count-mismatch-error.js";
-export * from "./errors/stream-settings-refused-error.js";
-export * from "./errors/unknown-machine-version-error.js";
-export * from "./errors/unsupported-machine-action-error.js";
+export * from "@troupe/step";
+export * from "@troupe/stores";
+export * from "@troupe/replay";
 export * from "./host/actor-host.js";
 export * from "./host/change-shard-count.js";
 export * from "./host/host-options.js";
@@ -46,23 +40,6 @@ export {
   type VersionRefusalAlert,
   type VersionRefusalReport,
 } from "./host/version-refusals.js";
-export * from "./stores/migrate-redis-key-layout.js";
-export * from "./stores/redis-connection.js";
-export * from "./stores/watch-redis-connection.js";
-export * from "./registry/actor-kind.js";
-export * from "./registry/assert-supported-machine.js";
-export * from "./registry/migration-chain.js";
-export type { ActorRecord, PendingEffect, PendingTimer, OutboxItem } from "./step/actor-record.js";
-export type { InboxMessage } from "./step/process-message.js";
-export * from "./replay/export-actor-history.js";
-export * from "./replay/first-difference.js";
-export * from "./replay/journal-reader.js";
-export * from "./replay/outbox-targets.js";
-export * from "./replay/record-actor-history.js";
-export * from "./replay/journal-message.js";
-export * from "./replay/replay-actor.js";
-export * from "./replay/replay-history.js";
-export * from "./replay/verify-recorded-actor.js";
 export {
   streamReplicationConfig,
   type StreamPlacement,

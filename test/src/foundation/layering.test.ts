@@ -53,6 +53,10 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
     // Addresses, subjects and errors are the bottom: they know no schema or codec.
     ["addressing/src/subjects/layering-probe.ts", "@troupe/protocol"],
     ["machines/src/run/layering-probe.ts", "@troupe/runtime"],
+    // The step is pure: it knows no store; the stores and replay know no host.
+    ["actors/step/src/step/layering-probe.ts", "@troupe/stores"],
+    ["actors/stores/src/stores/layering-probe.ts", "@troupe/runtime"],
+    ["actors/replay/src/replay/layering-probe.ts", "@troupe/runtime"],
     // The runtime hosts any xstate machine: it knows neither the agent machines nor agents.
     ["actors/runtime/src/host/layering-probe.ts", "@troupe/machines"],
     ["actors/runtime/src/host/layering-probe.ts", "@troupe/agents/internal"],
@@ -98,8 +102,8 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
 
   it("refuses a package importing itself by name", async () => {
     const violations = await ruleViolations(
-      "actors/runtime/src/step/layering-probe.ts",
-      'export * from "@troupe/runtime";',
+      "actors/step/src/step/layering-probe.ts",
+      'export * from "@troupe/step";',
     );
     expect(violations).toEqual([expect.stringMatching(/may not import itself by name/)]);
   });
@@ -109,7 +113,13 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
     ["machines/src/run/layering-probe.ts", ["@troupe/protocol"]],
     [
       "actors/runtime/src/host/layering-probe.ts",
-      ["@troupe/protocol", "@troupe/protocol/internal"],
+      [
+        "@troupe/protocol",
+        "@troupe/protocol/internal",
+        "@troupe/step/internal",
+        "@troupe/stores/internal",
+        "@troupe/replay",
+      ],
     ],
     [
       "actors/agents/src/agents/layering-probe.ts",
@@ -141,20 +151,20 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
 describe("layering inside a package: folders import lower layers only", () => {
   it.each([
     [
-      "actors/runtime/src/stores/layering-probe.ts",
+      "actors/runtime/src/streams/layering-probe.ts",
       "../host/actor-host.js",
-      /stores\/ may not import host\//,
+      /streams\/ may not import host\//,
     ],
     [
-      "actors/runtime/src/step/layering-probe.ts",
-      "../replay/replay-actor.js",
-      /step\/ may not import replay\//,
+      "actors/step/src/registry/layering-probe.ts",
+      "../step/process-message.js",
+      /registry\/ may not import step\//,
     ],
     // Peers in one layer do not import each other either.
     [
-      "actors/runtime/src/replay/layering-probe.ts",
-      "../host/actor-host.js",
-      /replay\/ may not import host\//,
+      "actors/runtime/src/streams/layering-probe.ts",
+      "../observability/host-metrics.js",
+      /streams\/ may not import observability\//,
     ],
     [
       "actors/agents/src/tools/layering-probe.ts",
@@ -196,16 +206,16 @@ describe("layering inside a package: folders import lower layers only", () => {
   it("refuses a higher folder imported dynamically", async () => {
     expect(
       await ruleViolations(
-        "actors/runtime/src/stores/layering-probe.ts",
+        "actors/runtime/src/streams/layering-probe.ts",
         'export const load = () => import("../host/actor-host.js");',
       ),
-    ).toEqual([expect.stringMatching(/stores\/ may not import host\//)]);
+    ).toEqual([expect.stringMatching(/streams\/ may not import host\//)]);
   });
 
   it("allows imports of lower folders and within a folder", async () => {
     const code = [
-      'export * from "../stores/snapshot-store.js";',
-      'export * from "../step/process-message.js";',
+      'export * from "../streams/ensure-streams.js";',
+      'export * from "../observability/host-metrics.js";',
       'export * from "./shard-worker.js";',
     ].join("\n");
     expect(await ruleViolations("actors/runtime/src/host/layering-probe.ts", code)).toEqual([]);
@@ -224,7 +234,7 @@ describe("layering inside a package: folders import lower layers only", () => {
 describe("import cycles", () => {
   it("refuses two modules of a package that import each other", async () => {
     // import-x/no-cycle follows imports on disk, so the probe is two real files.
-    const folder = `actors/runtime/src/step/cycle-probe-${process.pid}`;
+    const folder = `actors/step/src/step/cycle-probe-${process.pid}`;
     await mkdir(`${root}${folder}`, { recursive: true });
     try {
       await writeFile(

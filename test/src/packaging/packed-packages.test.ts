@@ -6,7 +6,8 @@
  * - A Node app that only sends messages and reads events installs
  *   `@troupe/client`, `@troupe/protocol` (with `@troupe/addressing`), the NATS
  *   client and the protocol's codecs, and nothing else.
- * - A plain xstate counter runs on `@troupe/runtime` alone: no `ai`,
+ * - A plain xstate counter runs on `@troupe/runtime` alone (with the step,
+ *   stores and replay packages it re-exports): no `ai`,
  *   `@ai-sdk/*`, `@troupe/agents` or `@troupe/machines` in its tree.
  */
 import { readFile, mkdtemp, rm } from "node:fs/promises";
@@ -60,7 +61,7 @@ const CLIENT_TREE_ALLOWED = [
 ];
 /** Packages neither app may install, anywhere in its tree. */
 const HEAVY = [
-  /^@troupe\/(runtime|agents|cli|machines)$/,
+  /^@troupe\/(step|stores|replay|runtime|agents|cli|machines)$/,
   /^ioredis$/,
   /^ai$/,
   /^@ai-sdk\//,
@@ -110,6 +111,9 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
       installed("runtime-app", [
         tarball("@troupe/addressing"),
         tarball("@troupe/protocol"),
+        tarball("@troupe/step"),
+        tarball("@troupe/stores"),
+        tarball("@troupe/replay"),
         tarball("@troupe/runtime"),
         ...RUNTIME_APP_REGISTRY_DEPENDENCIES.map(
           (name) => `${name}@${runtimeManifest.dependencies[name]}`,
@@ -255,11 +259,21 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
           [
             "@troupe/addressing",
             "@troupe/protocol",
+            "@troupe/replay",
             "@troupe/runtime",
+            "@troupe/step",
+            "@troupe/stores",
             ...RUNTIME_APP_REGISTRY_DEPENDENCIES,
           ].sort(),
         );
-        expect(tree.dependenciesOf("@troupe/runtime")).toContain("@troupe/protocol");
+        expect(tree.dependenciesOf("@troupe/runtime")).toEqual(
+          expect.arrayContaining([
+            "@troupe/protocol",
+            "@troupe/replay",
+            "@troupe/step",
+            "@troupe/stores",
+          ]),
+        );
         const installed = tree.installedNames();
         expect(installed).toEqual(expect.arrayContaining(["ioredis", "@nats-io/jetstream"]));
         expect(matching(installed, NOT_FOR_RUNTIME)).toEqual([]);
@@ -268,9 +282,17 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
     );
 
     it(
-      "imports every entry of @troupe/runtime from dist with a plain node, with the exports of the sources",
+      "imports every entry of @troupe/runtime and the packages it re-exports from dist with a plain node, with the exports of the sources",
       async () => {
-        const specifiers = ["@troupe/runtime", "@troupe/runtime/internal"];
+        const specifiers = [
+          "@troupe/runtime",
+          "@troupe/runtime/internal",
+          "@troupe/step",
+          "@troupe/step/internal",
+          "@troupe/stores",
+          "@troupe/stores/internal",
+          "@troupe/replay",
+        ];
         const names = await runtimeProject.exportNames(specifiers, NODE_TIMEOUT_MS);
         for (const specifier of specifiers) {
           const source = Object.keys((await import(specifier)) as object).sort();

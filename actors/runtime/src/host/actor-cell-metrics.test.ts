@@ -10,9 +10,8 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assign, setup } from "xstate";
 import { z } from "zod";
-import { systemClock } from "../clock/system-clock.js";
+import { systemClock, defineActorKind } from "@troupe/step";
 import { HostMetrics } from "../observability/host-metrics.js";
-import { defineActorKind } from "../registry/actor-kind.js";
 import { ActorCell, type ActorCellDependencies } from "./actor-cell.js";
 
 class CollectingReader extends MetricReader {

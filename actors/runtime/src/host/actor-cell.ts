@@ -10,14 +10,20 @@ import {
   type TroupeError,
 } from "@troupe/protocol";
 import type { Logger } from "pino";
-import type { Clock } from "../clock/clock.js";
-import type { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
+import {
+  type Clock,
+  type UnknownMachineVersionError,
+  type ActorKindDefinition,
+  type ActorRecord,
+  type OutboxItem,
+  type PendingEffect,
+  processMessage,
+  type InboxMessage,
+  type LiveState,
+  readStoredState,
+} from "@troupe/step/internal";
 import type { HostMetrics, MessageOutcome } from "../observability/host-metrics.js";
-import type { ActorKindDefinition } from "../registry/actor-kind.js";
-import type { ActorRecord, OutboxItem, PendingEffect } from "../step/actor-record.js";
-import { processMessage, type InboxMessage, type LiveState } from "../step/process-message.js";
-import { readStoredState } from "../step/read-stored-state.js";
-import type { CommitOutcome, SnapshotStore } from "../stores/snapshot-store.js";
+import type { CommitOutcome, SnapshotStore } from "@troupe/stores/internal";
 import type { EffectRunner } from "./effect-runner.js";
 import { Mailbox } from "./mailbox.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";

@@ -1,7 +1,6 @@
 import { fromPromise, setup } from "xstate";
 import { describe, expect, it } from "vitest";
-import { UnsupportedMachineActionError } from "../errors/unsupported-machine-action-error.js";
-import { defineActorKind } from "../registry/actor-kind.js";
+import { UnsupportedMachineActionError, defineActorKind } from "@troupe/step";
 import { ActorHost } from "./actor-host.js";
 
 const invoking = defineActorKind({

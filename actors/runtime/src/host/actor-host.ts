@@ -18,24 +18,29 @@ import {
 import { Redis } from "ioredis";
 import pLimit from "p-limit";
 import { pino, type Logger } from "pino";
-import type { Clock } from "../clock/clock.js";
-import { systemClock } from "../clock/system-clock.js";
-import { RedisKeyLayoutError } from "../errors/redis-key-layout-error.js";
+import {
+  type Clock,
+  systemClock,
+  RedisKeyLayoutError,
+  ShardCountChangingError,
+  ShardCountMismatchError,
+  type ActorKindDefinition,
+  assertSupportedMachine,
+} from "@troupe/step";
 import {
   HostMetrics,
   type HostMetricsSources,
   type LeaseLossMetricReason,
 } from "../observability/host-metrics.js";
-import { ShardCountChangingError } from "../errors/shard-count-changing-error.js";
-import { ShardCountMismatchError } from "../errors/shard-count-mismatch-error.js";
-import type { ActorKindDefinition } from "../registry/actor-kind.js";
-import { assertSupportedMachine } from "../registry/assert-supported-machine.js";
 import { RedisKeys } from "@troupe/protocol/internal";
-import { RedisLeaseStore } from "../stores/redis-lease-store.js";
-import { RedisMembershipStore } from "../stores/redis-membership-store.js";
-import { redisRetryDelayMs, watchRedisConnection } from "../stores/watch-redis-connection.js";
-import type { RedisConnection } from "../stores/redis-connection.js";
-import { RedisSnapshotStore } from "../stores/redis-snapshot-store.js";
+import {
+  RedisLeaseStore,
+  RedisMembershipStore,
+  redisRetryDelayMs,
+  watchRedisConnection,
+  type RedisConnection,
+  RedisSnapshotStore,
+} from "@troupe/stores/internal";
 import { ensureStreams, type StreamReplication } from "../streams/ensure-streams.js";
 import { EffectRunner } from "./effect-runner.js";
 import { hostSettingsSchema, type HostSettings, type HostSettingsInput } from "./host-options.js";

@@ -11,11 +11,13 @@ import {
 } from "@troupe/protocol";
 import { RedisKeys } from "@troupe/protocol/internal";
 import type { Redis } from "ioredis";
-import { ShardCountChangingError } from "../errors/shard-count-changing-error.js";
-import { RedisLeaseStore } from "../stores/redis-lease-store.js";
-import { moveActorKeys } from "../stores/move-actor-keys.js";
-import { RedisSnapshotStore } from "../stores/redis-snapshot-store.js";
-import { parseTimerMember } from "../stores/timer-member.js";
+import { ShardCountChangingError } from "@troupe/step";
+import {
+  RedisLeaseStore,
+  moveActorKeys,
+  RedisSnapshotStore,
+  parseTimerMember,
+} from "@troupe/stores/internal";
 import { SHARD_COUNT_MARKER_KIND } from "./shard-catch-up.js";
 import { readShardCountState } from "./shard-count-state.js";
 

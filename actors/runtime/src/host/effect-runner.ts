@@ -9,19 +9,19 @@ import {
   formatAddress,
   toWireError,
 } from "@troupe/protocol";
-import type { RedisConnection } from "../stores/redis-connection.js";
+import type { RedisConnection } from "@troupe/stores";
 import type { Logger } from "pino";
-import type { Clock } from "../clock/clock.js";
-import type { EffectOutcome, HostMetrics } from "../observability/host-metrics.js";
-import type { ActorKindDefinition } from "../registry/actor-kind.js";
-import type { PendingEffect } from "../step/actor-record.js";
-import type { RedisKeys } from "@troupe/protocol/internal";
-import { EffectCancelledError } from "../errors/effect-cancelled-error.js";
 import {
+  type Clock,
+  type ActorKindDefinition,
+  type PendingEffect,
+  EffectCancelledError,
   type EffectResult,
   effectResultItem,
   effectWireError,
-} from "../step/effect-result-item.js";
+} from "@troupe/step/internal";
+import type { EffectOutcome, HostMetrics } from "../observability/host-metrics.js";
+import type { RedisKeys } from "@troupe/protocol/internal";
 import type { OutboxPublisher } from "./outbox-publisher.js";
 import { carrierOfSpan, contextOfCarrier, hostTracer } from "./trace-context.js";
 

@@ -1,10 +1,7 @@
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
-import type { RedisConnection } from "../stores/redis-connection.js";
+import type { RedisConnection, LeaseStore, SnapshotStore } from "@troupe/stores/internal";
 import type { Logger } from "pino";
-import type { Clock } from "../clock/clock.js";
-import type { ActorKindDefinition } from "../registry/actor-kind.js";
-import type { LeaseStore } from "../stores/lease-store.js";
-import type { SnapshotStore } from "../stores/snapshot-store.js";
+import type { Clock, ActorKindDefinition } from "@troupe/step";
 import type { StreamNames } from "@troupe/protocol";
 import type { HostMetrics } from "../observability/host-metrics.js";
 import type { EffectRunner } from "./effect-runner.js";

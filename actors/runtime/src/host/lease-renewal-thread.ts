@@ -2,9 +2,7 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { RedisKeys } from "@troupe/protocol/internal";
-import type { RedisConnection } from "../stores/redis-connection.js";
-import { RENEW_LEASE_LUA } from "../stores/redis-lease-store.js";
-import type { LeaseRenewal } from "../stores/lease-store.js";
+import { type RedisConnection, RENEW_LEASE_LUA, type LeaseRenewal } from "@troupe/stores/internal";
 import {
   HEADER_SLOTS,
   LEASE_RENEWAL_THREAD_SOURCE,

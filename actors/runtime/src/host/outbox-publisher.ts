@@ -8,7 +8,7 @@ import {
 } from "@troupe/protocol";
 import { headers } from "@nats-io/transport-node";
 import type { JetStreamClient } from "@nats-io/jetstream";
-import type { OutboxItem } from "../step/actor-record.js";
+import type { OutboxItem } from "@troupe/step";
 import { contextOfCarrier, failSpan, hostTracer } from "./trace-context.js";
 
 /**

@@ -1,5 +1,5 @@
 import { RedisKeys } from "@troupe/protocol/internal";
-import type { RedisConnection } from "../stores/redis-connection.js";
+import type { RedisConnection } from "@troupe/stores";
 import { readShardCountState } from "./shard-count-state.js";
 import { DEFAULT_DEPLOYMENT_PREFIX } from "@troupe/protocol";
 

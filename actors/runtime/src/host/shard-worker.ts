@@ -23,13 +23,16 @@ import {
   type StreamNames,
 } from "@troupe/protocol";
 import type { Logger } from "pino";
-import type { Clock } from "../clock/clock.js";
-import { LeaseLostError } from "../errors/lease-lost-error.js";
-import type { ActorKindDefinition } from "../registry/actor-kind.js";
+import {
+  type Clock,
+  LeaseLostError,
+  type ActorKindDefinition,
+  type ActorRecord,
+  type PendingEffect,
+  deadLetterItem,
+} from "@troupe/step/internal";
 import type { HostMetrics } from "../observability/host-metrics.js";
-import type { ActorRecord, PendingEffect } from "../step/actor-record.js";
-import { deadLetterItem } from "../step/dead-letter-items.js";
-import type { CommitOutcome, LeaseGrant, SnapshotStore } from "../stores/snapshot-store.js";
+import type { CommitOutcome, LeaseGrant, SnapshotStore } from "@troupe/stores/internal";
 import { ActorCell, type ActorCellDependencies } from "./actor-cell.js";
 import { scanForCatchUp } from "./shard-catch-up.js";
 import { catchUpRange } from "./shard-count-state.js";

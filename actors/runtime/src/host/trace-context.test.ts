@@ -15,7 +15,7 @@ import {
   traceCarrierFromHeaders,
 } from "@troupe/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { OutboxItem } from "../step/actor-record.js";
+import type { OutboxItem } from "@troupe/step";
 import { OutboxPublisher, outboxHeaders } from "./outbox-publisher.js";
 import { carrierOfSpan, contextOfCarrier } from "./trace-context.js";
 

@@ -6,8 +6,7 @@ import {
   unroutableCaptureSubjects,
 } from "@troupe/protocol";
 import type { Logger } from "pino";
-import type { Clock } from "../clock/clock.js";
-import { unroutableDeadLetter } from "../step/unroutable-dead-letter.js";
+import { type Clock, unroutableDeadLetter } from "@troupe/step/internal";
 
 /**
  * Catches publishes under `troupe.` that match no route (issue #11; decision

@@ -1,7 +1,6 @@
 import type { Logger } from "pino";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../clock/manual-clock.js";
-import { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
+import { ManualClock, UnknownMachineVersionError } from "@troupe/step";
 import {
   REFUSAL_RECORD_TTL_MS,
   VersionRefusals,

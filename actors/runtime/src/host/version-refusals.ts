@@ -1,7 +1,6 @@
 import { type ActorAddress, alertSubject, toWireError, type WireError } from "@troupe/protocol";
 import type { Logger } from "pino";
-import type { Clock } from "../clock/clock.js";
-import type { UnknownMachineVersionError } from "../errors/unknown-machine-version-error.js";
+import type { Clock, UnknownMachineVersionError } from "@troupe/step";
 
 /**
  * One actor this host refuses to process because it cannot read its snapshot

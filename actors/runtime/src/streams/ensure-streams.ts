@@ -19,7 +19,7 @@ import {
   TRANSCRIPT_STREAM_SUBJECTS,
 } from "@troupe/protocol";
 import type { StreamNames } from "@troupe/protocol";
-import { StreamSettingsRefusedError } from "../errors/stream-settings-refused-error.js";
+import { StreamSettingsRefusedError } from "@troupe/step";
 
 /** Default of {@link StreamRetention.claimRetentionMs}: 7 days, as idempotency records. */
 export const DEFAULT_CLAIM_RETENTION_MS = 7 * 24 * 3600 * 1000;
