@@ -12,6 +12,8 @@ const sourceFolders = [
   "actors/stores/src",
   "actors/replay/src",
   "actors/runtime/src",
+  "actors/models/src",
+  "actors/tools/src",
   "actors/agents/src",
   "services/client/src",
   "services/gateway/src",

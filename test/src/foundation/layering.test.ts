@@ -77,6 +77,10 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
     ["services/gateway/src/http/layering-probe.ts", "@troupe/mcp"],
     ["services/admin/src/admin/layering-probe.ts", "@troupe/cli"],
     ["actors/agents/src/agents/layering-probe.ts", "@troupe/testkit"],
+    // Tools and models are below the agents, and neither knows the other.
+    ["actors/tools/src/tools/layering-probe.ts", "@troupe/agents"],
+    ["actors/tools/src/tools/layering-probe.ts", "@troupe/models"],
+    ["actors/models/src/budget/layering-probe.ts", "@troupe/tools/internal"],
   ])("refuses %s importing %s", async (path, target) => {
     const violations = await ruleViolations(path, `export * from "${target}";`);
     expect(violations).toHaveLength(1);
@@ -123,7 +127,14 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
     ],
     [
       "actors/agents/src/agents/layering-probe.ts",
-      ["@troupe/protocol", "@troupe/machines", "@troupe/runtime", "@troupe/runtime/internal"],
+      [
+        "@troupe/protocol",
+        "@troupe/machines",
+        "@troupe/runtime",
+        "@troupe/runtime/internal",
+        "@troupe/tools/internal",
+        "@troupe/models/internal",
+      ],
     ],
     ["services/client/src/layering-probe.ts", ["@troupe/protocol"]],
     [
@@ -167,9 +178,14 @@ describe("layering inside a package: folders import lower layers only", () => {
       /streams\/ may not import observability\//,
     ],
     [
-      "actors/agents/src/tools/layering-probe.ts",
+      "actors/tools/src/tools/layering-probe.ts",
+      "../mcp/mcp-tool-catalog.js",
+      /tools\/ may not import mcp\//,
+    ],
+    [
+      "actors/agents/src/transcript/layering-probe.ts",
       "../agents/agent-registry.js",
-      /tools\/ may not import agents\//,
+      /transcript\/ may not import agents\//,
     ],
     [
       "services/host/src/host/layering-probe.ts",
@@ -224,7 +240,7 @@ describe("layering inside a package: folders import lower layers only", () => {
   it("lets a unit test exercise its folder with the layers above it", async () => {
     expect(
       await ruleViolations(
-        "actors/agents/src/tools/layering-probe.test.ts",
+        "actors/agents/src/transcript/layering-probe.test.ts",
         'export * from "../agents/define-agent.js";',
       ),
     ).toEqual([]);

@@ -68,6 +68,8 @@ export const PUBLIC_PACKAGES = [
   "@troupe/stores",
   "@troupe/replay",
   "@troupe/runtime",
+  "@troupe/models",
+  "@troupe/tools",
   "@troupe/agents",
   "@troupe/client",
   "@troupe/gateway",

@@ -61,7 +61,7 @@ const CLIENT_TREE_ALLOWED = [
 ];
 /** Packages neither app may install, anywhere in its tree. */
 const HEAVY = [
-  /^@troupe\/(step|stores|replay|runtime|agents|cli|machines)$/,
+  /^@troupe\/(step|stores|replay|runtime|models|tools|agents|cli|machines)$/,
   /^ioredis$/,
   /^ai$/,
   /^@ai-sdk\//,
@@ -74,7 +74,7 @@ const HEAVY = [
 const NOT_FOR_RUNTIME = [
   /^ai$/,
   /^@ai-sdk\//,
-  /^@troupe\/(agents|machines|client|cli)$/,
+  /^@troupe\/(models|tools|agents|machines|client|cli)$/,
   /^commander$/,
   /^tsx$/,
 ];

@@ -1,10 +1,12 @@
 import type { SessionPolicy, ToolPolicy } from "@troupe/protocol";
-import type { ModelSpec } from "../models/resolve-model.js";
+import type { ModelSpec, BudgetOptions, BudgetSettings } from "@troupe/models";
 import type { ContextOptions } from "./context-budget.js";
-import type { McpServerDefinition, McpServerOptions } from "../mcp/mcp-server-options.js";
-import type { ToolDefinition } from "../tools/define-tool.js";
-import type { ToolsOption } from "../tools/tool-record.js";
-import type { BudgetOptions, BudgetSettings } from "../budget/budget-options.js";
+import type {
+  McpServerDefinition,
+  McpServerOptions,
+  ToolDefinition,
+  ToolsOption,
+} from "@troupe/tools/internal";
 
 // The shapes of an agent definition. They refer to each other (an agent has
 // subagents, a subagent runs an agent), so they live in one file; the

@@ -16,13 +16,19 @@ import {
   type SessionContext,
   type ToolCallContext,
 } from "@troupe/machines";
-import { JetStreamExecutionClaims, withExecutionClaims } from "../tools/execution-claims.js";
-import { RedisIdempotencyRecordStore } from "../tools/redis-idempotency-record-store.js";
-import { RedisToolResultStore } from "../tools/redis-tool-result-store.js";
-import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
+import {
+  JetStreamExecutionClaims,
+  withExecutionClaims,
+  RedisIdempotencyRecordStore,
+  RedisToolResultStore,
+  createToolExecuteHandler,
+  McpToolCatalog,
+  ObjectStoreMediaStore,
+  type ObjectStoreMediaStoreOptions,
+  hostMediaStoreOptions,
+} from "@troupe/tools/internal";
 import type { ActorKindDefinition, HostServices, PublishedOutboxItem } from "@troupe/runtime";
 import { RedisScript } from "@troupe/runtime/internal";
-import { McpToolCatalog } from "../mcp/mcp-tool-catalog.js";
 import {
   createDeltaPublisher,
   createToolProgressPublisher,
@@ -42,17 +48,10 @@ import {
   migrateToolCallSnapshot,
 } from "./machine-versions.js";
 import { createModelCallHandler } from "./model-call-handler.js";
-import { SpendGuard } from "../budget/spend-guard.js";
-import { RedisSpendLedger } from "../budget/redis-spend-ledger.js";
+import { SpendGuard, RedisSpendLedger, type Environment } from "@troupe/models/internal";
 import { watchPendingApprovals } from "./approvals-pending.js";
-import type { Environment } from "../models/resolve-model.js";
 import { JetStreamScheduleIndex } from "../schedules/jetstream-schedule-index.js";
 import { scheduleKind, scheduleMachineKind } from "../schedules/schedule-kind.js";
-import {
-  ObjectStoreMediaStore,
-  type ObjectStoreMediaStoreOptions,
-} from "../media/object-store-media-store.js";
-import { hostMediaStoreOptions } from "../media/host-media-store-options.js";
 
 /** How long the stream attempt counter of a model call is kept after its last stream, in ms: 7 days. */
 const STREAM_ATTEMPT_TTL_MS = 7 * 24 * 60 * 60 * 1000;

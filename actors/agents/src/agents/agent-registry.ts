@@ -1,5 +1,4 @@
-import type { McpToolCatalog } from "../mcp/mcp-tool-catalog.js";
-import type { ToolDefinition } from "../tools/define-tool.js";
+import type { McpToolCatalog, ToolDefinition } from "@troupe/tools/internal";
 import type { AgentDefinition, SubagentDefinition } from "./agent-definition.js";
 import { InvalidAgentError } from "./invalid-agent-error.js";
 import { effectiveSubagentAgent, keptBySubagentFilter } from "./subagents.js";

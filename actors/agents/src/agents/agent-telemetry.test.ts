@@ -18,12 +18,14 @@ import {
 } from "@opentelemetry/sdk-metrics";
 import { ATTRIBUTES, METRICS, SPAN_NAMES, type ToolExecuteOutput } from "@troupe/protocol";
 import { EffectCancelledError, type EffectContext } from "@troupe/runtime";
-import { ScriptedModel } from "../models/scripted-model.js";
-import type { ScriptedScript } from "../models/scripted-step.js";
-import { type ToolEffectClass, defineTool } from "../tools/define-tool.js";
-import { InMemoryIdempotencyRecordStore } from "../tools/in-memory-idempotency-record-store.js";
-import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
-import { InMemoryToolResultStore } from "../tools/tool-result-store.js";
+import { ScriptedModel, type ScriptedScript } from "@troupe/models";
+import {
+  type ToolEffectClass,
+  defineTool,
+  InMemoryIdempotencyRecordStore,
+  createToolExecuteHandler,
+  InMemoryToolResultStore,
+} from "@troupe/tools/internal";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { createModelCallHandler } from "./model-call-handler.js";

@@ -7,7 +7,7 @@ import type {
   TranscriptToolCall,
   UserTranscriptEntry,
 } from "./transcript-entry.js";
-import type { PromptMedia } from "../media/prompt-media.js";
+import type { PromptMedia } from "@troupe/tools/internal";
 
 /** What `streamText` gets as the prompt: `instructions` and `messages`. */
 export interface ModelPrompt {

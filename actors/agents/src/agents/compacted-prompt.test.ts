@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { EffectContext } from "@troupe/runtime";
 import type { BudgetWarning, ModelCallOutput } from "@troupe/protocol";
-import { SpendGuard } from "../budget/spend-guard.js";
-import type {
-  SpendLedger,
-  SpendReservationRequest,
-  SpendReservationResult,
-  SpendSettlement,
-} from "../budget/spend-ledger.js";
-import { ScriptedModel } from "../models/scripted-model.js";
-import type { ScriptedRequest } from "../models/scripted-step.js";
+import {
+  SpendGuard,
+  type SpendLedger,
+  type SpendReservationRequest,
+  type SpendReservationResult,
+  type SpendSettlement,
+  ScriptedModel,
+  type ScriptedRequest,
+} from "@troupe/models/internal";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { createModelCallHandler } from "./model-call-handler.js";

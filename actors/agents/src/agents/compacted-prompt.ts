@@ -5,8 +5,8 @@ import {
   type ModelCallInput,
   type TranscriptEntry,
 } from "@troupe/protocol";
-import type { PromptMedia } from "../media/prompt-media.js";
-import type { LanguageModelInstance } from "../models/resolve-model.js";
+import type { PromptMedia } from "@troupe/tools/internal";
+import type { LanguageModelInstance } from "@troupe/models";
 import type { AgentDefinition } from "./agent-definition.js";
 import { buildModelPrompt, type ModelPrompt } from "./build-model-prompt.js";
 import {

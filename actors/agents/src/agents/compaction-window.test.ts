@@ -2,10 +2,12 @@ import type { ModelCallOutput } from "@troupe/protocol";
 import type { EffectContext } from "@troupe/runtime";
 import { encode as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { RecordingSpendLedger } from "../budget/recording-spend-ledger.js";
-import { SpendGuard } from "../budget/spend-guard.js";
-import { ScriptedModel } from "../models/scripted-model.js";
-import type { ScriptedRequest } from "../models/scripted-step.js";
+import {
+  RecordingSpendLedger,
+  SpendGuard,
+  ScriptedModel,
+  type ScriptedRequest,
+} from "@troupe/models/internal";
 import { AgentRegistry } from "./agent-registry.js";
 import { KNOWN_CONTEXT_WINDOW_TOKENS } from "./context-budget.js";
 import { defineAgent } from "./define-agent.js";

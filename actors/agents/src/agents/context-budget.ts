@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ModelSpec } from "../models/resolve-model.js";
+import type { ModelSpec } from "@troupe/models";
 
 /**
  * Context windows of models whose size is published, in tokens, by model id

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool } from "../tools/define-tool.js";
-import { ScriptedModel } from "../models/scripted-model.js";
+import { defineTool } from "@troupe/tools";
+import { ScriptedModel } from "@troupe/models";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { InvalidAgentError } from "./invalid-agent-error.js";

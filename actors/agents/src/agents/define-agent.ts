@@ -5,16 +5,16 @@ import {
 } from "@troupe/machines";
 import { MAX_MODEL_CHAIN_LENGTH, sessionPolicySchema } from "@troupe/protocol";
 import { z } from "zod";
-import { parseMcpServers } from "../mcp/mcp-server-options.js";
-import { parseModelSpec } from "../models/model-spec.js";
-import type { ModelSpec } from "../models/resolve-model.js";
-import { toToolRecord } from "../tools/tool-record.js";
+import {
+  parseMcpServers,
+  toToolRecord,
+  mediaTypePatternSchema,
+  DEFAULT_ACCEPTED_MEDIA_TYPES,
+} from "@troupe/tools/internal";
+import { parseModelSpec, type ModelSpec, budgetOptionsSchema } from "@troupe/models";
 import { type AgentIssue, InvalidAgentError } from "./invalid-agent-error.js";
 import { AGENT_NAME_PATTERN, type AgentDefinition, type AgentOptions } from "./agent-definition.js";
 import { toSubagentRecord } from "./subagents.js";
-import { budgetOptionsSchema } from "../budget/budget-options.js";
-import { mediaTypePatternSchema } from "../media/media-type-pattern.js";
-import { DEFAULT_ACCEPTED_MEDIA_TYPES } from "../media/prompt-media.js";
 import { contextOptionsSchema } from "./context-budget.js";
 
 /** Default model calls per run: the run machine's (`@troupe/machines`). */

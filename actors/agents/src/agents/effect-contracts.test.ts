@@ -22,11 +22,13 @@ import {
 } from "@troupe/runtime/internal";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ScriptedModel } from "../models/scripted-model.js";
-import { defineTool } from "../tools/define-tool.js";
-import { InMemoryIdempotencyRecordStore } from "../tools/in-memory-idempotency-record-store.js";
-import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
-import { InMemoryToolResultStore } from "../tools/tool-result-store.js";
+import { ScriptedModel } from "@troupe/models";
+import {
+  defineTool,
+  InMemoryIdempotencyRecordStore,
+  createToolExecuteHandler,
+  InMemoryToolResultStore,
+} from "@troupe/tools/internal";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { createModelCallHandler } from "./model-call-handler.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EffectContext } from "@troupe/runtime";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { TroupeError, modelChainPositionSchema, type ModelCallOutput } from "@troupe/protocol";
-import { ScriptedModel } from "../models/scripted-model.js";
+import { ScriptedModel } from "@troupe/models";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { createModelCallHandler } from "./model-call-handler.js";

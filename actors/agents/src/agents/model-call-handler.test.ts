@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { ScriptedModel } from "../models/scripted-model.js";
-import type { ScriptedScript } from "../models/scripted-step.js";
+import { ScriptedModel, type ScriptedScript } from "@troupe/models";
 import type { EffectContext } from "@troupe/runtime";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";

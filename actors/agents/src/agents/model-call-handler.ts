@@ -4,7 +4,8 @@ import {
   type LanguageModelInstance,
   type ModelSpec,
   resolveModel,
-} from "../models/resolve-model.js";
+  type SpendGuard,
+} from "@troupe/models/internal";
 import type { AgentRegistry } from "./agent-registry.js";
 import { EffectCancelledError } from "@troupe/runtime";
 import {
@@ -31,14 +32,12 @@ import {
   withModelChainPosition,
 } from "./model-chain.js";
 import { withProviderToolCallIds } from "./provider-tool-call-ids.js";
-import type { SpendGuard } from "../budget/spend-guard.js";
 import {
   reserveModelCallSpend,
   settleFailedModelCallSpend,
   settleModelCallSpend,
 } from "./model-call-spend.js";
-import type { MediaStore } from "../media/media-store.js";
-import { loadPromptMedia } from "../media/prompt-media.js";
+import { type MediaStore, loadPromptMedia } from "@troupe/tools/internal";
 
 /** Options of {@link createModelCallHandler}. */
 export interface ModelCallHandlerOptions {

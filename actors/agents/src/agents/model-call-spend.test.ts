@@ -1,11 +1,13 @@
 import type { ModelCallDelta, ModelCallOutput } from "@troupe/protocol";
 import { EffectCancelledError, type EffectContext } from "@troupe/runtime";
 import { describe, expect, it } from "vitest";
-import { costMicroUsd } from "../budget/model-pricing.js";
-import { RecordingSpendLedger } from "../budget/recording-spend-ledger.js";
-import { SpendGuard } from "../budget/spend-guard.js";
-import { ScriptedModel } from "../models/scripted-model.js";
-import type { ScriptedScript } from "../models/scripted-step.js";
+import {
+  costMicroUsd,
+  RecordingSpendLedger,
+  SpendGuard,
+  ScriptedModel,
+  type ScriptedScript,
+} from "@troupe/models/internal";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { createModelCallHandler } from "./model-call-handler.js";

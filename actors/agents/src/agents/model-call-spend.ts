@@ -1,6 +1,10 @@
 import type { BudgetWarning, ModelCallInput, ModelCallOutput, Usage } from "@troupe/protocol";
-import type { SpendGuard, SpendHold } from "../budget/spend-guard.js";
-import type { LanguageModelInstance, ModelSpec } from "../models/resolve-model.js";
+import type {
+  SpendGuard,
+  SpendHold,
+  LanguageModelInstance,
+  ModelSpec,
+} from "@troupe/models/internal";
 import type { AgentDefinition } from "./agent-definition.js";
 import type { AgentRegistry } from "./agent-registry.js";
 import type { ModelPrompt } from "./build-model-prompt.js";

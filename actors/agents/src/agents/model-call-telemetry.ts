@@ -8,8 +8,8 @@ import {
 } from "@opentelemetry/api";
 import { ATTRIBUTES, METRICS, SPAN_NAMES, TELEMETRY_SCOPE, TroupeError } from "@troupe/protocol";
 import type { ModelCallOutput } from "@troupe/protocol";
-import type { LanguageModelInstance } from "../models/resolve-model.js";
-import { perMeterProvider } from "../telemetry/per-meter-provider.js";
+import type { LanguageModelInstance } from "@troupe/models";
+import { perMeterProvider } from "@troupe/tools/internal";
 
 /**
  * Bucket boundaries of the token usage histogram, in tokens: the ones the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TroupeError } from "@troupe/protocol";
-import { ScriptedModel } from "../models/scripted-model.js";
+import { ScriptedModel } from "@troupe/models";
 import { defineAgent } from "./define-agent.js";
 import { InvalidAgentError } from "./invalid-agent-error.js";
 import { ModelCallError } from "./model-call-error.js";

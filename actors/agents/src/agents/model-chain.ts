@@ -5,7 +5,7 @@ import {
   cutText,
   type ModelChainPosition,
 } from "@troupe/protocol";
-import type { Environment, ModelSpec } from "../models/resolve-model.js";
+import type { Environment, ModelSpec } from "@troupe/models";
 import type { AgentDefinition } from "./agent-definition.js";
 
 /** The longest model label events carry, in characters (`modelLabelSchema`). */

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ScriptedModel } from "../models/scripted-model.js";
-import type { ScriptedScript } from "../models/scripted-step.js";
+import { ScriptedModel, type ScriptedScript } from "@troupe/models";
 import type { EffectContext } from "@troupe/runtime";
-import { defineTool } from "../tools/define-tool.js";
+import { defineTool } from "@troupe/tools";
 import { AgentRegistry } from "./agent-registry.js";
 import type { ToolPolicyOverrides, ModelCallOutput } from "@troupe/protocol";
 import { type AgentOptions } from "./agent-definition.js";

@@ -10,8 +10,7 @@ import {
   tool,
 } from "ai";
 import { z } from "zod";
-import type { ToolDefinition, ToolEffectClass } from "../tools/define-tool.js";
-import { decideToolCall } from "../tools/tool-policy.js";
+import { type ToolDefinition, type ToolEffectClass, decideToolCall } from "@troupe/tools/internal";
 import type { AgentDefinition, SubagentDefinition } from "./agent-definition.js";
 import { subagentAgentName } from "./subagents.js";
 

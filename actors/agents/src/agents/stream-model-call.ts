@@ -4,7 +4,7 @@ import {
   type ToolSet,
   experimental_streamLanguageModelCall as streamLanguageModelCall,
 } from "ai";
-import type { LanguageModelInstance } from "../models/resolve-model.js";
+import type { LanguageModelInstance } from "@troupe/models";
 import type { StreamedToolCall } from "./model-tools.js";
 
 /** What {@link streamModelCall} needs for one call. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineTool } from "../tools/define-tool.js";
+import { defineTool } from "@troupe/tools";
 import { AgentRegistry } from "./agent-registry.js";
 import { defineAgent } from "./define-agent.js";
 import { InvalidAgentError } from "./invalid-agent-error.js";

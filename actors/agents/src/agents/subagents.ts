@@ -1,5 +1,4 @@
-import type { ToolDefinition } from "../tools/define-tool.js";
-import { matchesToolPattern } from "../tools/tool-policy.js";
+import { type ToolDefinition, matchesToolPattern } from "@troupe/tools/internal";
 import {
   AGENT_NAME_PATTERN,
   type AgentDefinition,

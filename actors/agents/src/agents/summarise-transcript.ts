@@ -1,6 +1,5 @@
 import type { BudgetWarning, Usage } from "@troupe/protocol";
-import type { SpendHold } from "../budget/spend-guard.js";
-import type { LanguageModelInstance } from "../models/resolve-model.js";
+import type { SpendHold, LanguageModelInstance } from "@troupe/models/internal";
 import type { ModelPrompt } from "./build-model-prompt.js";
 import type { IndexedEntry } from "./compaction-plan.js";
 import { cutText } from "@troupe/protocol";

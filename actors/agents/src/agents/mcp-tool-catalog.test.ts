@@ -1,13 +1,16 @@
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { AgentRegistry } from "../agents/agent-registry.js";
-import { defineAgent } from "../agents/define-agent.js";
-import { modelToolSettings } from "../agents/model-tools.js";
-import { defineTool } from "../tools/define-tool.js";
+import { AgentRegistry } from "./agent-registry.js";
+import { defineAgent } from "./define-agent.js";
+import { modelToolSettings } from "./model-tools.js";
+import {
+  defineTool,
+  McpToolCatalog,
+  MCP_EXECUTION_ATTEMPT_META,
+  MCP_IDEMPOTENCY_KEY_META,
+} from "@troupe/tools/internal";
 import { z } from "zod";
-import { McpToolCatalog } from "./mcp-tool-catalog.js";
-import { MCP_EXECUTION_ATTEMPT_META, MCP_IDEMPOTENCY_KEY_META } from "./mcp-server-options.js";
 
 // The catalog against a real MCP server process over stdio (the SDK's
 // McpServer in fixtures/echo-mcp-server.mjs); no NATS or Redis (issue #15).

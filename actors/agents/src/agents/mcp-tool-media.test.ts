@@ -3,17 +3,20 @@ import type { MediaRef, ToolExecuteOutput } from "@troupe/protocol";
 import type { EffectContext } from "@troupe/runtime";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { AgentRegistry } from "../agents/agent-registry.js";
-import { buildModelPrompt } from "../agents/build-model-prompt.js";
-import { defineAgent } from "../agents/define-agent.js";
-import type { TranscriptEntry } from "../agents/transcript-entry.js";
-import { mediaDigest } from "../media/media-digest.js";
-import type { MediaDescription, MediaStore } from "../media/media-store.js";
-import { loadPromptMedia } from "../media/prompt-media.js";
-import { InMemoryIdempotencyRecordStore } from "../tools/in-memory-idempotency-record-store.js";
-import { createToolExecuteHandler } from "../tools/tool-execute-handler.js";
-import { InMemoryToolResultStore } from "../tools/tool-result-store.js";
-import { McpToolCatalog } from "./mcp-tool-catalog.js";
+import { AgentRegistry } from "./agent-registry.js";
+import { buildModelPrompt } from "./build-model-prompt.js";
+import { defineAgent } from "./define-agent.js";
+import type { TranscriptEntry } from "./transcript-entry.js";
+import {
+  mediaDigest,
+  type MediaDescription,
+  type MediaStore,
+  loadPromptMedia,
+  InMemoryIdempotencyRecordStore,
+  createToolExecuteHandler,
+  InMemoryToolResultStore,
+  McpToolCatalog,
+} from "@troupe/tools/internal";
 
 // An MCP tool that answers with an image part, against a real MCP server
 // process over stdio (fixtures/image-mcp-server.mjs); no NATS or Redis (issue #19).

@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentRegistry } from "../agents/agent-registry.js";
-import { defineAgent } from "../agents/define-agent.js";
+import { AgentRegistry } from "./agent-registry.js";
+import { defineAgent } from "./define-agent.js";
 import type { EffectContext } from "@troupe/runtime";
 import type { ToolExecuteOutput } from "@troupe/protocol";
-import { defineTool } from "./define-tool.js";
-import type { IdempotencyRecordStore } from "./idempotency-record-store.js";
-import { InMemoryIdempotencyRecordStore } from "./in-memory-idempotency-record-store.js";
-import { createToolExecuteHandler } from "./tool-execute-handler.js";
-import { InMemoryToolResultStore } from "./tool-result-store.js";
+import {
+  defineTool,
+  type IdempotencyRecordStore,
+  InMemoryIdempotencyRecordStore,
+  createToolExecuteHandler,
+  InMemoryToolResultStore,
+} from "@troupe/tools/internal";
 
 const KEY = "s1/r1/c1";
 const input = { sessionId: "s1", runId: "r1", toolCallId: "c1", toolName: "charge", input: "{}" };

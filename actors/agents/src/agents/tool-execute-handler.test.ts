@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentRegistry } from "../agents/agent-registry.js";
-import { defineAgent } from "../agents/define-agent.js";
+import { AgentRegistry } from "./agent-registry.js";
+import { defineAgent } from "./define-agent.js";
 import type { EffectContext } from "@troupe/runtime";
-import { type ToolEffectClass, type ToolExecutionContext, defineTool } from "./define-tool.js";
-import { InMemoryIdempotencyRecordStore } from "./in-memory-idempotency-record-store.js";
+import {
+  type ToolEffectClass,
+  type ToolExecutionContext,
+  defineTool,
+  InMemoryIdempotencyRecordStore,
+  createToolExecuteHandler,
+  InMemoryToolResultStore,
+} from "@troupe/tools/internal";
 import type { ToolExecuteOutput } from "@troupe/protocol";
-import { createToolExecuteHandler } from "./tool-execute-handler.js";
-import { InMemoryToolResultStore } from "./tool-result-store.js";
 
 const KEY = "s1/r1/c1";
 const input = { sessionId: "s1", runId: "r1", toolCallId: "c1", toolName: "act", input: '{"n":2}' };

@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineAgent } from "../agents/define-agent.js";
-import { InvalidAgentError } from "../agents/invalid-agent-error.js";
-import { MAX_TOOL_RESULT_BYTES, defineTool, isToolDefinition } from "./define-tool.js";
-import { InvalidToolError } from "./invalid-tool-error.js";
-import { toToolRecord } from "./tool-record.js";
+import { defineAgent } from "./define-agent.js";
+import { InvalidAgentError } from "./invalid-agent-error.js";
+import {
+  MAX_TOOL_RESULT_BYTES,
+  defineTool,
+  isToolDefinition,
+  InvalidToolError,
+  toToolRecord,
+} from "@troupe/tools/internal";
 
 const weather = defineTool({
   name: "get_weather",

@@ -1,17 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AgentRegistry } from "../agents/agent-registry.js";
-import { defineAgent } from "../agents/define-agent.js";
-import { createModelCallHandler } from "../agents/model-call-handler.js";
-import { InMemoryTranscriptReader } from "../agents/transcript-reader.js";
-import { demoScript } from "../models/demo-script.js";
-import { ScriptedModel } from "../models/scripted-model.js";
+import { AgentRegistry } from "./agent-registry.js";
+import { defineAgent } from "./define-agent.js";
+import { createModelCallHandler } from "./model-call-handler.js";
+import { InMemoryTranscriptReader } from "./transcript-reader.js";
+import { demoScript, ScriptedModel } from "@troupe/models";
 import type { EffectContext } from "@troupe/runtime";
-import { defineTool } from "./define-tool.js";
-import { InMemoryIdempotencyRecordStore } from "./in-memory-idempotency-record-store.js";
+import {
+  defineTool,
+  InMemoryIdempotencyRecordStore,
+  createToolExecuteHandler,
+  InMemoryToolResultStore,
+} from "@troupe/tools/internal";
 import type { ModelCallOutput, ToolExecuteOutput } from "@troupe/protocol";
-import { createToolExecuteHandler } from "./tool-execute-handler.js";
-import { InMemoryToolResultStore } from "./tool-result-store.js";
 
 describe("a model call, its tool calls and the next model call (scripted demo)", () => {
   it("runs the tools the demo model calls and answers with their results", async () => {

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { MediaRejectedError, streamNames, type MediaRef } from "@troupe/protocol";
 import { mediaBucketName } from "@troupe/protocol";
-import { buildModelPrompt } from "../agents/build-model-prompt.js";
-import { defineAgent } from "../agents/define-agent.js";
-import type { TranscriptEntry } from "../agents/transcript-entry.js";
-import { mediaBucketOf } from "./media-bucket-of.js";
-import { mediaDigest } from "./media-digest.js";
-import type { MediaStore } from "./media-store.js";
-import { loadPromptMedia } from "./prompt-media.js";
+import { buildModelPrompt } from "./build-model-prompt.js";
+import { defineAgent } from "./define-agent.js";
+import type { TranscriptEntry } from "./transcript-entry.js";
+import {
+  mediaBucketOf,
+  mediaDigest,
+  type MediaStore,
+  loadPromptMedia,
+} from "@troupe/tools/internal";
 
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
 const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 9]);

@@ -1,0 +1,13 @@
+/**
+ * @troupe/models/internal — the spend ledger (Redis, and a recording one for
+ * tests), the spend guard and model pricing, for Troupe's own packages and
+ * tests. Everything public is re-exported. Not covered by semantic versioning.
+ *
+ * @packageDocumentation
+ */
+export * from "./index.js";
+export * from "./budget/model-pricing.js";
+export * from "./budget/spend-ledger.js";
+export * from "./budget/redis-spend-ledger.js";
+export * from "./budget/spend-guard.js";
+export * from "./budget/recording-spend-ledger.js";
