@@ -14,7 +14,7 @@ import { startTroupeA2a, type TroupeA2a } from "./troupe-a2a-process.js";
 
 const TOKEN = "a2a-test-token";
 
-/** The demo model's answer to `/slow` (actors/agents/src/models/demo-script.ts). */
+/** The demo model's answer to `/slow` (actors/models/src/models/demo-script.ts). */
 const SLOW_ANSWER =
   "This answer streams slowly, one word at a time, so that there is time to cancel " +
   "the run or to stop the host while the model call is still streaming its text.";

@@ -13,7 +13,7 @@ const ADMIN = "rest-admin-token";
 const TEAM = "rest-team-token";
 const ORIGIN = "http://app.example";
 
-/** The demo agent's answer to `hello` (actors/agents/src/models/demo-script.ts). */
+/** The demo agent's answer to `hello` (actors/models/src/models/demo-script.ts). */
 const HELLO_ANSWER = "Hello! I am the Troupe demo agent. Ask me anything.";
 
 interface Json {

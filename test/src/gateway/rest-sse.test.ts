@@ -10,7 +10,7 @@ import { startTroupeDev, type TroupeDev } from "../support/troupe-cli.js";
 import { startTroupeGateway } from "../support/troupe-gateway-process.js";
 import { waitFor } from "../support/wait-for.js";
 
-/** The demo model's answer to `/slow` (actors/agents/src/models/demo-script.ts). */
+/** The demo model's answer to `/slow` (actors/models/src/models/demo-script.ts). */
 const SLOW_ANSWER =
   "This answer streams slowly, one word at a time, so that there is time to cancel " +
   "the run or to stop the host while the model call is still streaming its text.";
