@@ -174,5 +174,17 @@ describe("import graph", () => {
       expect(dependencies.get(edge)).not.toContain("@troupe/host");
       expect(dependencies.get(edge)).not.toContain("@troupe/dev");
     }
+    // The core packages point one way: each facade stands on its parts, no part on its facade.
+    const parts: [string, string[]][] = [
+      ["@troupe/protocol", ["@troupe/addressing"]],
+      ["@troupe/runtime", ["@troupe/step", "@troupe/stores", "@troupe/replay"]],
+      ["@troupe/agents", ["@troupe/tools", "@troupe/models"]],
+    ];
+    for (const [facade, below] of parts) {
+      expect(dependencies.get(facade)).toEqual(expect.arrayContaining(below));
+      for (const part of below) expect(dependencies.get(part), part).not.toContain(facade);
+    }
+    expect(dependencies.get("@troupe/addressing")).toEqual([]);
+    expect(dependencies.get("@troupe/step")).toEqual(["@troupe/protocol"]);
   });
 });
