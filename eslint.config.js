@@ -29,6 +29,37 @@ const packages = [
     may: ["@troupe/protocol", "@troupe/machines", "@troupe/runtime"],
   },
   {
+    name: "@troupe/host",
+    dir: "services/host",
+    may: ["@troupe/protocol", "@troupe/runtime", "@troupe/agents", "@troupe/client"],
+  },
+  {
+    name: "@troupe/admin",
+    dir: "services/admin",
+    may: ["@troupe/protocol", "@troupe/runtime", "@troupe/agents", "@troupe/client"],
+  },
+  {
+    name: "@troupe/dev",
+    dir: "services/dev",
+    may: [
+      "@troupe/protocol",
+      "@troupe/runtime",
+      "@troupe/agents",
+      "@troupe/client",
+      "@troupe/host",
+    ],
+  },
+  {
+    name: "@troupe/mcp",
+    dir: "services/mcp",
+    may: ["@troupe/protocol", "@troupe/agents", "@troupe/client", "@troupe/gateway"],
+  },
+  {
+    name: "@troupe/a2a",
+    dir: "services/a2a",
+    may: ["@troupe/protocol", "@troupe/agents", "@troupe/client", "@troupe/gateway"],
+  },
+  {
     name: "@troupe/cli",
     dir: "services/cli",
     may: [
@@ -38,6 +69,11 @@ const packages = [
       "@troupe/agents",
       "@troupe/client",
       "@troupe/gateway",
+      "@troupe/host",
+      "@troupe/admin",
+      "@troupe/dev",
+      "@troupe/mcp",
+      "@troupe/a2a",
     ],
   },
   {
@@ -49,7 +85,9 @@ const packages = [
       "@troupe/runtime",
       "@troupe/agents",
       "@troupe/client",
-      "@troupe/cli",
+      "@troupe/host",
+      "@troupe/admin",
+      "@troupe/dev",
     ],
   },
 ];
@@ -92,18 +130,10 @@ const folderLayers = {
     "agents",
   ],
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],
-  "services/cli": [
-    "telemetry",
-    "local-servers",
-    ["connection", "tenants"],
-    "demo",
-    "host",
-    "dev",
-    "admin",
-    "serve",
-    ["mcp", "a2a", "gateway"],
-    "cli",
-  ],
+  "services/host": ["telemetry", "connection", "settings", "demo", "host", "process"],
+  "services/dev": ["local-servers", "dev"],
+  "services/admin": [["admin", "tenants"]],
+  "services/cli": [["gateway"], "cli"],
   "services/testkit": ["servers", "clock", "script", "events", "deployment"],
   test: ["harness", "support", "fixtures", "bench"],
 };

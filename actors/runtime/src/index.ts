@@ -68,3 +68,4 @@ export {
   type StreamPlacement,
   type StreamReplication,
 } from "./streams/ensure-streams.js";
+export { readDeployment, type DeploymentRecord } from "./host/read-deployment.js";

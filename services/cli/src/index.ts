@@ -1,58 +1,140 @@
 /**
- * @troupe/cli — the `troupe` command and what it runs on one machine.
+ * @troupe/cli — the `troupe` command ({@link createProgram}, `bin/troupe.mjs`):
+ * a thin layer of commands over the Troupe packages.
  *
- * - **CLI** (`cli/`, `bin/troupe.mjs`): `troupe init | dev | host | send | chat | tail |
- *   approve | deny | answer | cancel | steer | inspect | status | replay`
- *   ({@link createProgram}).
- * - **Dev cluster** (`dev/`): {@link startDevCluster}, the main job behind `troupe dev`;
- *   {@link startLocalCluster} (deprecated: `@troupe/testkit`'s `createTestDeployment`),
- *   servers and one in-process host for a test.
- * - **Hosts** (`host/`): {@link runHost} (graceful on SIGTERM) and {@link loadAgents}
- *   for agent modules.
- * - **Demo agent** (`demo/`): {@link demoAgents}, with a read, an idempotent write
- *   and a non-idempotent write behind approval.
- * - **Local servers** (`local-servers/`): {@link startLocalNatsServer} and
- *   {@link startLocalRedisServer} run real `nats-server` (JetStream) and
- *   `redis-server` binaries, for the test harness and for `troupe dev`.
+ * Until 0.1 this package also exported the dev cluster, the host process, the
+ * demo agent and the local servers. Those live in their own packages now and
+ * the names below still work, deprecated (each function warns once, with a
+ * `DeprecationWarning` of code `TROUPE_DEP_CLI_EXPORTS`, when first called):
  *
- * The client SDK is its own package, `@troupe/client`. Everything else (admin
- * reads, renderers, dev-state files) is in `@troupe/cli/internal`, for Troupe's
- * own tests.
+ * | name | import it from |
+ * | ---- | -------------- |
+ * | `startDevCluster`, `startLocalCluster`, `DevAlreadyRunningError`, `startLocalNatsServer`, `startLocalRedisServer`, `LocalServerStartError`, `ServerBinaryMissingError` | `@troupe/dev` |
+ * | `runHost`, `loadAgents`, `AgentModuleError`, `RedisUnreachableError`, `demoAgents`, `demoModel`, `DEMO_AGENT_NAME` | `@troupe/host` |
  *
  * @packageDocumentation
  */
+import * as dev from "@troupe/dev";
+import * as host from "@troupe/host";
+import { troupeHostCommand } from "./cli/troupe-bin-path.js";
+
 export { createProgram } from "./cli/program.js";
-export {
-  startDevCluster,
-  type DevCluster,
-  type DevClusterOptions,
-} from "./dev/start-dev-cluster.js";
-export {
-  startLocalCluster,
-  type LocalCluster,
-  type LocalClusterOptions,
-} from "./dev/start-local-cluster.js";
-export { DevAlreadyRunningError } from "./dev/dev-already-running-error.js";
-export { runHost, type RunHostOptions } from "./host/run-host.js";
-export { loadAgents, type AgentModuleContext, type AgentModuleExport } from "./host/load-agents.js";
-export { AgentModuleError } from "./host/agent-module-error.js";
-export { RedisUnreachableError } from "./host/redis-unreachable-error.js";
-export {
-  demoAgents,
-  demoModel,
-  DEMO_AGENT_NAME,
-  type DemoAgentsContext,
-} from "./demo/demo-agents.js";
-export { LocalServerStartError } from "./local-servers/local-server-start-error.js";
-export type { LocalServer } from "./local-servers/local-server.js";
-export type { LocalServerOptions } from "./local-servers/local-server-options.js";
-export { ServerBinaryMissingError } from "./local-servers/server-binary-missing-error.js";
-export {
-  startLocalNatsServer,
-  type LocalNatsServer,
-  type LocalNatsServerOptions,
-} from "./local-servers/start-local-nats-server.js";
-export {
-  startLocalRedisServer,
-  type LocalRedisServerOptions,
-} from "./local-servers/start-local-redis-server.js";
+
+const warned = new Set<string>();
+/** One DeprecationWarning per name and process. */
+function deprecated(name: string, from: string): void {
+  if (warned.has(name)) return;
+  warned.add(name);
+  process.emitWarning(
+    `${name} from @troupe/cli is deprecated: import it from ${from}`,
+    "DeprecationWarning",
+    "TROUPE_DEP_CLI_EXPORTS",
+  );
+}
+
+/** Options of {@link startDevCluster}: `hostCommand` defaults to this package's `troupe host`. */
+export type DevClusterOptions = Omit<dev.DevClusterOptions, "hostCommand"> &
+  Partial<Pick<dev.DevClusterOptions, "hostCommand">>;
+/** @deprecated Import from `@troupe/dev`. */
+export type DevCluster = dev.DevCluster;
+/**
+ * @deprecated Import from `@troupe/dev` (where `hostCommand` is required;
+ * here it defaults to this package's `troupe host`).
+ */
+export async function startDevCluster(options: DevClusterOptions): Promise<dev.DevCluster> {
+  deprecated("startDevCluster", "@troupe/dev");
+  return await dev.startDevCluster({ hostCommand: troupeHostCommand, ...options });
+}
+/** @deprecated Import from `@troupe/dev`. */
+export type LocalClusterOptions = dev.LocalClusterOptions;
+/** @deprecated Import from `@troupe/dev`. */
+export type LocalCluster = dev.LocalCluster;
+/** @deprecated Import from `@troupe/dev` (or use `@troupe/testkit`'s `createTestDeployment`). */
+export async function startLocalCluster(
+  options: dev.LocalClusterOptions,
+): Promise<dev.LocalCluster> {
+  deprecated("startLocalCluster", "@troupe/dev");
+  return await dev.startLocalCluster(options);
+}
+/** @deprecated Import from `@troupe/dev`. */
+export const DevAlreadyRunningError = dev.DevAlreadyRunningError;
+/** @deprecated Import from `@troupe/dev`. */
+export type DevAlreadyRunningError = dev.DevAlreadyRunningError;
+/** @deprecated Import from `@troupe/dev`. */
+export const LocalServerStartError = dev.LocalServerStartError;
+/** @deprecated Import from `@troupe/dev`. */
+export type LocalServerStartError = dev.LocalServerStartError;
+/** @deprecated Import from `@troupe/dev`. */
+export const ServerBinaryMissingError = dev.ServerBinaryMissingError;
+/** @deprecated Import from `@troupe/dev`. */
+export type ServerBinaryMissingError = dev.ServerBinaryMissingError;
+/** @deprecated Import from `@troupe/dev`. */
+export type LocalServer = dev.LocalServer;
+/** @deprecated Import from `@troupe/dev`. */
+export type LocalServerOptions = dev.LocalServerOptions;
+/** @deprecated Import from `@troupe/dev`. */
+export type LocalNatsServer = dev.LocalNatsServer;
+/** @deprecated Import from `@troupe/dev`. */
+export type LocalNatsServerOptions = dev.LocalNatsServerOptions;
+/** @deprecated Import from `@troupe/dev`. */
+export type LocalRedisServerOptions = dev.LocalRedisServerOptions;
+/** @deprecated Import from `@troupe/dev`. */
+export async function startLocalNatsServer(
+  options?: dev.LocalNatsServerOptions,
+): Promise<dev.LocalNatsServer> {
+  deprecated("startLocalNatsServer", "@troupe/dev");
+  return await dev.startLocalNatsServer(options);
+}
+/** @deprecated Import from `@troupe/dev`. */
+export async function startLocalRedisServer(
+  options?: dev.LocalRedisServerOptions,
+): Promise<dev.LocalServer> {
+  deprecated("startLocalRedisServer", "@troupe/dev");
+  return await dev.startLocalRedisServer(options);
+}
+/** @deprecated Import from `@troupe/host`. */
+export type RunHostOptions = host.RunHostOptions;
+/** @deprecated Import from `@troupe/host` (or start a whole host process with its `startHostProcess`). */
+export async function runHost(
+  options: host.RunHostOptions,
+): Promise<Awaited<ReturnType<typeof host.runHost>>> {
+  deprecated("runHost", "@troupe/host");
+  return await host.runHost(options);
+}
+/** @deprecated Import from `@troupe/host`. */
+export type AgentModuleContext = host.AgentModuleContext;
+/** @deprecated Import from `@troupe/host`. */
+export type AgentModuleExport = host.AgentModuleExport;
+/** @deprecated Import from `@troupe/host`. */
+export async function loadAgents(
+  ...args: Parameters<typeof host.loadAgents>
+): ReturnType<typeof host.loadAgents> {
+  deprecated("loadAgents", "@troupe/host");
+  return await host.loadAgents(...args);
+}
+/** @deprecated Import from `@troupe/host`. */
+export const AgentModuleError = host.AgentModuleError;
+/** @deprecated Import from `@troupe/host`. */
+export type AgentModuleError = host.AgentModuleError;
+/** @deprecated Import from `@troupe/host`. */
+export const RedisUnreachableError = host.RedisUnreachableError;
+/** @deprecated Import from `@troupe/host`. */
+export type RedisUnreachableError = host.RedisUnreachableError;
+/** @deprecated Import from `@troupe/host`. */
+export type DemoAgentsContext = host.DemoAgentsContext;
+/** @deprecated Import from `@troupe/host`. */
+export function demoAgents(
+  ...args: Parameters<typeof host.demoAgents>
+): ReturnType<typeof host.demoAgents> {
+  deprecated("demoAgents", "@troupe/host");
+  return host.demoAgents(...args);
+}
+/** @deprecated Import from `@troupe/host`. */
+export function demoModel(
+  ...args: Parameters<typeof host.demoModel>
+): ReturnType<typeof host.demoModel> {
+  deprecated("demoModel", "@troupe/host");
+  return host.demoModel(...args);
+}
+/** @deprecated Import from `@troupe/host`. */
+export const DEMO_AGENT_NAME = host.DEMO_AGENT_NAME;

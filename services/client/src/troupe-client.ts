@@ -624,6 +624,20 @@ export class TroupeClient implements AsyncDisposable {
     return this.nats.getServer();
   }
 
+  /** The deployment prefix the client addresses (subjects, stream names); default `"troupe"`. */
+  get deploymentPrefix(): string {
+    return this.prefix;
+  }
+
+  /**
+   * The client's NATS connection, for reads the client has no method for
+   * (e.g. `@troupe/mcp` reads the transcript stream with it). The client owns
+   * it: `close()` closes it; do not close it yourself.
+   */
+  get natsConnection(): NatsConnection {
+    return this.nats;
+  }
+
   /**
    * Calls `listener` on each change of the NATS connection (issue #13): a lost
    * connection (`disconnected`; the client keeps reconnecting by itself) and

@@ -64,3 +64,5 @@ export {
   runMessageId,
   uiToolCallId,
 } from "./ui-stream/ui-ids.js";
+export { bearerTokenMatches } from "./http/bearer-token.js";
+export { assertListenAllowed } from "./http/listen-address.js";

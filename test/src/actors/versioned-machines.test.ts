@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { clusterStatus, formatClusterStatus } from "@troupe/cli/internal";
+import { clusterStatus } from "@troupe/admin";
+import { formatClusterStatus } from "@troupe/admin/internal";
 import { ActorHost, type ActorKindDefinition, type VersionRefusalAlert } from "@troupe/runtime";
 import { shardConsumerName } from "@troupe/runtime/internal";
 import { ALERT_SUBJECTS, shardOf } from "@troupe/protocol";

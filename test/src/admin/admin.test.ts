@@ -2,15 +2,17 @@ import { AGENT_MACHINES_VERSION, agentKinds, defineAgent } from "@troupe/agents"
 import { InvalidAddressError, parseAddress, shardOf } from "@troupe/protocol";
 import {
   clusterStatus,
-  formatActorInspection,
-  formatClusterStatus,
-  formatReplayReport,
   inspectActor,
-  readDeployment,
   replayActorCommand,
   type AdminDeps,
   type ClusterStatus,
-} from "@troupe/cli/internal";
+} from "@troupe/admin";
+import {
+  formatActorInspection,
+  formatClusterStatus,
+  formatReplayReport,
+} from "@troupe/admin/internal";
+import { readDeployment } from "@troupe/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import type { HostProcess } from "../support/host-process.js";

@@ -1,5 +1,5 @@
 import { agentKinds, defineAgent } from "@troupe/agents";
-import { replayActorCommand } from "@troupe/cli/internal";
+import { replayActorCommand } from "@troupe/admin";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { followSession } from "../support/session-events.js";

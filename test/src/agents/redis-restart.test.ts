@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { jetstream } from "@nats-io/jetstream";
-import { startLocalNatsServer, startLocalRedisServer, type LocalServer } from "@troupe/cli";
+import { startLocalNatsServer, startLocalRedisServer, type LocalServer } from "@troupe/dev";
 import { RedisKeys } from "@troupe/protocol/internal";
 import { RedisLeaseStore } from "@troupe/runtime/internal";
 import { Redis } from "ioredis";

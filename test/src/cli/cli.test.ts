@@ -1,4 +1,4 @@
-import { inspectActor } from "@troupe/cli/internal";
+import { inspectActor } from "@troupe/admin";
 import { TroupeClient } from "@troupe/client";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";

@@ -1,4 +1,5 @@
-import { startDevCluster } from "@troupe/cli";
+import { startDevCluster } from "@troupe/dev";
+import { troupeHostCommand } from "@troupe/cli/internal";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +34,7 @@ describe("troupe dev's host supervision", () => {
     const lines: string[] = [];
     let restarts = 0;
     const cluster = await startDevCluster({
+      hostCommand: troupeHostCommand,
       hosts: 1,
       agentModule: crashingAgent,
       natsUrl: servers.natsUrl,

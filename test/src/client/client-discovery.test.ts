@@ -1,5 +1,5 @@
-import { findFreePort } from "@troupe/cli/internal";
-import { startLocalNatsServer, type LocalNatsServer } from "@troupe/cli";
+import { findFreePort } from "@troupe/dev";
+import { startLocalNatsServer, type LocalNatsServer } from "@troupe/dev";
 import {
   NatsUnreachableError,
   StreamsMissingError,

@@ -19,8 +19,8 @@ import {
   TroupeClient,
   type SessionEvent,
 } from "@troupe/client";
-import { findFreePort, findServerBinary } from "@troupe/cli/internal";
-import { startLocalNatsServer, type LocalNatsServer } from "@troupe/cli";
+import { findFreePort, findServerBinary } from "@troupe/dev";
+import { startLocalNatsServer, type LocalNatsServer } from "@troupe/dev";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

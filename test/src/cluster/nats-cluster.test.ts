@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
-import { startLocalNatsServer, startLocalRedisServer, type LocalServer } from "@troupe/cli";
-import { checkNats } from "@troupe/cli/internal";
+import { startLocalNatsServer, startLocalRedisServer, type LocalServer } from "@troupe/dev";
+import { checkNats } from "@troupe/host";
 import {
   decodeEvent,
   encodeMessage,

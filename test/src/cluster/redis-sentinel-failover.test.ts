@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { startLocalNatsServer } from "@troupe/cli";
+import { startLocalNatsServer } from "@troupe/dev";
 import { afterEach, describe, expect, it } from "vitest";
 import { testDataDirPrefix } from "../harness/test-run-marker.js";
 import { startHostProcess, type HostProcess } from "../support/host-process.js";

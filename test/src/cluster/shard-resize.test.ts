@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import { startLocalNatsServer, startLocalRedisServer } from "@troupe/cli";
+import { startLocalNatsServer, startLocalRedisServer } from "@troupe/dev";
 import { parseAddress } from "@troupe/protocol";
 import { RedisKeys, streamNames } from "@troupe/protocol/internal";
 import {

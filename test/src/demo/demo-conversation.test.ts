@@ -1,4 +1,5 @@
-import { demoNotesKey, DEMO_OUTBOX_KEY, EventRenderer } from "@troupe/cli/internal";
+import { demoNotesKey, DEMO_OUTBOX_KEY } from "@troupe/host/internal";
+import { EventRenderer } from "@troupe/cli/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../support/cluster.js";
 import { followSession, type SessionEventLog } from "../support/session-events.js";

@@ -5,8 +5,8 @@
  * `{"ready":true,"hostId":…}` once started.
  */
 import { agentKinds } from "@troupe/agents";
-import { demoAgents, runHost } from "@troupe/cli";
-import { formatReadyLine, stderrRedisLogger } from "@troupe/cli/internal";
+import { demoAgents, runHost, formatReadyLine } from "@troupe/host";
+import { stderrRedisLogger } from "@troupe/host/internal";
 import { Redis } from "ioredis";
 import { redisRetryDelayMs, watchRedisConnection } from "@troupe/runtime";
 

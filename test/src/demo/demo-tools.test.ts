@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { demoNotesKey, DEMO_OUTBOX_KEY, type DemoOutboxRecord } from "@troupe/cli/internal";
-import { demoAgents } from "@troupe/cli";
+import { demoNotesKey, DEMO_OUTBOX_KEY, type DemoOutboxRecord } from "@troupe/host/internal";
+import { demoAgents } from "@troupe/host";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServers, type TestServers } from "../harness/start-test-servers.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { jetstream } from "@nats-io/jetstream";
-import { parseReadyLine } from "@troupe/cli/internal";
+import { parseReadyLine } from "@troupe/host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
 import { testRunMarker } from "../harness/test-run-marker.js";

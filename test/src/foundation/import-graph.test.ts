@@ -11,6 +11,11 @@ const sourceFolders = [
   "actors/agents/src",
   "services/client/src",
   "services/gateway/src",
+  "services/host/src",
+  "services/admin/src",
+  "services/dev/src",
+  "services/mcp/src",
+  "services/a2a/src",
   "services/cli/src",
   "services/testkit/src",
   "test/src",
@@ -126,5 +131,42 @@ describe("import graph", () => {
     }
     expect(graph.size).toBeGreaterThan(300);
     expect(importCycles(graph)).toEqual([]);
+  });
+
+  it("has no cycle between packages, and nothing shipped depends on the CLI", async () => {
+    const rootManifest = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as {
+      workspaces: string[];
+    };
+    const dependencies = new Map<string, string[]>();
+    for (const workspace of rootManifest.workspaces) {
+      const manifest = JSON.parse(
+        await readFile(join(root, workspace, "package.json"), "utf8"),
+      ) as { name: string; private?: boolean; dependencies?: Record<string, string> };
+      if (manifest.private === true) continue;
+      dependencies.set(
+        manifest.name,
+        Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith("@troupe/")),
+      );
+    }
+    expect(importCycles(dependencies)).toEqual([]);
+    const dependents = [...dependencies]
+      .filter(([, names]) => names.includes("@troupe/cli"))
+      .map(([name]) => name);
+    expect(dependents).toEqual([]);
+    // The command layer stands on the edges and the host, not the reverse.
+    expect(dependencies.get("@troupe/cli")).toEqual(
+      expect.arrayContaining([
+        "@troupe/host",
+        "@troupe/dev",
+        "@troupe/admin",
+        "@troupe/mcp",
+        "@troupe/a2a",
+        "@troupe/gateway",
+      ]),
+    );
+    for (const edge of ["@troupe/mcp", "@troupe/a2a", "@troupe/gateway"]) {
+      expect(dependencies.get(edge)).not.toContain("@troupe/host");
+      expect(dependencies.get(edge)).not.toContain("@troupe/dev");
+    }
   });
 });

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { inboxSubjectMapping } from "@troupe/protocol";
-import { findServerBinary, renderNatsServerConfig } from "@troupe/cli/internal";
+import { findServerBinary } from "@troupe/dev";
+import { renderNatsServerConfig } from "@troupe/dev/internal";
 import { parse } from "yaml";
 import { describe, expect, test } from "vitest";
 

@@ -59,9 +59,17 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
     ["services/client/src/layering-probe.ts", "@troupe/cli"],
     ["actors/agents/src/agents/layering-probe.ts", "@troupe/cli/internal"],
     ["actors/agents/src/agents/layering-probe.ts", "@troupe/client"],
-    ["services/cli/src/host/layering-probe.ts", "@troupe/test"],
-    // The test kit sits above the CLI: nothing shipped may depend on it.
-    ["services/cli/src/host/layering-probe.ts", "@troupe/testkit"],
+    ["services/host/src/host/layering-probe.ts", "@troupe/test"],
+    // The test kit sits above the host and the dev cluster: nothing shipped may depend on it.
+    ["services/host/src/host/layering-probe.ts", "@troupe/testkit"],
+    // The edges and the host are libraries: none of them depends on the CLI or on each other.
+    ["services/host/src/host/layering-probe.ts", "@troupe/cli"],
+    ["services/host/src/host/layering-probe.ts", "@troupe/dev"],
+    ["services/mcp/src/mcp/layering-probe.ts", "@troupe/cli/internal"],
+    ["services/mcp/src/mcp/layering-probe.ts", "@troupe/a2a"],
+    ["services/a2a/src/a2a/layering-probe.ts", "@troupe/host"],
+    ["services/gateway/src/http/layering-probe.ts", "@troupe/mcp"],
+    ["services/admin/src/admin/layering-probe.ts", "@troupe/cli"],
     ["actors/agents/src/agents/layering-probe.ts", "@troupe/testkit"],
   ])("refuses %s importing %s", async (path, target) => {
     const violations = await ruleViolations(path, `export * from "${target}";`);
@@ -106,12 +114,20 @@ describe("layering between packages: protocol ← machines ← runtime ← agent
     ],
     ["services/client/src/layering-probe.ts", ["@troupe/protocol"]],
     [
-      "services/cli/src/host/layering-probe.ts",
+      "services/host/src/host/layering-probe.ts",
       ["@troupe/agents", "@troupe/client/internal", "@troupe/runtime"],
     ],
     [
+      "services/mcp/src/mcp/layering-probe.ts",
+      ["@troupe/client/tasks", "@troupe/gateway", "@troupe/agents"],
+    ],
+    [
+      "services/cli/src/cli/layering-probe.ts",
+      ["@troupe/host/internal", "@troupe/dev", "@troupe/mcp", "@troupe/a2a", "@troupe/admin"],
+    ],
+    [
       "services/testkit/src/deployment/layering-probe.ts",
-      ["@troupe/cli/internal", "@troupe/agents", "@troupe/runtime/internal", "@troupe/client"],
+      ["@troupe/dev/internal", "@troupe/agents", "@troupe/runtime/internal", "@troupe/client"],
     ],
   ])("allows %s to import %j", async (path, targets) => {
     const code = targets.map((target) => `export * from "${target}";`).join("\n");
@@ -142,8 +158,17 @@ describe("layering inside a package: folders import lower layers only", () => {
       "../agents/agent-registry.js",
       /tools\/ may not import agents\//,
     ],
-    ["services/cli/src/host/layering-probe.ts", "../cli/program.js", /host\/ may not import cli\//],
-    ["services/cli/src/cli/render/layering-probe.ts", "../../host/load-agents.js", null],
+    [
+      "services/host/src/host/layering-probe.ts",
+      "../process/host-action.js",
+      /host\/ may not import process\//,
+    ],
+    ["services/host/src/process/layering-probe.ts", "../host/load-agents.js", null],
+    [
+      "services/dev/src/local-servers/layering-probe.ts",
+      "../dev/stop-dev.js",
+      /local-servers\/ may not import dev\//,
+    ],
     [
       "protocol/src/v1/layering-probe.ts",
       "../codec/decode-message.js",

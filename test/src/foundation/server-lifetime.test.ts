@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { findServerBinary } from "@troupe/cli/internal";
+import { findServerBinary } from "@troupe/dev";
 import { describe, expect, test } from "vitest";
 import { testDataDirPrefix } from "../harness/test-run-marker.js";
 

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { connect as connectTcp } from "node:net";
-import { findServerBinary } from "@troupe/cli/internal";
-import { startLocalNatsServer, startLocalRedisServer } from "@troupe/cli";
+import { findServerBinary, startLocalNatsServer, startLocalRedisServer } from "@troupe/dev";
 import { describe, expect, test } from "vitest";
 import { startTestServers } from "../harness/start-test-servers.js";
 import { testDataDirPrefix } from "../harness/test-run-marker.js";

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { parseReadyLine } from "@troupe/cli/internal";
+import { parseReadyLine } from "@troupe/host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServers, type TestServers } from "../harness/start-test-servers.js";
 import { testRunMarker } from "../harness/test-run-marker.js";

@@ -9,7 +9,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { parseReadyLine } from "@troupe/cli/internal";
+import { parseReadyLine } from "@troupe/host";
 import { TroupeClient } from "@troupe/client";
 import { ATTRIBUTES, SPAN_NAMES } from "@troupe/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

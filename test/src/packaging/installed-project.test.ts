@@ -1,6 +1,6 @@
 /**
  * A project made by `troupe init` from the packed packages works outside the
- * repository (issue #13, the CI step of "Must show"): the eight public packages
+ * repository (issue #13, the CI step of "Must show"): the public packages
  * are packed, installed into a fresh `npm init -y` project in the system's
  * temporary folder, `npx troupe init` turns it into a Troupe project (its own
  * `npm install` adds vitest, TypeScript, Node's types and zod), and then
@@ -27,7 +27,7 @@ import { waitFor } from "../support/wait-for.js";
 import { packPublicPackages, PUBLIC_PACKAGES } from "./pack-workspaces.js";
 import { cleanEnvironment, runCommand } from "./run-command.js";
 
-/** `npm pack` of the eight packages with their turbo builds; a cold build takes ~60 s here. */
+/** `npm pack` of the public packages with their turbo builds; a cold build takes ~60 s here. */
 const PACK_TIMEOUT_MS = 240_000;
 /** One `npm install` (tarballs, or the registry packages init adds; from npm's cache when it has them). */
 const INSTALL_TIMEOUT_MS = 180_000;
@@ -38,7 +38,7 @@ const SEND_TIMEOUT_MS = 60_000;
 
 /** The probe of the user's types: each `@ts-expect-error` needs a real type error below it. */
 const TYPES_PROBE = `import { defineTool } from "@troupe/agents";
-import { startLocalCluster } from "@troupe/cli";
+import { startLocalCluster } from "@troupe/dev";
 import { TroupeClient } from "@troupe/client";
 import { z } from "zod";
 import agent, { convertTemperature } from "./agent.js";
@@ -117,7 +117,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
       await mkdir(project);
       let startMs = Date.now();
       tarballPaths = await packPublicPackages(PACK_TIMEOUT_MS);
-      timings["npm pack (eight packages, builds included; or the wait for it)"] =
+      timings["npm pack (the public packages, builds included; or the wait for it)"] =
         secondsSince(startMs);
 
       // As a user: an npm project, the Troupe packages (here the tarballs), then init.
@@ -133,7 +133,7 @@ describe("a project made by `troupe init` from the packed packages, outside the 
         ],
         { cwd: project, timeoutMs: INSTALL_TIMEOUT_MS, env: env() },
       );
-      timings["npm install (the eight tarballs)"] = secondsSince(startMs);
+      timings["npm install (the public tarballs)"] = secondsSince(startMs);
       startMs = Date.now();
       ({ stdout: initOutput } = await runCommand("npx", ["--no", "troupe", "init"], {
         cwd: project,

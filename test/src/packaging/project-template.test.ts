@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AgentDefinition } from "@troupe/agents";
-import { startLocalCluster } from "@troupe/cli";
+import { startLocalCluster } from "@troupe/dev";
 import { PROJECT_TEMPLATE_DIR } from "@troupe/cli/internal";
 import { createTestDeployment, type TestDeployment } from "@troupe/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -3,7 +3,8 @@ import { once } from "node:events";
 import { writeFile } from "node:fs/promises";
 import { connect as connectTcp } from "node:net";
 import { join } from "node:path";
-import { findFreePort, findServerBinary, renderNatsServerConfig } from "@troupe/cli/internal";
+import { findFreePort, findServerBinary } from "@troupe/dev";
+import { renderNatsServerConfig } from "@troupe/dev/internal";
 import { waitFor } from "../support/wait-for.js";
 import type { TestCertificates } from "./test-certificates.js";
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createUser } from "@nats-io/nkeys";
-import { checkRedis, RedisUnreachableError } from "@troupe/cli/internal";
+import { checkRedis, RedisUnreachableError } from "@troupe/host";
 import { TroupeClient } from "@troupe/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRunMarker } from "../harness/test-run-marker.js";

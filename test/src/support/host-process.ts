@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
-import { parseReadyLine } from "@troupe/cli/internal";
+import { parseReadyLine } from "@troupe/host";
 import { nodeArgsFor } from "../harness/child-code.js";
 import { HostProcessExitedError } from "./host-process-exited-error.js";
 

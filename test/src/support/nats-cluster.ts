@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { JetStreamManager } from "@nats-io/jetstream";
-import { findFreePort, findServerBinary, renderNatsServerConfig } from "@troupe/cli/internal";
+import { findFreePort, findServerBinary } from "@troupe/dev";
+import { renderNatsServerConfig } from "@troupe/dev/internal";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "./wait-for.js";
 

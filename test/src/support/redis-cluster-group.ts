@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { findFreePort } from "@troupe/cli/internal";
+import { findFreePort } from "@troupe/dev";
 import { Cluster } from "ioredis";
 import { testDataDirPrefix } from "../harness/test-run-marker.js";
 import { waitFor } from "./wait-for.js";

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findFreePort } from "@troupe/cli/internal";
+import { findFreePort } from "@troupe/dev";
 import { Redis } from "ioredis";
 import { testDataDirPrefix } from "../harness/test-run-marker.js";
 import { waitFor } from "./wait-for.js";

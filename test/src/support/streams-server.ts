@@ -5,7 +5,7 @@ import {
   type JetStreamManager,
 } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { startLocalNatsServer, type LocalNatsServer } from "@troupe/cli";
+import { startLocalNatsServer, type LocalNatsServer } from "@troupe/dev";
 import { streamNames, type StreamNames } from "@troupe/protocol";
 import { ensureStreams } from "@troupe/runtime/internal";
 import { mkdtemp, rm } from "node:fs/promises";

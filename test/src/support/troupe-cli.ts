@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
-import { devStateSchema, troupeBinPath, type DevState } from "@troupe/cli/internal";
+import { devStateSchema, type DevState } from "@troupe/host/internal";
+import { troupeBinPath } from "@troupe/cli/internal";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "./wait-for.js";
 

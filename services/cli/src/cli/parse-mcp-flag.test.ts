@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "commander";
 import { describe, expect, it } from "vitest";
-import { demoMcpServers, DEMO_MCP_SERVERS_VARIABLE } from "../demo/demo-mcp-servers.js";
+import { demoMcpServers, DEMO_MCP_SERVERS_VARIABLE } from "@troupe/host/internal";
 import { parseMcpFlag, splitCommandLine } from "./parse-mcp-flag.js";
 
 describe("splitCommandLine", () => {

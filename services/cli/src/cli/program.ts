@@ -7,7 +7,7 @@ import { stopCommand } from "./commands/stop-command.js";
 import { forkCommand } from "./commands/fork-command.js";
 import { adminCommands } from "./commands/admin-commands.js";
 import { chatCommand } from "./commands/chat-command.js";
-import { hostCommand } from "./commands/host-command.js";
+import { hostCommand } from "@troupe/host/internal";
 import { initCommand } from "./commands/init-command.js";
 import { mcpCommand } from "./commands/mcp-command.js";
 import { sendCommand } from "./commands/send-command.js";

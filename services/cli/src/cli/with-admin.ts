@@ -2,18 +2,19 @@ import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Redis } from "ioredis";
-import { redisRetryDelayMs, watchRedisConnection } from "@troupe/runtime";
-import { readDeployment } from "../admin/read-deployment.js";
+import { redisRetryDelayMs, watchRedisConnection, readDeployment } from "@troupe/runtime";
 import { connectNats } from "@troupe/client/internal";
-import { asRedis } from "../connection/as-redis.js";
-import { createRedisConnection } from "../connection/create-redis-connection.js";
-import { checkRedis } from "../host/check-redis.js";
-import { stderrRedisLogger } from "../host/stderr-redis-logger.js";
+import {
+  asRedis,
+  createRedisConnection,
+  checkRedis,
+  stderrRedisLogger,
+} from "@troupe/host/internal";
 import {
   resolveConnection,
   type ConnectionFlags,
   type ConnectionSettings,
-} from "./connection-settings.js";
+} from "@troupe/host/internal";
 
 /** What the admin commands (`inspect`, `status`, `replay`) read with. */
 export interface AdminConnection {

@@ -1,6 +1,6 @@
 import { TroupeClient } from "@troupe/client";
-import { startTelemetry } from "../telemetry/start-telemetry.js";
-import { resolveConnection, type ConnectionFlags } from "./connection-settings.js";
+import { startTelemetry } from "@troupe/host/internal";
+import { resolveConnection, type ConnectionFlags } from "@troupe/host/internal";
 
 /**
  * Connects a {@link TroupeClient} to the servers the command's flags, the

@@ -4,18 +4,21 @@ import { connectNats } from "@troupe/client/internal";
 import { resolveDeployment } from "@troupe/client";
 import type { ConsoleInspector } from "@troupe/gateway";
 import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
-import { redisRetryDelayMs } from "@troupe/runtime";
-import { asRedis } from "../connection/as-redis.js";
-import { createRedisConnection } from "../connection/create-redis-connection.js";
-import type { NatsClientSettings } from "../connection/nats-client-settings.js";
-import type { RedisSettings } from "../connection/redis-settings.js";
-import type { AdminDeps } from "../admin/admin-deps.js";
-import { clusterStatus } from "../admin/cluster-status.js";
-import { inspectActor } from "../admin/inspect-actor.js";
-import { listDeadLetters } from "../admin/list-dead-letters.js";
-import { readDeployment } from "../admin/read-deployment.js";
-import { replayActorCommand } from "../admin/replay-actor-command.js";
-import { DEMO_AGENT_MODULE, loadAgentModule } from "../host/load-agents.js";
+import { redisRetryDelayMs, readDeployment } from "@troupe/runtime";
+import {
+  asRedis,
+  createRedisConnection,
+  DEMO_AGENT_MODULE,
+  loadAgentModule,
+} from "@troupe/host/internal";
+import type { NatsClientSettings, RedisSettings } from "@troupe/host/internal";
+import type { AdminDeps } from "@troupe/admin/internal";
+import {
+  clusterStatus,
+  inspectActor,
+  listDeadLetters,
+  replayActorCommand,
+} from "@troupe/admin/internal";
 
 /** Options of {@link openConsoleInspector}. */
 export interface ConsoleInspectorOptions {

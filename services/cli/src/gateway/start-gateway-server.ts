@@ -1,7 +1,6 @@
 import { TroupeClient } from "@troupe/client";
 import { serveGateway, type GatewayAuth } from "@troupe/gateway";
-import type { NatsClientSettings } from "../connection/nats-client-settings.js";
-import type { RedisSettings } from "../connection/redis-settings.js";
+import type { NatsClientSettings, RedisSettings } from "@troupe/host/internal";
 import { openConsoleInspector } from "./console-inspector.js";
 
 /** Options of {@link startGatewayServer}. */

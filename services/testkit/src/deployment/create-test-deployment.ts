@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { agentKinds, historyAgentsOf } from "@troupe/agents";
-import type { AgentModuleContext, AgentModuleExport } from "@troupe/cli";
-import { agentsOfExport, exportHistoryCommand } from "@troupe/cli/internal";
+import type { AgentModuleContext, AgentModuleExport } from "@troupe/host";
+import { agentsOfExport } from "@troupe/host";
+import { exportHistoryCommand } from "@troupe/admin";
 import { TroupeClient } from "@troupe/client";
 import {
   DEFAULT_DEPLOYMENT_PREFIX,

@@ -1,4 +1,4 @@
-import { renderNatsServerConfig } from "@troupe/cli/internal";
+import { renderNatsServerConfig } from "@troupe/dev/internal";
 import { TroupeError } from "@troupe/protocol";
 import type { StartedTestContainer } from "testcontainers";
 

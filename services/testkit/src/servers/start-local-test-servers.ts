@@ -3,7 +3,7 @@ import {
   startLocalRedisServer,
   type LocalNatsServer,
   type LocalServer,
-} from "@troupe/cli";
+} from "@troupe/dev";
 
 /** Options of {@link startLocalTestServers}. */
 export interface LocalTestServersOptions {

@@ -1,4 +1,4 @@
-import type { LocalNatsServer, LocalServer } from "@troupe/cli";
+import type { LocalNatsServer, LocalServer } from "@troupe/dev";
 import { startContainerTestServers } from "./start-container-test-servers.js";
 import { startLocalTestServers } from "./start-local-test-servers.js";
 import { resolveTestServersProvider, type TestServersProvider } from "./test-servers-provider.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
-import { findFreePort } from "@troupe/cli/internal";
+import { findFreePort } from "@troupe/dev";
 import { testRunMarker } from "../../harness/test-run-marker.js";
 import { RestateUnavailableError } from "./restate-unavailable-error.js";
 import { renderRestateServerConfig } from "./restate-server-config.js";

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseReadyLine } from "@troupe/cli/internal";
+import { parseReadyLine } from "@troupe/host";
 import type { BenchResources } from "../bench-resources.js";
 import { summarizeLatencies, type LatencySummary } from "../latency-summary.js";
 import { closedLoopRate } from "../turns/closed-loop-rate.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import { devStateSchema } from "@troupe/cli/internal";
+import { devStateSchema } from "@troupe/host/internal";
 import { TroupeClient } from "@troupe/client";
 import { streamNames } from "@troupe/protocol/internal";
 import type { BenchResources } from "../bench-resources.js";

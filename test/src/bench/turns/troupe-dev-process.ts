@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { devStateSchema, type DevState } from "@troupe/cli/internal";
+import { devStateSchema, type DevState } from "@troupe/host/internal";
 import { testRunMarker } from "../../harness/test-run-marker.js";
 import { cliEnv, troupeBin } from "../../support/troupe-cli.js";
 import { childProcesses } from "./child-processes.js";

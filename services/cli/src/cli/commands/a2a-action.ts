@@ -1,8 +1,7 @@
 import { TroupeClient } from "@troupe/client";
 import { TroupeError } from "@troupe/protocol";
-import { a2aReadyLine } from "../../a2a/a2a-ready-line.js";
-import { startA2aServer } from "../../a2a/a2a-server.js";
-import type { ConnectionFlags } from "../connection-settings.js";
+import { a2aReadyLine, startA2aServer } from "@troupe/a2a/internal";
+import type { ConnectionFlags } from "@troupe/host/internal";
 import { withAdmin } from "../with-admin.js";
 import { servedAgents } from "./admin-actions.js";
 

@@ -1,6 +1,5 @@
 import { Command, Option } from "commander";
-import { connectionOptions } from "../connection-options.js";
-import { nonNegativeInteger } from "../parse-number.js";
+import { connectionOptions, nonNegativeInteger } from "@troupe/host/internal";
 import type { A2aCommandOptions } from "./a2a-action.js";
 
 /** Default TCP port of `troupe a2a`. */

@@ -3,25 +3,21 @@ import pc from "picocolors";
 import { dirname } from "node:path";
 import { agentKinds, historyAgentsOf, type AgentDefinition } from "@troupe/agents";
 import { formatHistory, type HistoryFileFormat } from "@troupe/protocol";
-import type { AdminDeps } from "../../admin/admin-deps.js";
-import { exportHistoryCommand } from "../../admin/export-history-command.js";
-import { describeExport } from "../../admin/history-export-summary.js";
-import { clusterStatus } from "../../admin/cluster-status.js";
-import { formatActorInspection } from "../../admin/format-actor-inspection.js";
-import { formatClusterStatus } from "../../admin/format-cluster-status.js";
-import type { ClusterStatus } from "../../admin/assemble-cluster-status.js";
-import type { DevState } from "../../dev/dev-state.js";
-import { formatDeadLetters } from "../../admin/format-dead-letters.js";
-import { listDeadLetters } from "../../admin/list-dead-letters.js";
-import { formatReplayReport } from "../../admin/format-replay-report.js";
-import { inspectActor } from "../../admin/inspect-actor.js";
-import { replayActorCommand } from "../../admin/replay-actor-command.js";
+import type { AdminDeps, ClusterStatus } from "@troupe/admin/internal";
 import {
-  DEMO_AGENT_MODULE,
-  loadAgentModule,
-  type AgentModuleContext,
-} from "../../host/load-agents.js";
-import type { ConnectionFlags } from "../connection-settings.js";
+  exportHistoryCommand,
+  describeExport,
+  clusterStatus,
+  formatActorInspection,
+  formatClusterStatus,
+  formatDeadLetters,
+  listDeadLetters,
+  formatReplayReport,
+  inspectActor,
+  replayActorCommand,
+} from "@troupe/admin/internal";
+import type { DevState, AgentModuleContext, ConnectionFlags } from "@troupe/host/internal";
+import { DEMO_AGENT_MODULE, loadAgentModule } from "@troupe/host/internal";
 import { cliVersion } from "../init/project-template.js";
 import { withAdmin, type AdminConnection } from "../with-admin.js";
 

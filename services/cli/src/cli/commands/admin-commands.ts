@@ -1,6 +1,5 @@
 import { Command, Option } from "commander";
-import { connectionOptions } from "../connection-options.js";
-import { positiveInteger } from "../parse-number.js";
+import { connectionOptions, positiveInteger } from "@troupe/host/internal";
 import { parseSince } from "../parse-since.js";
 import type { HistoryExportOptions, JsonOptions } from "./admin-actions.js";
 

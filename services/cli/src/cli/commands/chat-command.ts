@@ -10,8 +10,8 @@ import {
   type SessionEvent,
 } from "@troupe/client";
 import { attachOption, parseAttachSpec, uploadAttachments } from "../attach-files.js";
-import { connectionOptions } from "../connection-options.js";
-import type { ConnectionFlags } from "../connection-settings.js";
+import { connectionOptions } from "@troupe/host/internal";
+import type { ConnectionFlags } from "@troupe/host/internal";
 import { InputQueue } from "../input-queue.js";
 import { checkMessageTextLength } from "../message-text.js";
 import { MutedOutput } from "../muted-output.js";

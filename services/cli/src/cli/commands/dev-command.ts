@@ -1,20 +1,28 @@
-import type { RedisSettings } from "../../connection/redis-settings.js";
-import { resolveConnection, type NatsClientSettings } from "../connection-settings.js";
+import type { RedisSettings, NatsClientSettings, StreamFlags } from "@troupe/host/internal";
+import {
+  resolveConnection,
+  readDevState,
+  troupeHome,
+  DEMO_AGENT_MODULE,
+  nonNegativeInteger,
+  positiveInteger,
+  DEMO_MCP_SERVERS_VARIABLE,
+  streamEnvironment,
+  streamOptions,
+} from "@troupe/host/internal";
 import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT, TroupeError } from "@troupe/protocol";
 import { Command, Option } from "commander";
 import { join, resolve } from "node:path";
 import pc from "picocolors";
-import { DevAlreadyRunningError } from "../../dev/dev-already-running-error.js";
-import { readDevState, troupeHome } from "../../dev/dev-state.js";
-import { DEMO_AGENT_MODULE } from "../../host/demo-agent-module.js";
-import { startDevCluster, type DevCluster } from "../../dev/start-dev-cluster.js";
-import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
-import { formatHostLogLine } from "../../dev/format-host-log-line.js";
-import { checkAgentModuleInProcess } from "../../dev/check-agent-module-process.js";
-import { DEMO_MCP_SERVERS_VARIABLE } from "../../demo/demo-mcp-servers.js";
+import {
+  DevAlreadyRunningError,
+  formatHostLogLine,
+  checkAgentModuleInProcess,
+  isPortFree,
+} from "@troupe/dev/internal";
+import { startDevCluster, type DevCluster } from "@troupe/dev/internal";
 import { parseMcpFlag, type StdioMcpServer } from "../parse-mcp-flag.js";
-import { isPortFree } from "../../dev/is-port-free.js";
-import { streamEnvironment, streamOptions, type StreamFlags } from "../stream-options.js";
+import { troupeHostCommand } from "../troupe-bin-path.js";
 
 interface DevCommandOptions extends StreamFlags {
   readonly hosts: number;
@@ -111,6 +119,7 @@ export function devCommand(): Command {
       // Before any server starts: a bad module or a missing provider key is one
       // error and exit code 1 (issue #13).
       await checkAgentModuleInProcess(
+        troupeHostCommand,
         options.agent === undefined ? DEMO_AGENT_MODULE : absoluteModule(options.agent),
         process.env,
       );
@@ -146,6 +155,7 @@ export function devCommand(): Command {
       };
       for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, onSignal);
       cluster = await startDevCluster({
+        hostCommand: troupeHostCommand,
         hosts: options.hosts,
         agentModule: options.agent,
         natsUrl: process.env.TROUPE_NATS_URL,

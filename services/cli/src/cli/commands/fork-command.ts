@@ -3,8 +3,8 @@ import { assertActorId } from "@troupe/protocol";
 import { Command } from "commander";
 import pc from "picocolors";
 import { confirmCommand } from "../confirm-command.js";
-import { connectionOptions } from "../connection-options.js";
-import type { ConnectionFlags } from "../connection-settings.js";
+import { connectionOptions } from "@troupe/host/internal";
+import type { ConnectionFlags } from "@troupe/host/internal";
 import { withClient } from "../with-client.js";
 
 interface ForkFlags extends ConnectionFlags {

@@ -2,8 +2,8 @@ import { DEFAULT_GATEWAY_PORT, type GatewayAuth, type TokenGrant } from "@troupe
 import { TroupeError } from "@troupe/protocol";
 import { MIN_TOKEN_LENGTH, readGatewayTokensFile } from "../../gateway/gateway-tokens-file.js";
 import { startGatewayServer } from "../../gateway/start-gateway-server.js";
-import { assertListenAllowed } from "../../serve/listen-address.js";
-import { resolveConnection, type ConnectionFlags } from "../connection-settings.js";
+import { assertListenAllowed } from "@troupe/gateway";
+import { resolveConnection, type ConnectionFlags } from "@troupe/host/internal";
 
 /** Flags of `troupe gateway`. */
 export interface GatewayCommandOptions extends ConnectionFlags {

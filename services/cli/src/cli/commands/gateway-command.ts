@@ -1,6 +1,5 @@
 import { Command, Option } from "commander";
-import { connectionOptions } from "../connection-options.js";
-import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
+import { connectionOptions, nonNegativeInteger, positiveInteger } from "@troupe/host/internal";
 import type { GatewayCommandOptions } from "./gateway-action.js";
 
 /**

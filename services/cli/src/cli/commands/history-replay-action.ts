@@ -8,7 +8,7 @@ import {
   type HistoriesReplayReport,
 } from "@troupe/agents";
 import { Redis } from "ioredis";
-import { loadAgentModule } from "../../host/load-agents.js";
+import { loadAgentModule } from "@troupe/host/internal";
 
 /** Flags of `troupe history replay`. */
 export interface HistoryReplayOptions {

@@ -2,17 +2,19 @@ import type { AgentDefinition } from "@troupe/agents";
 import { TroupeClient } from "@troupe/client";
 import { connectNats } from "@troupe/client/internal";
 import { TroupeError } from "@troupe/protocol";
-import { asRedis } from "../../connection/as-redis.js";
-import { createRedisConnection } from "../../connection/create-redis-connection.js";
-import { DEMO_AGENT_MODULE, loadAgentModule } from "../../host/load-agents.js";
-import { servedAgentOf, type ServedAgent } from "../../mcp/agent-tool.js";
-import { mcpListenAddress } from "../../mcp/mcp-listen-address.js";
-import { serveMcp } from "../../mcp/serve-mcp.js";
+import {
+  asRedis,
+  createRedisConnection,
+  DEMO_AGENT_MODULE,
+  loadAgentModule,
+} from "@troupe/host/internal";
+import { servedAgentOf, type ServedAgent } from "@troupe/mcp/internal";
+import { mcpListenAddress, serveMcp } from "@troupe/mcp/internal";
 import {
   resolveConnection,
   type ConnectionFlags,
   type ConnectionSettings,
-} from "../connection-settings.js";
+} from "@troupe/host/internal";
 import { cliVersion } from "../init/project-template.js";
 
 /** Flags of `troupe mcp`. */

@@ -1,6 +1,5 @@
 import { Command, Option } from "commander";
-import { connectionOptions } from "../connection-options.js";
-import { nonNegativeInteger } from "../parse-number.js";
+import { connectionOptions, nonNegativeInteger } from "@troupe/host/internal";
 import type { McpCommandOptions } from "./mcp-action.js";
 
 /**

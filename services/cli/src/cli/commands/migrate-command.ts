@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { connectionOptions } from "../connection-options.js";
+import { connectionOptions } from "@troupe/host/internal";
 
 /**
  * `troupe migrate redis-keys`: moves a stopped deployment's Redis keys to the

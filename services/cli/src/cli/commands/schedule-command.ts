@@ -1,9 +1,8 @@
 import { Command, Option } from "commander";
 import pc from "picocolors";
 import { ScheduleRejectedError } from "@troupe/client";
-import { connectionOptions } from "../connection-options.js";
-import type { ConnectionFlags } from "../connection-settings.js";
-import { nonNegativeInteger, positiveInteger } from "../parse-number.js";
+import { connectionOptions, nonNegativeInteger, positiveInteger } from "@troupe/host/internal";
+import type { ConnectionFlags } from "@troupe/host/internal";
 import { withClient } from "../with-client.js";
 import { formatScheduleList, scheduleCreateInput, type ScheduleFlags } from "./schedule-input.js";
 

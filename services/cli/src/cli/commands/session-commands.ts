@@ -1,8 +1,8 @@
 import { assertActorId, type EventEnvelope } from "@troupe/protocol";
 import { Command } from "commander";
 import pc from "picocolors";
-import { connectionOptions } from "../connection-options.js";
-import type { ConnectionFlags } from "../connection-settings.js";
+import { connectionOptions } from "@troupe/host/internal";
+import type { ConnectionFlags } from "@troupe/host/internal";
 import type { CommandReceipt, TroupeClient } from "@troupe/client";
 import { confirmCommand } from "../confirm-command.js";
 import { withClient } from "../with-client.js";

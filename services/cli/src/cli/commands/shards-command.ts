@@ -1,6 +1,5 @@
 import { Command } from "commander";
-import { connectionOptions } from "../connection-options.js";
-import { positiveInteger } from "../parse-number.js";
+import { connectionOptions, positiveInteger } from "@troupe/host/internal";
 import type { ShardsResizeOptions } from "./shards-resize-action.js";
 
 /**

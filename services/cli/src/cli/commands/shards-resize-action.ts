@@ -1,7 +1,7 @@
 import { inboxSubjectMapping } from "@troupe/protocol";
 import { changeShardCount, type ShardCountChangeStep } from "@troupe/runtime";
 import { withAdmin } from "../with-admin.js";
-import type { ConnectionFlags } from "../connection-settings.js";
+import type { ConnectionFlags } from "@troupe/host/internal";
 
 /** Flags of `troupe shards resize`. */
 export interface ShardsResizeOptions extends ConnectionFlags {

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { positiveInteger } from "../parse-number.js";
+import { positiveInteger } from "@troupe/host/internal";
 
 /**
  * `troupe stop`: stops the `troupe dev` running for this TROUPE_HOME from
@@ -17,7 +17,7 @@ export function stopCommand(): Command {
         .argParser(positiveInteger),
     )
     .action(async (options: { timeout: number }) => {
-      const { stopDev } = await import("../../dev/stop-dev.js");
+      const { stopDev } = await import("@troupe/dev/internal");
       const { state, exited } = await stopDev(options.timeout);
       if (exited) {
         process.stdout.write(`stopped troupe dev (pid ${state.pid})\n`);

@@ -1,9 +1,8 @@
 import { assertActorId } from "@troupe/protocol";
 import { Command, Option } from "commander";
 import pc from "picocolors";
-import { connectionOptions } from "../connection-options.js";
-import type { ConnectionFlags } from "../connection-settings.js";
-import { positiveInteger } from "../parse-number.js";
+import { connectionOptions, positiveInteger } from "@troupe/host/internal";
+import type { ConnectionFlags } from "@troupe/host/internal";
 import { EventRenderer } from "../render/event-renderer.js";
 import {
   SessionProgress,

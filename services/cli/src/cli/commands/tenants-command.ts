@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
 import { DEFAULT_SHARD_COUNT } from "@troupe/protocol";
-import { positiveInteger } from "../parse-number.js";
+import { positiveInteger } from "@troupe/host/internal";
 
 /**
  * `troupe tenants config`: writes the server-side isolation of several tenants
@@ -44,7 +44,7 @@ export function tenantsCommand(): Command {
           natsUrl?: string;
           redisUrl?: string;
         }) => {
-          const { writeTenantsConfig } = await import("../../tenants/write-tenants-config.js");
+          const { writeTenantsConfig } = await import("@troupe/admin/internal");
           const written = await writeTenantsConfig({
             tenants: options.tenant,
             outDir: options.out,

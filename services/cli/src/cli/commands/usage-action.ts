@@ -1,6 +1,6 @@
 import { SpendReport } from "@troupe/agents";
 import { RedisKeys } from "@troupe/protocol/internal";
-import { formatSpendUsage, type SpendUsageReport } from "../../admin/format-spend-usage.js";
+import { formatSpendUsage, type SpendUsageReport } from "@troupe/admin/internal";
 import { withAdmin } from "../with-admin.js";
 import type { JsonOptions } from "./admin-actions.js";
 

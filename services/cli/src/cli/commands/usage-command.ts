@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { connectionOptions } from "../connection-options.js";
+import { connectionOptions } from "@troupe/host/internal";
 import type { UsageOptions } from "./usage-action.js";
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
