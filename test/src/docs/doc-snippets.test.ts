@@ -6,9 +6,10 @@
  * `dist/*.d.ts`, as an installed project sees them). A block preceded by
  * `<!-- snippet: no-check -->` is skipped; that is for fragments only.
  *
- * The modules live in `test/node_modules/.cache/troupe-doc-snippets/`, inside
- * the test workspace so `@troupe/*`, `zod` and `vitest` resolve through
- * node_modules as in a user's project, and ignored by git and Prettier. A
+ * The modules live in `test/node_modules/.cache/troupe-doc-snippets/<pid>/`,
+ * inside the test workspace so `@troupe/*`, `zod` and `vitest` resolve through
+ * node_modules as in a user's project, and ignored by git and Prettier; they
+ * are removed when the check passes and kept for a look when it fails. A
  * failure names the Markdown file and line of each error.
  */
 import { execFile } from "node:child_process";
@@ -24,7 +25,12 @@ import {
   type CodeBlock,
 } from "./markdown-files.js";
 
-const snippetFolder = join(repositoryRoot, "test/node_modules/.cache/troupe-doc-snippets");
+/** One folder per process, so concurrent runs (`npm run test:repeat -- --parallel`) do not share it. */
+const snippetFolder = join(
+  repositoryRoot,
+  "test/node_modules/.cache/troupe-doc-snippets",
+  String(process.pid),
+);
 const TSC_TIMEOUT_MS = 180_000;
 const typeScriptLanguages = new Set(["ts", "typescript"]);
 const javaScriptLanguages = new Set(["js", "javascript", "mjs"]);
@@ -124,8 +130,10 @@ describe("code in the user documentation", () => {
 
       expect(
         errors,
-        `a snippet in the docs does not compile; fix the snippet (or the API it shows):\n${errors.join("\n")}`,
+        `a snippet in the docs does not compile; fix the snippet (or the API it shows); ` +
+          `the modules are in ${snippetFolder}:\n${errors.join("\n")}`,
       ).toEqual([]);
+      await rm(snippetFolder, { recursive: true, force: true });
     },
     TSC_TIMEOUT_MS + 10_000,
   );
