@@ -218,20 +218,12 @@ function optionKey(option) {
   ]);
 }
 
-/**
- * @param {Option} a
- * @param {Option} b
- */
+/** @param {Option} a @param {Option} b */
 function sameOption(a, b) {
   return optionKey(a) === optionKey(b);
 }
 
-/**
- * The program and every command below it, depth first, in definition order.
- *
- * @param {Command} command
- * @returns {Command[]}
- */
+/** The program and every command below it, depth first. @param {Command} command @returns {Command[]} */
 function allCommands(command) {
   return [command, ...command.commands.flatMap((sub) => allCommands(sub))];
 }
@@ -243,21 +235,12 @@ function depthOf(command) {
   return depth;
 }
 
-/**
- * `troupe history export`.
- *
- * @param {Command} command
- * @returns {string}
- */
+/** `troupe history export`. @param {Command} command @returns {string} */
 function pathOf(command) {
   return command.parent === null ? command.name() : `${pathOf(command.parent)} ${command.name()}`;
 }
 
-/**
- * The GitHub heading anchor of a command's section (`troupe-history-export`).
- *
- * @param {Command} command
- */
+/** The GitHub heading anchor of a command's section (`troupe-history-export`). @param {Command} command */
 function anchorOf(command) {
   return pathOf(command).toLowerCase().replaceAll(" ", "-");
 }
@@ -274,22 +257,14 @@ function argumentLabel(argument) {
   return argument.required ? `<${name}>` : `[${name}]`;
 }
 
-/**
- * @param {string} description
- * @param {readonly string[] | undefined} choices
- */
+/** @param {string} description @param {readonly string[] | undefined} choices */
 function describeWithChoices(description, choices) {
   const text = plain(description);
   if (choices === undefined || choices.length === 0) return text;
   return `${text} (one of ${choices.map((choice) => `\`${choice}\``).join(", ")})`;
 }
 
-/**
- * A default value as a table cell.
- *
- * @param {unknown} value
- * @param {string | undefined} description
- */
+/** A default value as a table cell. @param {unknown} value @param {string | undefined} description */
 function valueCell(value, description) {
   if (description !== undefined) return cell(description);
   if (value === undefined) return "";
@@ -329,20 +304,12 @@ function sentence(text) {
   return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
 }
 
-/**
- * Prose for a table cell: inline, with `|` escaped.
- *
- * @param {string} text
- */
+/** Prose for a table cell: inline, with `|` escaped. @param {string} text */
 function cell(text) {
   return inline(text).replaceAll("|", "\\|");
 }
 
-/**
- * Text inside a code span of a table cell (`|` still splits cells there).
- *
- * @param {string} text
- */
+/** Text inside a code span of a table cell (`|` still splits cells there). @param {string} text */
 function cellCode(text) {
   return text.replaceAll("|", "\\|");
 }
