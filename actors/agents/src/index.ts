@@ -17,7 +17,7 @@
  *   as pure kind definitions.
  * - Spend limits (issue #19): `limits.budget` of {@link defineAgent}
  *   ({@link BudgetOptions}), {@link BudgetExceededError}, {@link SpendReport}
- *   (what `troupe usage` reads). See docs/spend-limits.md.
+ *   (what `troupe usage` reads). See docs/capabilities/spend-limits.md.
  * - {@link resolveModel} (`TROUPE_MODEL`, provider specs) and the deterministic
  *   {@link ScriptedModel} for demos and tests.
  *

@@ -36,7 +36,7 @@ export {
 export { mcpToolEffectClass, type McpToolAnnotations } from "./mcp/mcp-effect-class.js";
 export { MCP_RECONNECT_BASE_MS, MCP_RECONNECT_MAX_MS } from "./mcp/mcp-server-connection.js";
 export { readToolResult } from "./tools/redis-tool-result-store.js";
-// Media by reference (docs/media.md).
+// Media by reference (docs/capabilities/media.md).
 export type { MediaStore, MediaDescription } from "./media/media-store.js";
 export {
   ObjectStoreMediaStore,

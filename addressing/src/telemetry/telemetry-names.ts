@@ -14,7 +14,7 @@
  * `troupe_messages_processed_total` (OpenTelemetry's Prometheus exporter 0.223
  * replaces dots with `_` and adds `_total` to counters, but no unit suffix:
  * `troupe.step.duration` is `troupe_step_duration_bucket`; see
- * `test/src/support/prometheus-names.ts` and docs/observability.md).
+ * `test/src/support/prometheus-names.ts` and docs/operating/observability.md).
  */
 
 /** Instrumentation scope of every Troupe tracer and meter. */

@@ -59,7 +59,7 @@ const commandIdOf = (event: ScheduleEvent) =>
  * `schedule.created`, `schedule.fired`, `schedule.skipped`,
  * `schedule.completed`, `schedule.cancelled`, `schedule.rejected`; every
  * change also requests the `schedule.index` effect (the listing).
- * See docs/schedules.md and docs/decisions/0044.
+ * See docs/capabilities/schedules.md and docs/decisions/0044.
  */
 export const scheduleMachine = setup({
   types: {

@@ -5,7 +5,7 @@
  * Until 0.1 this package also exported the dev cluster, the host process, the
  * demo agent and the local servers. Those live in their own packages now and
  * the names below still work, deprecated (each function warns once, with a
- * `DeprecationWarning` of code `TROUPE_DEP_CLI_EXPORTS`, when first called):
+ * `DeprecationWarning` of code `troupe-cli-exports-moved`, when first called):
  *
  * | name | import it from |
  * | ---- | -------------- |
@@ -28,7 +28,7 @@ function deprecated(name: string, from: string): void {
   process.emitWarning(
     `${name} from @troupe/cli is deprecated: import it from ${from}`,
     "DeprecationWarning",
-    "TROUPE_DEP_CLI_EXPORTS",
+    "troupe-cli-exports-moved",
   );
 }
 

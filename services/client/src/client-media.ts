@@ -11,7 +11,7 @@ import {
 } from "@troupe/protocol";
 
 /**
- * The client's media options (issue #19, docs/media.md): the limits it checks
+ * The client's media options (issue #19, docs/capabilities/media.md): the limits it checks
  * before uploading or sending, and the settings of the media bucket when the
  * client is the first to create it.
  *

@@ -24,7 +24,7 @@ import {
 import { ScheduleRejectedError } from "./schedule-rejected-error.js";
 import { VerdictTimeoutError } from "./verdict-timeout-error.js";
 
-/** What {@link ScheduleClient.create} sends (`schedule.create`, docs/schedules.md). */
+/** What {@link ScheduleClient.create} sends (`schedule.create`, docs/capabilities/schedules.md). */
 export interface ScheduleCreateInput {
   /** The schedule's id (actor-id-safe, ≤ 96 characters); default a random `sch-…` id. */
   readonly scheduleId?: string;
@@ -53,7 +53,7 @@ export interface ScheduleCommandOptions {
 }
 
 /**
- * Creates, cancels and lists schedules (issue #19, docs/schedules.md): the
+ * Creates, cancels and lists schedules (issue #19, docs/capabilities/schedules.md): the
  * client half of the `schedule/<scheduleId>` actors. A command is published to
  * `troupe.schedule.<scheduleId>.in` and answered by an event on
  * `troupe.schedule.<scheduleId>.events.>` naming its envelope id.

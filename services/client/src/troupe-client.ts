@@ -124,7 +124,7 @@ export class TroupeClient implements AsyncDisposable {
   }
 
   /**
-   * Schedules of this deployment (issue #19, docs/schedules.md): `create`,
+   * Schedules of this deployment (issue #19, docs/capabilities/schedules.md): `create`,
    * `cancel` and `list` the `schedule/<scheduleId>` actors that send
    * user messages to sessions at cron ticks or once.
    */
@@ -184,7 +184,7 @@ export class TroupeClient implements AsyncDisposable {
   /**
    * Stores an image or file in the deployment's media Object Store
    * (`<PREFIX>_MEDIA`) and returns its reference, for `send`'s `attachments`
-   * (issue #19, docs/media.md). Objects are named by their SHA-256 digest: a
+   * (issue #19, docs/capabilities/media.md). Objects are named by their SHA-256 digest: a
    * repeated or retried upload of the same bytes stores nothing again.
    *
    * @param data - the bytes, 1 to `media.maxMediaBytes` (default 20 MiB).
@@ -374,7 +374,7 @@ export class TroupeClient implements AsyncDisposable {
 
   /**
    * Compacts the session's transcript (`session.compact`, issue #19,
-   * docs/compaction.md): its next model call — in the run in progress, or the
+   * docs/capabilities/compaction.md): its next model call — in the run in progress, or the
    * first of the next run — summarises the older entries first, whatever the
    * token budget; `session.compacted` reports it.
    *
@@ -390,7 +390,7 @@ export class TroupeClient implements AsyncDisposable {
 
   /**
    * Forks session `from` into a new session that shares its transcript up to a
-   * point without copying it, and has its own future (issue #19, docs/fork.md).
+   * point without copying it, and has its own future (issue #19, docs/capabilities/fork.md).
    * The new session answers with `session.forked` and `command.settled`, or
    * `message.rejected` (`unknown_session`, `fork_point_out_of_range`,
    * `session_exists`, `fork_too_deep`, `invalid_fork`); sending the same fork

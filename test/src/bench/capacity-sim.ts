@@ -17,7 +17,7 @@
  * Run: `npm run bench:capacity` (from the repository root), or with options:
  * `npm run bench:capacity -- --sessions=100000 --in-flight=200
  * --passivate-after-ms=20000`. Prints a Markdown report on stdout (progress on
- * stderr) and a last line of JSON; `docs/capacity.md` quotes a run. Not part of
+ * stderr) and a last line of JSON; `docs/operating/capacity.md` quotes a run. Not part of
  * the test suite.
  */
 import { loadavg } from "node:os";

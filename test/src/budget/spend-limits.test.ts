@@ -9,7 +9,7 @@ import { startCluster, type Cluster } from "../support/cluster.js";
 import { followSession, type SessionEventLog } from "../support/session-events.js";
 import { runTroupe } from "../support/troupe-cli.js";
 
-// Spend limits across the agent tree (issue #19, docs/spend-limits.md,
+// Spend limits across the agent tree (issue #19, docs/capabilities/spend-limits.md,
 // decision 0041), with scripted models that report fixed usage
 // (fixtures/budget-agent.ts) on real NATS and Redis.
 

@@ -193,7 +193,7 @@ describe("observability assets in infra/observability", () => {
   });
 
   it("the operator guide's metrics table lists every metric with its Prometheus name", async () => {
-    const guide = await readFile(join(repositoryRoot, "docs/observability.md"), "utf8");
+    const guide = await readFile(join(repositoryRoot, "docs/operating/observability.md"), "utf8");
     for (const metric of Object.values(METRICS)) {
       const row = guide.split("\n").find((line) => line.startsWith(`| \`${metric.name}\``));
       expect(row, `a table row for ${metric.name}`).toBeDefined();

@@ -15,7 +15,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-// Fork and resume (issue #19, docs/fork.md): a fork shares the transcript
+// Fork and resume (issue #19, docs/capabilities/fork.md): a fork shares the transcript
 // prefix of its source without copying it and has its own future. The host's
 // scripted model answers with the prompt it received (`ok-<text> [u:… a:…]`).
 // The CLI test spawns `troupe` (tsx) twice and the SIGKILL test waits for a

@@ -421,14 +421,14 @@ describe("gateway REST routes", () => {
         "/v1/sessions/{id}",
         "/v1/sessions",
         "/v1/approvals",
-        // Uploads (issue #19, docs/media.md).
+        // Uploads (issue #19, docs/capabilities/media.md).
         "/v1/media",
       ]),
     );
     expect(Object.keys(doc.paths["/v1/sessions/{id}/messages"]!)).toEqual(["post"]);
     expect(Object.keys(doc.components.schemas.UserMessage!.properties!).sort()).toEqual([
       "agent",
-      // Media references (issue #19, docs/media.md).
+      // Media references (issue #19, docs/capabilities/media.md).
       "attachments",
       "clientMessageId",
       "metadata",

@@ -31,8 +31,8 @@ async function startUserMcpServer(natsUrl: string): Promise<{ child: ChildProces
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const lines = createInterface({ input: child.stdout! });
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines = createInterface({ input: child.stdout });
   const exited = once(child, "exit");
   const first = await Promise.race([
     once(lines, "line").then(([line]) => line as string),

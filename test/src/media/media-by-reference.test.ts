@@ -1,5 +1,5 @@
 /**
- * Media by reference (issue #19, docs/media.md): images and files of user
+ * Media by reference (issue #19, docs/capabilities/media.md): images and files of user
  * messages and tool results live in the deployment's JetStream Object Store
  * (`<PREFIX>_MEDIA`); messages, snapshots and transcripts hold references;
  * the model call gets the bytes as image/file parts, or a text stand-in when

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,28 +59,91 @@ export async function packWorkspaces(
   );
 }
 
-/** The packages Troupe publishes, in dependency order. */
-export const PUBLIC_PACKAGES = [
-  "@troupe/addressing",
-  "@troupe/protocol",
-  "@troupe/machines",
-  "@troupe/step",
-  "@troupe/stores",
-  "@troupe/replay",
-  "@troupe/runtime",
-  "@troupe/models",
-  "@troupe/tools",
-  "@troupe/agents",
-  "@troupe/client",
-  "@troupe/gateway",
-  "@troupe/host",
-  "@troupe/admin",
-  "@troupe/dev",
-  "@troupe/mcp",
-  "@troupe/a2a",
-  "@troupe/cli",
-  "@troupe/testkit",
-] as const;
+/** What the packaging tests read of a workspace's `package.json`. */
+interface WorkspaceManifest {
+  readonly name: string;
+  readonly version?: string;
+  readonly private?: boolean;
+  readonly workspaces?: readonly string[];
+  readonly dependencies?: Readonly<Record<string, string>>;
+  readonly peerDependencies?: Readonly<Record<string, string>>;
+  readonly optionalDependencies?: Readonly<Record<string, string>>;
+}
+
+/** A workspace of the repository: its folder (relative to the root) and manifest. */
+export interface Workspace {
+  readonly folder: string;
+  readonly manifest: WorkspaceManifest;
+}
+
+const readManifest = (folder: string): WorkspaceManifest =>
+  JSON.parse(
+    readFileSync(join(repositoryRoot, folder, "package.json"), "utf8"),
+  ) as WorkspaceManifest;
+
+/**
+ * The workspaces the root `package.json` lists, in its order. An entry is a
+ * folder, or a folder pattern ending in `/*` (each subfolder with a
+ * `package.json`), the two forms npm's `workspaces` takes here.
+ */
+export function repositoryWorkspaces(): Workspace[] {
+  const patterns = readManifest(".").workspaces ?? [];
+  const folders = patterns.flatMap((pattern) => {
+    if (!pattern.endsWith("/*")) return [pattern];
+    const parent = pattern.slice(0, -"/*".length);
+    return readdirSync(join(repositoryRoot, parent), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${parent}/${entry.name}`)
+      .filter((folder) => existsSync(join(repositoryRoot, folder, "package.json")))
+      .sort();
+  });
+  return folders.map((folder) => ({ folder, manifest: readManifest(folder) }));
+}
+
+/**
+ * The public workspaces (every workspace whose `package.json` is not
+ * `"private": true`), each after the public workspaces it depends on
+ * (`dependencies`, `peerDependencies`, `optionalDependencies`), otherwise in
+ * the root's order.
+ *
+ * @throws Error when the public workspaces depend on each other in a cycle.
+ */
+export function publicWorkspaces(): Workspace[] {
+  const published = repositoryWorkspaces().filter(({ manifest }) => manifest.private !== true);
+  const byName = new Map(published.map((workspace) => [workspace.manifest.name, workspace]));
+  const ordered: Workspace[] = [];
+  const visiting = new Set<string>();
+  const visit = (workspace: Workspace): void => {
+    const { name } = workspace.manifest;
+    if (ordered.includes(workspace)) return;
+    if (visiting.has(name))
+      throw new Error(`public workspaces depend on each other in a cycle through ${name}`);
+    visiting.add(name);
+    const { dependencies, peerDependencies, optionalDependencies } = workspace.manifest;
+    for (const dependency of Object.keys({
+      ...dependencies,
+      ...peerDependencies,
+      ...optionalDependencies,
+    })) {
+      const needed = byName.get(dependency);
+      if (needed !== undefined) visit(needed);
+    }
+    visiting.delete(name);
+    ordered.push(workspace);
+  };
+  for (const workspace of published) visit(workspace);
+  return ordered;
+}
+
+/**
+ * The packages Troupe publishes, each after those it depends on: derived from
+ * the root `package.json`'s workspaces ({@link publicWorkspaces}), so that a
+ * new package is packed, linted and published by the tests without a list to
+ * keep.
+ */
+export const PUBLIC_PACKAGES: readonly string[] = publicWorkspaces().map(
+  ({ manifest }) => manifest.name,
+);
 
 /** How often a test file waiting for another's `npm pack` looks, in ms. */
 const PACK_POLL_MS = 250;

@@ -134,7 +134,7 @@ describe("packed @troupe/* tarballs installed in fresh projects outside the repo
         expect(tree.topLevelNames()).toEqual(CLIENT_TOP_LEVEL);
         expect(tree.dependenciesOf("@troupe/client")).toEqual([
           "@nats-io/jetstream",
-          // The Object Store, for media uploads (issue #19, docs/media.md).
+          // The Object Store, for media uploads (issue #19, docs/capabilities/media.md).
           "@nats-io/obj",
           "@nats-io/transport-node",
           // The API only (no SDK): the send span and traceparent, no-ops

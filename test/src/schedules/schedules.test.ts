@@ -12,7 +12,7 @@ import { runTroupe } from "../support/troupe-cli.js";
 import { waitFor } from "../support/wait-for.js";
 
 // Schedules (issue #19): a `schedule/<id>` actor sends `user.message`s to a
-// session at cron ticks or once; docs/schedules.md, docs/decisions/0044.
+// session at cron ticks or once; docs/capabilities/schedules.md, docs/decisions/0044.
 
 const AGENT_HOST = "test/src/fixtures/agent-host.ts";
 const HOST_SETTINGS = { leaseTtlMs: 1500, timerPollIntervalMs: 50 };

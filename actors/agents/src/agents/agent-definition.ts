@@ -36,7 +36,7 @@ export interface AgentOptions {
    * chain (issue #19): `[primary, fallback, …]`; when a model call's tries fail
    * with an availability error (HTTP 408, 409, 429, 5xx, 529, a network
    * failure, a model timeout) the run calls the next model (see
-   * docs/fallback-models.md).
+   * docs/capabilities/fallback-models.md).
    */
   readonly model?: ModelSpec | readonly ModelSpec[];
   /** Tools made with `defineTool`: a list, or a record keyed by each tool's name. */
@@ -76,7 +76,7 @@ export interface AgentOptions {
     readonly maxModelCalls?: number;
     readonly modelIdleTimeoutMs?: number;
     readonly modelCallTimeoutMs?: number;
-    /** Spend limits of the agent's session trees (issue #19); see `BudgetOptions` and docs/spend-limits.md. */
+    /** Spend limits of the agent's session trees (issue #19); see `BudgetOptions` and docs/capabilities/spend-limits.md. */
     readonly budget?: BudgetOptions;
   };
   /** `policy` for a message that arrives during a run (default `enqueue`). */
@@ -92,7 +92,7 @@ export interface AgentOptions {
   /** How long a call that asks waits for `tool.approve` / `tool.deny` before it counts as denied (ms, default 24 h). */
   readonly approvalTimeoutMs?: number;
   /**
-   * Media the agent's model reads (issue #19, docs/media.md): `accepts` lists
+   * Media the agent's model reads (issue #19, docs/capabilities/media.md): `accepts` lists
    * media type patterns (`"image/*"`, `"application/pdf"`); an attachment of
    * another type reaches the model as a text stand-in naming it. Default
    * `["image/*", "application/pdf"]`; `[]` for a text-only model.
@@ -100,7 +100,7 @@ export interface AgentOptions {
   readonly media?: { readonly accepts?: readonly string[] };
   /**
    * The prompt's token budget and how the transcript is compacted to stay in it
-   * (issue #19, docs/compaction.md): `maxPromptTokens`, `keepRecentTokens`,
+   * (issue #19, docs/capabilities/compaction.md): `maxPromptTokens`, `keepRecentTokens`,
    * `compactionModel`. Default: 75 % of the model's known context window.
    */
   readonly context?: ContextOptions;

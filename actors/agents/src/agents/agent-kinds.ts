@@ -78,7 +78,7 @@ export interface AgentKindsOptions {
   /** Environment for API keys and `TROUPE_MODEL`; default `process.env`. */
   readonly env?: Environment;
   /**
-   * The media Object Store (issue #19, docs/media.md): bucket (default
+   * The media Object Store (issue #19, docs/capabilities/media.md): bucket (default
    * `<PREFIX>_MEDIA`), `retentionMs` (default 7 days), `replicas` and
    * `placement` (default: the host's `streamReplicas` and `streamPlacement`,
    * else 1 replica) of a bucket this host creates, `limits` on media tools return.
@@ -200,7 +200,7 @@ export function agentKinds(
         return mcp.close();
       },
     };
-    // Schedules send user messages to sessions (issue #19, docs/schedules.md).
+    // Schedules send user messages to sessions (issue #19, docs/capabilities/schedules.md).
     const schedule = scheduleKind(
       new JetStreamScheduleIndex(
         services.js,

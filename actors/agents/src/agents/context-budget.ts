@@ -29,7 +29,7 @@ export const DEFAULT_PROMPT_SHARE = 0.75;
 export const DEFAULT_KEEP_RECENT_SHARE = 0.25;
 
 /**
- * How an agent's context is kept within budget (issue #19, docs/compaction.md),
+ * How an agent's context is kept within budget (issue #19, docs/capabilities/compaction.md),
  * as `defineAgent` takes it (`AgentOptions.context`).
  */
 export interface ContextOptions {

@@ -163,7 +163,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     attemptKnown.catch(() => undefined);
     // The transcript window from the latest summary on, compacted first when
     // over the agent's budget or asked to (issue #19, compacted-prompt.ts);
-    // its attachments and tool media are read for the prompt (docs/media.md).
+    // its attachments and tool media are read for the prompt (docs/capabilities/media.md).
     const compactionSpec = agent.context?.compactionModel ?? chain[modelIndex];
     const compactionModel =
       agent.context?.compactionModel === undefined

@@ -47,7 +47,7 @@ export interface SummariseTranscriptOptions {
   readonly maxPromptTokens?: number | undefined;
   /**
    * Reserves a summarising request's spend before it is made (issue #19,
-   * docs/spend-limits.md): given the request's prompt and its part number (0
+   * docs/capabilities/spend-limits.md): given the request's prompt and its part number (0
    * for the first or only one), returns the hold to settle (its
    * `maxOutputTokens` bounds the call) or undefined when no budget applies;
    * throws BudgetExceededError to refuse the call. Absent = not accounted.

@@ -28,7 +28,7 @@ const scopeNames: Record<BudgetScope, string> = {
  * run ends with `run.failed { code: "budget_exceeded" }`. `details` holds
  * {@link BudgetExceededDetails}.
  *
- * @see docs/spend-limits.md
+ * @see docs/capabilities/spend-limits.md
  */
 export class BudgetExceededError extends TroupeError {
   /** @param details - the budget that refused the call and its amounts. */

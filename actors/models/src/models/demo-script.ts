@@ -58,7 +58,7 @@ export const DEMO_SUMMARY = "Summary: the user sent messages and the demo agent 
  * @returns the step to play.
  */
 export function demoScript(request: ScriptedRequest): ScriptedStep {
-  // A compaction's summarising call (issue #19, docs/compaction.md): a short summary.
+  // A compaction's summarising call (issue #19, docs/capabilities/compaction.md): a short summary.
   if (request.troupe?.["compaction"] === true) return { text: DEMO_SUMMARY };
   const last = request.messages.at(-1);
   if (last?.role === "tool") return { text: describeToolResults(last.content) };

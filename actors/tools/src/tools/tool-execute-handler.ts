@@ -69,7 +69,7 @@ export interface ToolExecuteHandlerOptions {
   /**
    * Where images and files a tool returns (`{ type: "image" | "file", data, mediaType, name? }`
    * in its result) are stored; the result keeps their references (issue #19,
-   * docs/media.md). Absent: results are serialised as they are.
+   * docs/capabilities/media.md). Absent: results are serialised as they are.
    */
   readonly media?: MediaStore | undefined;
   /** Limits on the media a tool returns (size in bytes, media types, count). */

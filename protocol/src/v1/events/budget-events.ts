@@ -2,7 +2,7 @@ import { z } from "zod";
 import { identifierSchema } from "../field-schemas.js";
 
 /**
- * A budget's scope (issue #19, docs/spend-limits.md): `run` — the model calls
+ * A budget's scope (issue #19, docs/capabilities/spend-limits.md): `run` — the model calls
  * of one run; `session` — a session tree (the session and every subagent's
  * session it delegated to); `agent_day` — one agent's trees in one calendar day.
  */

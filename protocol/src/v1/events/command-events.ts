@@ -42,7 +42,7 @@ export type CommandVerdict = z.infer<typeof commandVerdictSchema>;
  * - `settings`: for an applied `session.configure`, the settings the session
  *   now runs with beyond its agent's defaults (`SessionSettings`, accumulated
  *   over its configures and what it forked with); a fork of the session starts
- *   with those of its fork point (issue #19, docs/fork.md).
+ *   with those of its fork point (issue #19, docs/capabilities/fork.md).
  *
  * For a session or tool call that does not exist, the event is published
  * without creating the actor: `meta.transient` is set and `meta.seq` is 0.

@@ -54,7 +54,7 @@ export type RunDelta = z.infer<typeof runDeltaSchema>;
  *
  * Shape: `{ runId: string, text: string, usage: Usage, model?: string }`;
  * `usage` sums every model call of the run; `model` names the model that gave
- * the answer (a label, see docs/fallback-models.md; absent in events of
+ * the answer (a label, see docs/capabilities/fallback-models.md; absent in events of
  * earlier releases).
  */
 export const runCompletedSchema = z.object({

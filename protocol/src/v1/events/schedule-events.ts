@@ -3,7 +3,7 @@ import { identifierSchema, timestampMsSchema } from "../field-schemas.js";
 import { catchUpPolicySchema } from "../messages/schedule-commands.js";
 
 // Events of a schedule actor, on `troupe.schedule.<scheduleId>.events.<type>`
-// (issue #19, docs/schedules.md). Times are Unix ms.
+// (issue #19, docs/capabilities/schedules.md). Times are Unix ms.
 
 /**
  * Longest schedule id, in characters: 96, so that the `clientMessageId` of a

@@ -29,7 +29,7 @@ import { mediaRefListSchema } from "../media-ref.js";
  * `message.duplicate`. `agent` (an actor-id-safe name) names the agent
  * configuration to run, when the deployment has several. `metadata` is kept with
  * the message, uninterpreted.
- * `attachments` (issue #19, docs/media.md): 1 to 16 `MediaRef`s
+ * `attachments` (issue #19, docs/capabilities/media.md): 1 to 16 `MediaRef`s
  * (`{ digest, mediaType, size, name? }`) of images or files already stored in
  * the deployment's media Object Store; the bytes never travel in the message.
  */

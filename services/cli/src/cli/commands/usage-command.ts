@@ -16,7 +16,7 @@ const isCalendarDay = (day: string) => {
  * [--json]` (issue #19): the spend that model calls of agents with
  * `limits.budget` recorded — a session's own and its tree's, a session tree
  * attributed per subagent session, or an agent's calendar day. See
- * docs/spend-limits.md.
+ * docs/capabilities/spend-limits.md.
  */
 export function usageCommand(): Command {
   return connectionOptions(new Command("usage"))

@@ -177,7 +177,7 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
       return [c.cyan(`⇠ ${context.subagentName(subagent) ?? subagent}: ${formatValue(text)}`)];
     }
     case "session.compacted": {
-      // Issue #19, docs/compaction.md.
+      // Issue #19, docs/capabilities/compaction.md.
       const { through, tokensBefore, tokensAfter, reason } = event.payload;
       return [
         c.dim(
