@@ -9,7 +9,7 @@
  *   {@link BudgetExceededError}, model prices ({@link DEFAULT_MODEL_PRICING})
  *   and {@link SpendReport} (what `troupe usage` reads); the spend ledger in
  *   Redis and the guard a model call passes are on `@troupe/models/internal`.
- *   See docs/spend-limits.md and src/budget/README.md.
+ *   See docs/capabilities/spend-limits.md and src/budget/README.md.
  *
  * `@troupe/agents` re-exports all of it.
  *
