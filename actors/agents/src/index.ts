@@ -13,9 +13,9 @@
  *   idempotency record.
  * - {@link replayHistory} / {@link replayHistories}: replay recorded histories
  *   (`troupe history export`) offline with the agent machines and report the
- *   first divergence (issue #14); {@link agentMachineKinds} are those machines
+ *   first divergence; {@link agentMachineKinds} are those machines
  *   as pure kind definitions.
- * - Spend limits (issue #19): `limits.budget` of {@link defineAgent}
+ * - Spend limits: `limits.budget` of {@link defineAgent}
  *   ({@link BudgetOptions}), {@link BudgetExceededError}, {@link SpendReport}
  *   (what `troupe usage` reads). See docs/capabilities/spend-limits.md.
  * - {@link resolveModel} (`TROUPE_MODEL`, provider specs) and the deterministic
@@ -88,7 +88,7 @@ export {
   type SpendTotals,
   type TreeSpend,
 } from "./budget/spend-report.js";
-// Media by reference (issue #19, docs/capabilities/media.md).
+// Media by reference (docs/capabilities/media.md).
 export type { MediaStore, MediaDescription } from "./media/media-store.js";
 export {
   ObjectStoreMediaStore,
