@@ -3,7 +3,7 @@ import { defineConfig } from "vite";
 import { consoleSourceHash, SOURCE_HASH_FILE } from "./scripts/source-hash.mjs";
 
 // The console builds into the gateway package, which serves and ships it
-// (issue #16). The build is committed; source-hash.txt lets a unit test tell a
+// (decision 0029). The build is committed; source-hash.txt lets a unit test tell a
 // stale one. No React plugin: Vite's own transform handles TSX (automatic
 // runtime), and the console needs no fast refresh.
 const outDir = join(import.meta.dirname, "..", "gateway", "console-dist");

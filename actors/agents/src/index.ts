@@ -13,9 +13,9 @@
  *   idempotency record.
  * - {@link replayHistory} / {@link replayHistories}: replay recorded histories
  *   (`troupe history export`) offline with the agent machines and report the
- *   first divergence (issue #14); {@link agentMachineKinds} are those machines
+ *   first divergence; {@link agentMachineKinds} are those machines
  *   as pure kind definitions.
- * - Spend limits (issue #19): `limits.budget` of {@link defineAgent}
+ * - Spend limits: `limits.budget` of {@link defineAgent}
  *   ({@link BudgetOptions}), {@link BudgetExceededError}, {@link SpendReport}
  *   (what `troupe usage` reads). See docs/capabilities/spend-limits.md.
  * - {@link resolveModel} (`TROUPE_MODEL`, provider specs) and the deterministic

@@ -13,7 +13,7 @@
  * - {@link replayActor}: re-runs an actor's journal through the pure step and
  *   reports the first divergence from the stored snapshot;
  *   {@link exportActorHistory} records an actor's (or a conversation's) journal
- *   and generations as a history file that replays offline (issue #14).
+ *   and generations as a history file that replays offline (docs/decisions/0020).
  * - {@link Clock}: where the host reads the time ({@link systemClock} by
  *   default, {@link ManualClock} in tests).
  *

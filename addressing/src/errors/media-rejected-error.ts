@@ -29,7 +29,7 @@ export interface MediaRejectedErrorOptions {
 }
 
 /**
- * An image or file was refused (issue #19, docs/capabilities/media.md): the client SDK throws
+ * An image or file was refused (docs/capabilities/media.md): the client SDK throws
  * it before anything is uploaded or published, the host when a reference cannot
  * be served. Never retryable. Code `media_rejected`.
  *

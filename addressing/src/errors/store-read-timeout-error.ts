@@ -2,8 +2,8 @@ import { TroupeError } from "./troupe-error.js";
 
 /**
  * Deadline of a single JetStream read (a stream's stored message by direct or
- * API get, a stream's info) where no other is configured, in ms: 30 000
- * (issue #31). A read past it fails with {@link StoreReadTimeoutError}.
+ * API get, a stream's info) where no other is configured, in ms: 30 000. A read
+ * past it fails with {@link StoreReadTimeoutError}.
  */
 export const DEFAULT_STORE_READ_TIMEOUT_MS = 30_000;
 
@@ -26,7 +26,7 @@ export interface StoreReadTimeoutErrorOptions {
 
 /**
  * A read from a JetStream Object Store, KV bucket or stream did not complete
- * within its deadline (issue #31: every read that can hang has one). Nothing
+ * within its deadline (every read that can hang has one). Nothing
  * was changed by the read; trying again may succeed once the server answers,
  * so it is retryable (an effect that meets it is retried durably). Code
  * `timeout`.
@@ -101,7 +101,7 @@ export function isRequestTimeout(error: unknown): boolean {
 }
 
 /**
- * Runs a store read with a deadline (issue #31): resolves with the read's
+ * Runs a store read with a deadline: resolves with the read's
  * value, or rejects with {@link StoreReadTimeoutError} when it did not settle
  * within `timeoutMs` (then `onTimeout` runs, to cancel what the read holds: a
  * stream reader, a consumer) or when the client library's own request timed

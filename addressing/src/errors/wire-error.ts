@@ -75,7 +75,7 @@ const MAX_CAUSE_DEPTH = 4;
  * each cause's message that the text so far does not already contain, joined
  * with `": "` (the form pino's error serializer logs), so a message is never
  * repeated — `"model m of p failed (HTTP 400): bad request"`, never
- * `"…: bad request: bad request"` (issue #11). Follows at most 4 causes;
+ * `"…: bad request: bad request"` (docs/decisions/0011). Follows at most 4 causes;
  * causes that are not errors (no string `message`) end the chain.
  *
  * Troupe errors state what failed in their own words and chain the underlying

@@ -16,7 +16,7 @@ export interface LastMessageReader<T> {
 
 /**
  * The last message a stream stores on a subject (`last_by_subj`), read with a
- * deadline (issue #31).
+ * deadline.
  *
  * @param jsm - a JetStream manager of the deployment's NATS.
  * @param stream - the stream, e.g. `TROUPE_EXECUTIONS`.

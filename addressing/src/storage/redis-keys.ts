@@ -10,37 +10,37 @@ import { shardOf } from "../subjects/shard-of.js";
  * Every key of one shard carries the shard's **hash tag** `{<shard>}`, so the
  * scripts that touch several of them (the commit: actor, history, lease, timers,
  * dirty set) run on a Redis Cluster, where a script's keys must share a hash
- * slot (issue #17, decision 0031). An actor's keys are in its shard's slot:
- * `shardOf(address, shardCount)`. The spend keys (issue #19) share the tag
+ * slot (decision 0031). An actor's keys are in its shard's slot:
+ * `shardOf(address, shardCount)`. The spend keys share the tag
  * `{spend}`: one script reserves a model call against budgets of several
  * sessions and agents at once (decision 0041). Every other key is read or
  * written alone.
  *
  * | key | type | holds | written by |
  * | --- | --- | --- | --- |
- * | `<p>:deployment` | hash | `shardCount`, `keyLayout` (2 since issue #17) | runtime |
+ * | `<p>:deployment` | hash | `shardCount`, `keyLayout` (2; decision 0031) | runtime |
  * | `<p>:hosts` | sorted set | host ids scored by membership expiry (Unix ms, Redis clock) | runtime |
  * | `<p>:{<shard>}:lease` | hash + TTL | `owner`, `token`, `writes` (commits under this grant) | runtime |
  * | `<p>:{<shard>}:fence` | counter | last fencing token issued for the shard | runtime |
  * | `<p>:{<shard>}:watermark` | string | inbox sequence from which a new owner must read | runtime |
  * | `<p>:{<shard>}:timers` | sorted set | `<deadlineMs>\|<address>\|<timerId>` scored by deadline (ms) | runtime |
  * | `<p>:{<shard>}:dirty` | set | actors with running effects or an unconfirmed outbox | runtime |
- * | `<p>:refused` | hash | actor → JSON `{ hostId, storedVersion, hostVersion, refusals, waitingMessages, sinceMs, expiresAtMs }`: actors a host refuses for their machine version; removed when processed or handed over, stale after `expiresAtMs` (issue #14) | runtime |
- * | `<p>:{<shard>}:actor:<kind>/<id>` | string | `<gen>:<confirmed 0\|1>:<length>:`, the msgpack record (`length` bytes), then its outbox until confirmed (issue #12) | runtime |
+ * | `<p>:refused` | hash | actor → JSON `{ hostId, storedVersion, hostVersion, refusals, waitingMessages, sinceMs, expiresAtMs }`: actors a host refuses for their machine version; removed when processed or handed over, stale after `expiresAtMs` | runtime |
+ * | `<p>:{<shard>}:actor:<kind>/<id>` | string | `<gen>:<confirmed 0\|1>:<length>:`, the msgpack record (`length` bytes), then its outbox until confirmed | runtime |
  * | `<p>:{<shard>}:history:<kind>/<id>` | list + TTL | earlier generations without their outboxes, newest first; expires `historyRetentionMs` after the last commit | runtime |
  * | `<p>:effect-host-run:<kind>/<id>:<effectId>` | counter + TTL | the host run of one effect request | runtime |
  * | `<p>:model-stream-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | the stream attempt of one model call (`run.delta`'s `attempt`) | agents |
  * | `<p>:idempotency:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |
  * | `<p>:tool-result:<ref>` | string + TTL | full result of a truncated tool result | agents |
- * | `<p>:{spend}:budget:<scope>:<scopeId>` | hash + TTL | one spend budget's `spentTokens`, `spentMicroUsd`, `reservedTokens`, `reservedMicroUsd`, `inputTokens`, `outputTokens`, `calls` (issue #19) | agents |
- * | `<p>:{spend}:reservation:<sessionId>/<effectId>` | hash + TTL | one model call's reservation: `state`, held amounts, its budget keys, warnings (issue #19) | agents |
+ * | `<p>:{spend}:budget:<scope>:<scopeId>` | hash + TTL | one spend budget's `spentTokens`, `spentMicroUsd`, `reservedTokens`, `reservedMicroUsd`, `inputTokens`, `outputTokens`, `calls` | agents |
+ * | `<p>:{spend}:reservation:<sessionId>/<effectId>` | hash + TTL | one model call's reservation: `state`, held amounts, its budget keys, warnings | agents |
  * | `<p>:{spend}:reservations` | sorted set | reservations still held, scored by expiry (Unix ms) | agents |
- * | `<p>:{spend}:usage:<sessionId>` | hash + TTL | one session's own spend and its agent and tree root (issue #19) | agents |
+ * | `<p>:{spend}:usage:<sessionId>` | hash + TTL | one session's own spend and its agent and tree root | agents |
  * | `<p>:{spend}:tree:<rootSessionId>` | set + TTL | the sessions of one session tree that spent | agents |
  * | `<p>:demo:notes:<sessionId>` | hash | the demo agent's notes of one session | demo agent |
  * | `<p>:demo:outbox` | list | the demo agent's "sent" emails | demo agent |
  *
- * Before issue #17 (key layout 1) the shard's keys had no hash tag
+ * In key layout 1 the shard's keys had no hash tag
  * (`<p>:lease:<shard>`, `<p>:actor:<address>`, …); `troupe migrate redis-keys`
  * moves a stopped deployment to layout 2.
  *
@@ -103,7 +103,7 @@ export class RedisKeys {
   dirty(shard: number): string {
     return `${this.shardTag(shard)}:dirty`;
   }
-  /** Actors refused for their machine version, by actor (issue #14). */
+  /** Actors refused for their machine version, by actor (docs/decisions/0022). */
   refusedActors(): string {
     return `${this.prefix}:refused`;
   }
@@ -122,7 +122,7 @@ export class RedisKeys {
     return `${this.shardTag(shard)}:history:${address}`;
   }
   /**
-   * The keys of layout 1 (before issue #17), which had no hash tag: for
+   * The keys of layout 1, which had no hash tag: for
    * `troupe migrate redis-keys` and the refusal of a host that finds them.
    */
   legacy() {
@@ -179,14 +179,14 @@ export class RedisKeys {
     return `${this.prefix}:tool-result:${ref}`;
   }
   /**
-   * The prefix of every spend key (issue #19): `<p>:{spend}`, one hash slot, so
+   * The prefix of every spend key: `<p>:{spend}`, one hash slot, so
    * a reservation and all its budgets are changed by one script (decision 0041).
    */
   spendTag(): string {
     return `${this.prefix}:{spend}`;
   }
   /**
-   * One spend budget (issue #19).
+   * One spend budget (docs/decisions/0041).
    *
    * @param scope - `run`, `session` or `agent_day`.
    * @param scopeId - `<sessionId>/<runId>`, the root session id, or `<agent>/<YYYY-MM-DD>`.
@@ -196,7 +196,7 @@ export class RedisKeys {
     return `${this.spendTag()}:budget:${scope}:${scopeId}`;
   }
   /**
-   * The reservation of one model call (issue #19), keyed by its effect request.
+   * The reservation of one model call (docs/decisions/0041), keyed by its effect request.
    *
    * @param sessionId - the run actor's id (its session).
    * @param effectId - the model call's effect id, `<runId>.m<n>.a<retry>`.
@@ -204,21 +204,21 @@ export class RedisKeys {
   spendReservation(sessionId: string, effectId: string): string {
     return `${this.spendTag()}:reservation:${sessionId}/${effectId}`;
   }
-  /** The reservations still held, scored by expiry (Unix ms; issue #19). */
+  /** The reservations still held, scored by expiry (Unix ms). */
   spendReservations(): string {
     return `${this.spendTag()}:reservations`;
   }
-  /** One session's own spend (issue #19). */
+  /** One session's own spend (docs/decisions/0041). */
   spendUsage(sessionId: string): string {
     return `${this.spendTag()}:usage:${sessionId}`;
   }
-  /** The sessions of one session tree that spent (issue #19). */
+  /** The sessions of one session tree that spent (docs/decisions/0041). */
   spendTree(rootSessionId: string): string {
     return `${this.spendTag()}:tree:${rootSessionId}`;
   }
   /**
    * The demo agent's notes of one session: field = note title, value = note
-   * text (`save_note`; per session since issue #13).
+   * text (`save_note`; per session).
    *
    * @example new RedisKeys("troupe").demoNotes("demo-1") // "troupe:demo:notes:demo-1"
    */

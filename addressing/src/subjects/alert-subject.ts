@@ -8,7 +8,7 @@ import { INTERNAL_SUBJECT_ROOT } from "./subject-token.js";
  * Token layout: `_troupe.alert.<alert>.<kind>.<id>` (5 tokens). Alerts today:
  * `version` — a host refuses to process an actor whose snapshot was written by
  * a machine version it cannot read; the actor's messages wait in its inbox
- * (issue #14, docs/decisions/0022). The body is JSON. Follow every alert with
+ * (docs/decisions/0022). The body is JSON. Follow every alert with
  * `_troupe.alert.>`, version refusals with `_troupe.alert.version.>`.
  *
  * Internal root on purpose: a publish under `troupe.` that no route takes is

@@ -3,7 +3,7 @@ import { INTERNAL_SUBJECT_ROOT } from "./subject-token.js";
 
 /**
  * Subject under which the deltas stream (`<P>_DELTAS`) stores a session's
- * transient `run.delta` events (internal; issue #11).
+ * transient `run.delta` events (internal).
  *
  * Token layout: `_troupe.delta.<sessionId>` (3 tokens). A host publishes every
  * delta twice: on the public `troupe.session.<id>.events.run.delta` for live
@@ -27,6 +27,6 @@ export function deltaSubject(sessionId: string): string {
  * carrying another stream's name here does not store it. Set on the public copy
  * of a `run.delta` (value: the deltas stream's name), which is how the events
  * stream stays free of transient events while the public subject is unchanged
- * (issue #11).
+ * (docs/decisions/0014).
  */
 export const EXPECTED_STREAM_HEADER = "Nats-Expected-Stream";

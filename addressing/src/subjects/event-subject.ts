@@ -53,7 +53,7 @@ export function eventWildcard(address: ActorAddress): string {
  * The wildcard that follows one event type across every session,
  * `troupe.session.*.events.<eventType>`, or, without a type, every event of
  * every session, `troupe.session.*.events.>` (the HTTP gateway's fleet index
- * follows it; issue #16).
+ * follows it).
  *
  * @param eventType - e.g. `"tool.approval_requested"`; omitted = every type.
  * @returns e.g. `"troupe.session.*.events.tool.approval_requested"`.

@@ -1,5 +1,5 @@
 /**
- * The JetStream Object Store bucket that holds a deployment's media (issue #19):
+ * The JetStream Object Store bucket that holds a deployment's media (docs/decisions/0045):
  * `<PREFIX>_MEDIA`, the prefix upper-cased like the stream names (`troupe` →
  * `TROUPE_MEDIA`; its stream is `OBJ_TROUPE_MEDIA`). Objects in it are named
  * by their digest (`sha256:<hex>`).

@@ -5,7 +5,7 @@
  * kept. nats.js takes the result as its `servers` option, connects to one of
  * them and fails over to the others (and to the servers the cluster gossips)
  * when that one is lost; it does not split a comma-separated string itself, so
- * every entry point passes its URLs through this function (issue #17).
+ * every entry point passes its URLs through this function (docs/decisions/0032).
  *
  * @param given - the setting as given.
  * @returns the URLs; empty when the setting holds none (the caller picks a default or refuses).

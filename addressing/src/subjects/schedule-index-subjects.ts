@@ -1,7 +1,7 @@
 import { formatAddress } from "../address/format-address.js";
 
 /**
- * The schedule listing of a deployment (issue #19, docs/decisions/0044): a
+ * The schedule listing of a deployment (docs/decisions/0044): a
  * stream `<P>_SCHEDULES` holding one message per schedule (max one per
  * subject) on `_troupe.schedule.<scheduleId>`, the newest state the schedule
  * actor recorded through its `schedule.index` effect. `_troupe.schedule.*`

@@ -8,14 +8,14 @@
  * | `<P>_DELTAS` | `_troupe.delta.>` | transient `run.delta` events, kept briefly (default 1 h) |
  * | `<P>_DEADLETTER` | `_troupe.deadletter.>` | rejected messages with their reason |
  * | `<P>_TRANSCRIPT` | `_troupe.transcript.>` | append-only conversation log of each session |
- * | `<P>_CLAIMS` | `_troupe.claim.>` | one execution claim per at-most-once tool call, beside the journal (issue #17) |
+ * | `<P>_CLAIMS` | `_troupe.claim.>` | one execution claim per at-most-once tool call, beside the journal (docs/decisions/0031) |
  *
  * `<P>` is the upper-cased deployment prefix (default `TROUPE`).
  */
 export interface StreamNames {
   readonly inbox: string;
   readonly events: string;
-  /** The transient `run.delta` events, apart from the durable events (issue #11). */
+  /** The transient `run.delta` events, apart from the durable events (docs/decisions/0014). */
   readonly deltas: string;
   readonly deadLetter: string;
   readonly transcript: string;
@@ -23,7 +23,7 @@ export interface StreamNames {
    * Execution claims of at-most-once tool calls (`non_idempotent_write`,
    * `unclassified`): one message per idempotency key, written before the call
    * runs, so a call whose Redis idempotency record was lost (failover, crash)
-   * is never run again (issue #17, decision 0031).
+   * is never run again (decision 0031).
    */
   readonly claims: string;
 }

@@ -9,14 +9,14 @@ export const INBOX_STREAM_SUBJECTS = ["_troupe.inbox.>"] as const;
  * `troupe.<kind>.<id>.events.<eventType>`. The transient `run.delta` events
  * published there carry `Nats-Expected-Stream: <P>_DELTAS`, so the event stream
  * does not store them; they are stored under {@link DELTA_STREAM_SUBJECTS}
- * (issue #11).
+ * (docs/decisions/0014).
  */
 export const EVENT_STREAM_SUBJECTS = ["troupe.*.*.events.>"] as const;
 
 /**
  * Subjects of the deltas stream (`<P>_DELTAS`): the transient `run.delta` events
  * of each session, `_troupe.delta.<sessionId>`, kept for the deltas retention
- * (default 1 h) apart from the durable events (issue #11).
+ * (default 1 h) apart from the durable events (docs/decisions/0014).
  */
 export const DELTA_STREAM_SUBJECTS = ["_troupe.delta.>"] as const;
 
@@ -32,7 +32,7 @@ export const TRANSCRIPT_STREAM_SUBJECTS = ["_troupe.transcript.>"] as const;
 /**
  * Subjects of the execution-claims stream (`<P>_CLAIMS`): one claim per
  * at-most-once tool call, `_troupe.claim.<sha-256 of the idempotency key, hex>`
- * (issue #17).
+ * (docs/decisions/0031).
  */
 export const CLAIM_STREAM_SUBJECTS = ["_troupe.claim.>"] as const;
 

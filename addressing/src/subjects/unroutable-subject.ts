@@ -1,7 +1,7 @@
 import { INTERNAL_SUBJECT_ROOT, PUBLIC_SUBJECT_ROOT } from "./subject-token.js";
 
 /**
- * Where hosts put a publish under `troupe.` that matched no route (issue #11):
+ * Where hosts put a publish under `troupe.` that matched no route (docs/decisions/0012):
  * `_troupe.deadletter.unroutable`, inside the dead-letter stream's
  * `_troupe.deadletter.>`. It has 3 tokens, so it never meets an actor's dead
  * letters (`_troupe.deadletter.<kind>.<id>`, 4 tokens). The original subject is

@@ -1,5 +1,5 @@
 /**
- * The names of Troupe's OpenTelemetry spans, attributes and metrics (issue #18),
+ * The names of Troupe's OpenTelemetry spans, attributes and metrics,
  * in one place: the libraries emit them, `infra/` dashboards and alert rules
  * query them, and tests assert them. Changing one is a breaking change for
  * operators' dashboards.
@@ -154,7 +154,7 @@ export const METRICS = {
   /**
    * Node.js runtime semantic-conventions metrics
    * (https://opentelemetry.io/docs/specs/semconv/runtime/nodejs-metrics/): the
-   * host's event-loop delay over its latest 5 s window (issue #31).
+   * host's event-loop delay over its latest 5 s window (docs/decisions/0047).
    */
   eventLoopDelayP50: {
     name: "nodejs.eventloop.delay.p50",

@@ -4,7 +4,7 @@ import { z } from "zod";
  * W3C Trace Context header carrying the trace id, parent span id and flags:
  * `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`
  * (https://www.w3.org/TR/trace-context/#traceparent-header). Troupe sets it on
- * every NATS message it publishes while tracing is configured (issue #18).
+ * every NATS message it publishes while tracing is configured (docs/decisions/0036).
  */
 export const TRACEPARENT_HEADER = "traceparent";
 
@@ -15,8 +15,8 @@ export const TRACESTATE_HEADER = "tracestate";
  * The trace context of one hop, as the W3C Trace Context headers carry it. It
  * travels in NATS message headers and is stored with what the host must redo
  * after a crash — pending effects and outbox items of the actor record — so a
- * run resumed on another host continues the same trace (issue #18,
- * docs/decisions/0036). Absent when tracing is not configured.
+ * run resumed on another host continues the same trace (docs/decisions/0036).
+ * Absent when tracing is not configured.
  */
 export interface TraceCarrier {
   /** `00-<trace id>-<span id>-<flags>`. */

@@ -2,7 +2,7 @@
  * Cutting text only between user-perceived characters (grapheme clusters,
  * Unicode UAX #29, through `Intl.Segmenter`), so that a surrogate pair (an
  * emoji, a rare CJK ideograph), a base letter and its combining marks, or an
- * emoji ZWJ sequence is never split (issue #31).
+ * emoji ZWJ sequence is never split (docs/decisions/0049).
  *
  * @see https://unicode.org/reports/tr29/#Grapheme_Cluster_Boundaries
  */

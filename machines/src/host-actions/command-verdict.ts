@@ -6,7 +6,7 @@ import {
   type VerdictCommandType,
 } from "@troupe/protocol";
 
-/** The commands a session answers with a verdict: protocol's `VERDICT_COMMAND_TYPES` (issue #11). */
+/** The commands a session answers with a verdict: protocol's `VERDICT_COMMAND_TYPES` (docs/decisions/0013). */
 export const COMMAND_TYPES = VERDICT_COMMAND_TYPES;
 /** One of {@link COMMAND_TYPES}. */
 export type CommandType = VerdictCommandType;

@@ -3,7 +3,7 @@ import { readModelCallOutput } from "./model-call-output.js";
 import { modelCallEffectId } from "./run-context.js";
 import type { RunStep } from "./run-steps.js";
 
-// The run machine's part in spend limits (issue #19, docs/decisions/0041): the
+// The run machine's part in spend limits (docs/decisions/0041): the
 // `model.call` handler reserves and settles each call against its budgets and
 // says in its result which budgets reached their warning threshold; the run
 // publishes them. A budget that runs out fails the call before it starts

@@ -8,7 +8,7 @@ import { MAX_MODEL_CALL_TRIES, type ActiveRun } from "./run-context.js";
 import type { RunEvent } from "./run-events.js";
 import type { RunStep } from "./run-steps.js";
 
-// The fallback model chain of issue #19 (docs/decisions/0042): when the current
+// The fallback model chain (docs/decisions/0042): when the current
 // model of a run failed all its tries with an availability error, the run moves
 // on to the next model of the agent's chain. Everything decided here comes from
 // the journaled `effect.failed` (its error and the chain position the handler

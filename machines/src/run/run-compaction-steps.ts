@@ -2,7 +2,7 @@ import { appendEntry, emitEvent, type TranscriptEntry } from "@troupe/protocol";
 import { readModelCallOutput } from "./model-call-output.js";
 import type { RunStep } from "./run-steps.js";
 
-// Context compaction in the run machine (issue #19, docs/capabilities/compaction.md,
+// Context compaction in the run machine (docs/capabilities/compaction.md,
 // docs/decisions/0040). The model-call handler does the compaction inside the
 // `model.call` effect, so its journaled result carries the summary: these steps
 // only append it and say so, deterministically, from that result.

@@ -48,7 +48,7 @@ export interface ActiveRun {
   readonly retry: number;
   /**
    * 0-based index of the model the run calls in its agent's fallback chain
-   * (issue #19): absent = 0, the primary; raised by `run.model_fallback` and
+   * (docs/decisions/0042): absent = 0, the primary; raised by `run.model_fallback` and
    * kept for the run's later model calls.
    */
   readonly modelIndex?: number | undefined;
@@ -64,7 +64,7 @@ export interface ActiveRun {
   readonly cancelReason: string | undefined;
   /** The tool calls of the last model response while they run; undefined otherwise. */
   readonly toolPhase: ToolPhase | undefined;
-  /** A forked session's shared transcript prefix, from `run.start` (issue #19). */
+  /** A forked session's shared transcript prefix, from `run.start` (docs/decisions/0043). */
   readonly transcriptBase?: TranscriptBase | undefined;
 }
 
@@ -84,17 +84,17 @@ export interface RunContext {
   readonly parentSessionId?: string | undefined;
   /**
    * For the run actor of a subagent's session: the delegating run of
-   * `parentSessionId` (from `run.start`, issue #19), passed to every
+   * `parentSessionId` (from `run.start`), passed to every
    * `model.call` so its `run` spend budget counts this session's calls.
    * Absent in older snapshots and for a subagent session created before it existed.
    */
   readonly parentRunId?: string | undefined;
   /**
-   * Index of the session's latest `summary` transcript entry (issue #19):
+   * Index of the session's latest `summary` transcript entry (docs/decisions/0040):
    * model calls read from its `through` on. Absent before the first compaction.
    */
   readonly summaryIndex?: number | undefined;
-  /** A `run.compact` waits for the next model call (issue #19). */
+  /** A `run.compact` waits for the next model call (docs/decisions/0040). */
   readonly compactRequested?: boolean | undefined;
 }
 
@@ -111,7 +111,7 @@ export function initialRunContext(input: ActorInput): RunContext {
 /**
  * Id of the current model call's effect: `<runId>.m<modelCallIndex>.a<retry>`
  * (the `a` stays from when `retry` was called attempt: ids are in stored snapshots);
- * with a fallback model (`modelIndex` ≥ 1, issue #19)
+ * with a fallback model (`modelIndex` ≥ 1)
  * `<runId>.m<modelCallIndex>.f<modelIndex>.a<retry>`, so its tries never reuse
  * the id of one of the primary's.
  *

@@ -44,7 +44,7 @@ const step = stepAction<RunContext, RunEvent>;
  * … until an answer, the `maxModelCalls` limit, a cancellation or a failure.
  * Retryable model errors are retried (3 tries in all, durable backoff), then,
  * for an availability error and an agent with a fallback chain, the next model
- * is called (`run.model_fallback`, issue #19, fallback-steps.ts); each tool
+ * is called (`run.model_fallback`, fallback-steps.ts); each tool
  * call runs as its own actor (`tool/<toolActorId>`): reads in parallel, writes
  * one at a time in the model's order, later writes skipped once one fails;
  * steer texts are delivered at the next safe point; usage is summed over the
@@ -123,7 +123,7 @@ export const runMachine = setup({
       event.error.retryable &&
       run !== undefined &&
       run.retry < MAX_MODEL_CALL_TRIES,
-    /** The current model failed its last try with an availability error, and a next model exists (issue #19). */
+    /** The current model failed its last try with an availability error, and a next model exists (docs/decisions/0042). */
     canFallBack: ({ context: { run }, event }) => fallbackOf(run, event) !== undefined,
     /** A `run.cancel` / `run.steer` for the active run (or for no run in particular). */
     targetsRun: ({ context: { run }, event }) =>
@@ -139,7 +139,7 @@ export const runMachine = setup({
   id: "run",
   context: ({ input }) => initialRunContext(input),
   initial: "idle",
-  // A forwarded `session.compact` marks the next model call, in every state (issue #19).
+  // A forwarded `session.compact` marks the next model call, in every state.
   on: { "run.compact": { actions: "requestCompaction" } },
   states: {
     idle: {

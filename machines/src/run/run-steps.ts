@@ -114,7 +114,7 @@ export const requestModelCall: RunStep = (context) => {
     ...(run.toolPolicy === undefined ? {} : { toolPolicy: run.toolPolicy }),
     ...(context.parentSessionId === undefined ? {} : { parentSessionId: context.parentSessionId }),
     ...(context.parentRunId === undefined ? {} : { parentRunId: context.parentRunId }),
-    // The fallback model in use (issue #19); absent for the primary, as before.
+    // The fallback model in use; absent for the primary, as before.
     ...((run.modelIndex ?? 0) === 0 ? {} : { modelIndex: run.modelIndex }),
     ...(context.summaryIndex === undefined ? {} : { summaryIndex: context.summaryIndex }),
     ...(context.compactRequested === true ? { compact: "manual" as const } : {}),
@@ -162,7 +162,7 @@ export const complete: RunStep = (context, event) => {
     runId: run.runId,
     text: output.text,
     usage,
-    // The model that answered (issue #19), when the handler named it.
+    // The model that answered, when the handler named it.
     ...(output.model === undefined ? {} : { model: output.model }),
   });
   return finish(context, run, "completed", assistant(run, output.text), completed, output.text);

@@ -15,7 +15,7 @@ export interface ToolCallResult {
   readonly status: ToolCallStatus;
   /** What the model reads as the call's result. */
   readonly content: string;
-  /** Media references the tool returned (issue #19), read by the model with `content`. */
+  /** Media references the tool returned (docs/decisions/0045), read by the model with `content`. */
   readonly media?: MediaRef[];
 }
 

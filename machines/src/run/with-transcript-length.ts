@@ -4,7 +4,7 @@ import type { HostAction } from "../host-actions/machine-step.js";
 /**
  * A run's end event (`run.completed`, `run.failed`, `run.cancelled`) with the
  * transcript length after the run added to its payload: the fork point a
- * `session.fork` at that run uses (issue #19, docs/decisions/0043). Any other
+ * `session.fork` at that run uses (docs/decisions/0043). Any other
  * action is returned unchanged.
  *
  * @param action - the end event's emit action.

@@ -1,7 +1,7 @@
 import type { ActorAddress, CatchUpPolicy, ScheduleStatus } from "@troupe/protocol";
 
 /**
- * The context of a schedule actor (`schedule/<scheduleId>`, issue #19). Before
+ * The context of a schedule actor (`schedule/<scheduleId>`). Before
  * its `schedule.create` only `scheduleId` is set (`status: "new"`, nothing stored).
  */
 export interface ScheduleContext {

@@ -43,7 +43,7 @@ const commandIdOf = (event: ScheduleEvent) =>
   event.messageId ?? `${event.type}-${event.streamTimeMs}`;
 
 /**
- * The schedule actor (`schedule/<scheduleId>`, issue #19): sends a
+ * The schedule actor (`schedule/<scheduleId>`): sends a
  * `user.message` to a session at every tick of a cron pattern (in a time
  * zone) or once at an instant, with `clientMessageId`
  * `sched-<scheduleId>-<tickMs>`.

@@ -24,7 +24,7 @@ export interface ScheduleSpecProblem {
  * Most ticks {@link dueTicks} counts one by one; beyond it the count stops and
  * the latest due tick is found in one step. Each count is a croner `nextRun`,
  * which in a time zone other than UTC costs about 0.3 ms on a 2-core machine
- * (10,000 took 2.7–3.2 s of the event loop, issue #31): 100 keeps a catch-up
+ * (10,000 took 2.7–3.2 s of the event loop): 100 keeps a catch-up
  * after any downtime to about 30 ms, whatever the zone and the missed count.
  */
 export const MAX_COUNTED_TICKS = 100;

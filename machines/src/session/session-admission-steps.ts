@@ -60,7 +60,7 @@ export const admit: SessionStep = (context, event) => {
  * The delegating session, run and tool call actor a subagent's first message
  * names in its metadata (`parentSessionId`, `parentRunId`, `parentToolActor` =
  * `tool/<id>`), or undefined for an ordinary session. `runId` is left out when
- * the metadata has no `parentRunId` (a message of a host before issue #19's
+ * the metadata has no `parentRunId` (a message of a host from before the
  * parent-run budget).
  */
 function parentOf(
@@ -79,7 +79,7 @@ export const accept: SessionStep = (context, event) => {
   const clientMessageId = clientMessageIdOf(event);
   const steers =
     event.type === "run.steer" ||
-    // A message with attachments is queued even under `steer` (issue #19).
+    // A message with attachments is queued even under `steer`.
     (event.type === "user.message" && context.policy === "steer" && !event.attachments);
   let outcome = {};
   if (event.type === "user.message" && context.activeRunId === undefined) {

@@ -3,7 +3,7 @@ import type { SessionStep } from "./session-step.js";
 import { runAddressOf } from "./session-run-steps.js";
 
 /**
- * `session.compact` (issue #19, docs/capabilities/compaction.md): forwards it to the
+ * `session.compact` (docs/capabilities/compaction.md): forwards it to the
  * session's run actor as `run.compact`, which makes the session's next model
  * call compact the transcript first. The transcript is only appended to by
  * the actor whose turn it is (the session while idle, the run while running),

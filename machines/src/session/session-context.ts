@@ -15,7 +15,7 @@ export const DEFAULT_MAX_MODEL_CALLS = 50;
 /**
  * How many client message ids a session remembers for duplicate detection: the
  * last 100 admitted. A repeat of an older id is admitted again. (1 000 before
- * issue #12: the list is in every snapshot write, so it made message 500 of a
+ * decision 0016: the list is in every snapshot write, so it made message 500 of a
  * session cost more than message 10; a client retries within seconds, and
  * JetStream's `Nats-Msg-Id` window drops quick repeats before the session.)
  */
@@ -28,7 +28,7 @@ export interface QueuedMessage {
   /** Envelope id of the message that carried the text. */
   readonly messageId: string;
   readonly text: string;
-  /** Media references of a `user.message` (issue #19); absent when it had none. */
+  /** Media references of a `user.message` (docs/decisions/0045); absent when it had none. */
   readonly attachments?: readonly MediaRef[];
   /**
    * Runs before plain queued messages: an interrupting message, or a steer the
@@ -38,7 +38,7 @@ export interface QueuedMessage {
   /**
    * Set on a steer: it already had its verdict (`command.settled` `applied`, when
    * the active run received it), so dropping it later (the session closed before
-   * the turn it carried over to) emits no second verdict (issue #11: exactly one
+   * the turn it carried over to) emits no second verdict (exactly one
    * verdict per command). Absent on admitted messages.
    */
   readonly answered?: true;
@@ -73,7 +73,7 @@ export interface SessionParent {
   /** The tool call actor (`tool/<id>`) told `subagent.finished` when a run ends. */
   readonly toolActor: string;
   /**
-   * The delegating run of `sessionId` (issue #19): its `run` spend budget
+   * The delegating run of `sessionId` (docs/decisions/0041): its `run` spend budget
    * counts this session's model calls. Absent in a snapshot written before the
    * field existed: that session's calls get no parent-run budget.
    */

@@ -27,7 +27,7 @@ import type {
   SessionFork,
 } from "@troupe/protocol";
 
-/** A `session.fork` as the session machine takes it (issue #19). */
+/** A `session.fork` as the session machine takes it (docs/decisions/0043). */
 export type SessionForkEvent = InboxEvent<"session.fork", SessionFork>;
 
 /** A `user.message` as the session machine takes it. */

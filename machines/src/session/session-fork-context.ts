@@ -1,7 +1,7 @@
 import type { TranscriptBase } from "@troupe/protocol";
 import type { SessionEvent, SessionForkEvent } from "./session-events.js";
 
-// The part of the session's context a fork adds (issue #19): optional fields,
+// The part of the session's context a fork adds: optional fields,
 // so snapshots written before forks existed read unchanged.
 
 /** The fork a session is (set once `fork.resolve` answered): the command's source and point. */

@@ -15,7 +15,7 @@ import type { PendingFork, SessionForkOrigin } from "./session-fork-context.js";
 import { inheritSettings, sessionSettingsOf } from "./session-settings.js";
 
 // Steps of the session machine that make a new session a fork of another one
-// (issue #19, docs/decisions/0043): `session.fork` asks the host for the fork
+// (docs/decisions/0043): `session.fork` asks the host for the fork
 // point (`fork.resolve`, journaled), the result becomes the session's
 // transcript base. session-machine.ts decides when each runs.
 

@@ -76,7 +76,9 @@ const configureSafely = [
   { guard: "loosensToolPolicy", actions: "rejectLoosening" },
   { actions: ["configure", "accept", "settleConfigured"] },
 ] as const;
-/** `session.fork` (issue #19): only a session without a history of its own becomes a fork. */
+/**
+ * `session.fork` (docs/decisions/0043): only a session without a history of its own becomes a fork.
+ */
 const forkSession = [
   { guard: "repeatsFork", actions: "settleRepeatedFork" },
   { guard: "forksItself", actions: "rejectForkOfItself" },
@@ -102,7 +104,7 @@ const runIdOf = (event: SessionEvent) =>
  *
  * States: `idle` (no run), `running` (run `activeRunId` in progress),
  * `resolving` (waits for an agent's settings; returns to `idle` or `running`),
- * `forking` (a `session.fork` waits for its fork point, issue #19; returns to `idle`),
+ * `forking` (a `session.fork` waits for its fork point; returns to `idle`),
  * `closing` (closed while running: waits for the cancelled run to finish),
  * `closed`.
  * See ../../README.md for every message, event and action.
@@ -189,7 +191,7 @@ export const sessionMachine = setup({
       event.clientMessageId !== undefined &&
       context.admittedClientMessageIds.includes(event.clientMessageId),
     policyIs: ({ context }, params: { policy: SessionPolicy }) => context.policy === params.policy,
-    /** `steer` policy and a message a steer can carry: one without attachments (those queue, issue #19). */
+    /** `steer` policy and a message a steer can carry: one without attachments (those queue). */
     steersMessage: ({ context, event }) =>
       context.policy === "steer" && !(event.type === "user.message" && event.attachments),
     /** The event names the active run, or no run at all. */

@@ -2,7 +2,7 @@ import type { SessionSettings } from "@troupe/protocol";
 import type { SessionContext } from "./session-context.js";
 
 /**
- * The settings a session runs with beyond its agent's defaults (issue #19):
+ * The settings a session runs with beyond its agent's defaults (docs/decisions/0043):
  * `policy` and `maxModelCalls` when a `session.configure` (or the fork point)
  * set them, the session's `model` and its `toolPolicy` overrides.
  *

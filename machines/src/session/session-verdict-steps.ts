@@ -3,7 +3,7 @@ import { sessionSettingsOf } from "./session-settings.js";
 import type { SessionStep } from "./session-step.js";
 
 // Steps of the session machine that answer a command with its verdict
-// (`command.settled`, issue #11): pure functions of context and event;
+// (`command.settled`): pure functions of context and event;
 // session-machine.ts decides when each runs. A command the session forwards
 // (approve, deny, answer) is answered by the tool call or subagent session it
 // reaches; a refused one by `message.rejected`.
@@ -55,7 +55,7 @@ export const settleApplied: SessionStep = (context, event) => ({
 /**
  * An applied `session.configure`: `applied`, with the settings the session now
  * runs with beyond its agent's defaults (`settings`), which a fork of it at a
- * later point takes on (issue #19). Runs after `configure`, so it sees them.
+ * later point takes on (docs/decisions/0043). Runs after `configure`, so it sees them.
  */
 export const settleConfigured: SessionStep = (context, event) => ({
   actions: [

@@ -9,7 +9,7 @@ export type ToolCallRequest = Omit<ToolStart, "sessionId">;
  * `awaitingApproval` state's `approvalTimeout`): armed when the approval is
  * requested, cancelled when it is settled or the call is cancelled. So the
  * members of the shards' timer sets with this id are the approvals pending —
- * what `troupe.approvals.pending` counts (issue #18).
+ * what `troupe.approvals.pending` counts (docs/decisions/0037).
  */
 export const APPROVAL_TIMER_ID = "xstate.after.approvalTimeout.tool.awaitingApproval";
 

@@ -94,7 +94,7 @@ function delegateActions(actorId: string, sessionId: string, call: ToolCallReque
         clientMessageId: actorId,
         metadata: {
           parentSessionId: sessionId,
-          // The delegating run: its `run` spend budget counts the subagent's calls (issue #19).
+          // The delegating run: its `run` spend budget counts the subagent's calls.
           parentRunId: runId,
           parentToolActor: formatAddress({ kind: "tool", id: actorId }),
           depth: MAX_DELEGATION_DEPTH,

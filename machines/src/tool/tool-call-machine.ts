@@ -210,7 +210,7 @@ export const toolCallMachine = setup({
         ],
         "tool.cancel": { target: "done", actions: "cancelBeforeStart" },
         // No tool.start reached this actor: the command names no call. The
-        // machine stays as it was, so the host stores nothing (issue #11).
+        // machine stays as it was, so the host stores nothing.
         "tool.approve": { actions: "settleUnknownId" },
         "tool.deny": { actions: "settleUnknownId" },
         "question.answer": { actions: "settleUnknownId" },

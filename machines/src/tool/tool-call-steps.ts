@@ -36,7 +36,7 @@ export interface Outcome {
   readonly status: ToolExecutionStatus;
   readonly content: string;
   readonly truncated?: boolean;
-  /** Media references the tool returned (issue #19). */
+  /** Media references the tool returned (docs/decisions/0045). */
   readonly media?: readonly MediaRef[];
   readonly errorCode: string;
 }
@@ -72,7 +72,7 @@ export function callOf(event: ToolCallEvent): ToolCallRequest | undefined {
 
 /**
  * `tool.started` of a call: its id, run, tool, effect class and arguments
- * (parsed as in `tool.approval_requested`; issue #16).
+ * (parsed as in `tool.approval_requested`).
  */
 export function toolStartedEvent(call: ToolCallRequest) {
   return emitEvent("tool.started", {
@@ -126,7 +126,7 @@ export function finishActions(
 ) {
   const { status, content, truncated } = outcome;
   const about = { toolCallId: call.toolCallId, runId: call.runId, tool: call.toolName };
-  // `truncated` and the tool's media references (issue #19), when present.
+  // `truncated` and the tool's media references, when present.
   const truncation = {
     ...(truncated === undefined ? {} : { truncated }),
     ...(outcome.media === undefined ? {} : { media: [...outcome.media] }),

@@ -3,7 +3,7 @@ import type { ToolCallStep } from "./tool-call-steps.js";
 
 // Steps of the tool call machine that answer the commands a session forwards
 // (`tool.approve`, `tool.deny`, `question.answer`) with their verdict
-// (`command.settled`, issue #11); tool-call-machine.ts decides when each runs.
+// (`command.settled`); tool-call-machine.ts decides when each runs.
 
 const idsOf = (event: Parameters<ToolCallStep>[1]) =>
   event.type === "question.answer"

@@ -37,8 +37,7 @@ export const EXPECTED_BODY =
  *   content type, bytes that are not JSON or msgpack, values outside the JSON data
  *   model, or a body that is not an object. For bytes that are not JSON or msgpack
  *   and a body that is not an object, the message says what was expected
- *   ({@link EXPECTED_BODY}) and shows the first 32 bytes in hex and as text
- *   (issue #11).
+ *   ({@link EXPECTED_BODY}) and shows the first 32 bytes in hex and as text.
  * @throws RangeError when `options.maxPayloadBytes` is not a whole number from 1.
  */
 export function decodeBody(

@@ -48,7 +48,7 @@ export interface DecodeMessageOptions<
  * The envelope is strict (an unknown top-level field of a full envelope is
  * refused by name), and the payload is validated against `schemas[type]`: the
  * public commands' schemas refuse unknown fields by name too (so an `id` in a
- * plain body is refused, not dropped: issue #11), internal messages' schemas
+ * plain body is refused, not dropped), internal messages' schemas
  * drop them.
  *
  * @param bytes - the message body.

@@ -11,8 +11,8 @@ import { validatePayload } from "./validate-envelope.js";
 /**
  * Checks a payload a sender is about to publish with the schema the receiving
  * host decodes it with, so a client fails before publishing with the very error
- * the session would answer with (`message.rejected`, code `decode_failed`):
- * issue #11.
+ * the session would answer with (`message.rejected`, code `decode_failed`;
+ * docs/decisions/0012).
  *
  * @param type - the message type, e.g. `"run.steer"`.
  * @param payload - the payload to send.

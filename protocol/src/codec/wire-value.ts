@@ -20,7 +20,7 @@ const loneSurrogate = /\p{Surrogate}/u;
  * Checks that `value` fits the shared data model, or reports why it does not,
  * and returns it as it is when it fits unchanged — a body decoded from the
  * wire, an envelope about to be encoded — or else a copy of just the parts
- * that change: one walk and no copy of the whole tree (issue #32; the codecs
+ * that change: one walk and no copy of the whole tree (the codecs
  * walked and copied every body two or three times). The value is not modified.
  *
  * - object properties whose value is `undefined` are dropped (as `JSON.stringify` does);

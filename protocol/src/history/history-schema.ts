@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { actorAddressTextSchema } from "@troupe/addressing";
 
-// The recorded-history format (issue #14): what `troupe history export` writes
+// The recorded-history format: what `troupe history export` writes
 // and `replayHistory` reads. A contract across releases: fields are only ever
 // added (optional); a change that old readers could misread raises
 // `HISTORY_FORMAT_VERSION`, and readers keep loading every older version

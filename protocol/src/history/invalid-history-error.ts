@@ -4,7 +4,7 @@ import { TroupeError } from "@troupe/addressing";
  * A recorded history (a file `troupe history export` wrote) could not be read:
  * it is not JSON or NDJSON, it is not a Troupe history, it was written by a
  * newer format version than this package reads, or a field breaks the schema.
- * Code `invalid_history`; never retryable (issue #14).
+ * Code `invalid_history`; never retryable (docs/decisions/0020).
  *
  * Shape: `TroupeError` plus `path` (where in the document, e.g.
  * `actors/0/journal/3/data`, or `line 7` for NDJSON; `""` for the whole

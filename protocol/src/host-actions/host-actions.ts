@@ -109,7 +109,7 @@ export interface EffectFailedEvent {
     code: string;
     message: string;
     retryable: boolean;
-    /** The `WireError`'s details, when the handler's error had any (e.g. a model's chain position, issue #19). */
+    /** The `WireError`'s details, when the handler's error had any (e.g. a model's chain position). */
     details?: Record<string, unknown>;
   };
 }

@@ -13,7 +13,7 @@ import {
 import { jsonDataArbitrary, jsonRecordArbitrary } from "./json-data-arbitrary.js";
 
 const toolPattern = fc.string({ minLength: 1, maxLength: 16 });
-/** `SessionSettings` (issue #19): what a session's `session.configure`s set. */
+/** `SessionSettings`: what a session's `session.configure`s set. */
 const sessionSettingsArbitrary = fc.record(
   {
     policy: fc.constantFrom("enqueue", "reject", "interrupt", "steer"),

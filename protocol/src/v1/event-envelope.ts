@@ -16,9 +16,9 @@ import type { PayloadOf } from "./payload-of.js";
  *   (the streamed `run.delta` text of a model call): published while an effect
  *   runs, never journaled, possibly repeated with a higher attempt number after a
  *   crash; stored only in the deltas stream (`<P>_DELTAS`, default 1 h), not in
- *   the events stream (issue #11); and the verdict (`command.settled`,
+ *   the events stream (docs/decisions/0014); and the verdict (`command.settled`,
  *   `message.rejected`) on a command to an actor that does not exist, which is
- *   answered without creating it (issue #11).
+ *   answered without creating it.
  * - `timestampMs`: when the event was emitted, Unix ms (deterministic: the stored
  *   time of the inbox message that caused it).
  * - `causationId`: id of the message that caused the event.

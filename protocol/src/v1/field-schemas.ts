@@ -20,7 +20,7 @@ export const tokenCountSchema = z.number().int().nonnegative();
  * The longest free text a command carries (`user.message.text`, `run.steer.text`,
  * `question.answer.text`, notes and reasons), in characters (UTF-16 code units):
  * 262,144. At most 3 bytes per code unit in UTF-8, such a text (768 KiB) leaves
- * room for the envelope within the 1 MiB message limit (issue #11).
+ * room for the envelope within the 1 MiB message limit (docs/decisions/0012).
  */
 export const MAX_TEXT_LENGTH = 262_144;
 
@@ -29,7 +29,7 @@ export const MAX_TEXT_LENGTH = 262_144;
  * one that is not whitespace (`""` and `"  \n"` are refused). The text is kept
  * as sent (not trimmed). Used by every public command with a text
  * (`user.message`, `run.steer`, `question.answer`), so each gets the same rules
- * (issue #11: an empty `run.steer` used to trigger an extra model call).
+ * (an empty `run.steer` used to trigger an extra model call).
  */
 export const commandTextSchema = z
   .string()
@@ -56,7 +56,7 @@ const visibleCharacters = /^[^\s\p{Cc}]+$/u;
  * `functions.search:0`), so the rule is looser than an actor id's; the same
  * schema checks the ids a model returns (`modelToolCallSchema`) and the ids a
  * command names (`tool.approve`, `tool.deny`, `question.answer`), so every call
- * a model makes can be addressed (issue #11).
+ * a model makes can be addressed (docs/decisions/0012).
  */
 export const toolCallIdSchema = z
   .string()

@@ -2,7 +2,7 @@ import { MediaRejectedError } from "@troupe/addressing";
 import { MAX_MEDIA_BYTES, MAX_MEDIA_PER_MESSAGE } from "./media-ref.js";
 
 /**
- * The media types accepted when a deployment sets none (issue #19): the image
+ * The media types accepted when a deployment sets none (docs/decisions/0045): the image
  * types the major model providers read (PNG, JPEG, GIF, WebP), PDF and plain text.
  */
 export const DEFAULT_ALLOWED_MEDIA_TYPES: readonly string[] = Object.freeze([

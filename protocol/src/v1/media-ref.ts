@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// Media by reference (issue #19): images and files travel as references to
+// Media by reference: images and files travel as references to
 // objects in the deployment's JetStream Object Store bucket (`<prefix>_MEDIA`),
 // never inlined in messages, snapshots or transcripts. The reference follows
 // the shape of an OCI content descriptor (`mediaType`, `digest`, `size`):

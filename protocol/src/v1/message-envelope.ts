@@ -15,7 +15,7 @@ import type { PayloadOf } from "./payload-of.js";
  *   request, usually the id of the first message.
  * - `timestampMs`: when the message was created, Unix ms.
  *
- * Strict: any other field is refused by name (issue #11), since a field a
+ * Strict: any other field is refused by name (docs/decisions/0012), since a field a
  * publisher set and the decoder dropped would be lost silently.
  */
 export const messageMetaSchema = z.strictObject({
@@ -34,7 +34,7 @@ export type MessageMeta = z.infer<typeof messageMetaSchema>;
  * Shape: `{ v: 1, id: string, type: string, payload: unknown, meta: MessageMeta }`.
  * `id` identifies the message for idempotency and causation (1 to 256 characters).
  * Strict, like {@link messageMetaSchema}: a top-level field other than these five
- * is refused by name (`unrecognized_keys`), never dropped (issue #11). Payloads
+ * is refused by name (`unrecognized_keys`), never dropped. Payloads
  * are checked by their own schemas: the public commands' are strict too, the
  * internal messages' (host to host) drop unknown fields (decision 0012).
  */

@@ -64,7 +64,7 @@ export const builtinMessageSchemas = {
 } as const satisfies MessageSchemas;
 
 /**
- * The public commands a session accepts from clients, in one list (issue #11):
+ * The public commands a session accepts from clients, in one list (docs/decisions/0012):
  * their payloads are strict (an unknown field is refused by name).
  */
 export const PUBLIC_COMMAND_TYPES = [
@@ -85,7 +85,7 @@ export type VerdictCommandType = Exclude<(typeof PUBLIC_COMMAND_TYPES)[number], 
 
 /**
  * The public commands a session answers with a `command.settled` verdict: every
- * one but `user.message` (answered by `message.accepted` and its run), issue #11.
+ * one but `user.message` (answered by `message.accepted` and its run); decision 0013.
  */
 export const VERDICT_COMMAND_TYPES: readonly VerdictCommandType[] = PUBLIC_COMMAND_TYPES.filter(
   (type): type is VerdictCommandType => type !== "user.message",

@@ -9,7 +9,7 @@ import { summaryTranscriptEntrySchema } from "./compaction/summary-entry.js";
  * `run.steer`), with the id of the message that carried it.
  *
  * Shape: `{ role: "user", text: string, messageId: string, attachments?: MediaRef[] }`;
- * `attachments` are the message's media references (issue #19), the bytes
+ * `attachments` are the message's media references (docs/decisions/0045), the bytes
  * stay in the media Object Store.
  */
 export const userTranscriptEntrySchema = z.object({
@@ -57,7 +57,7 @@ export const assistantTranscriptEntrySchema = z.object({
  * the transcript never holds a tool call without its result.
  *
  * Shape: `{ role: "tool", runId: string, toolCallId: string, toolName: string, status: ToolCallStatus, content: string, media?: MediaRef[] }`;
- * `media` references images or files the tool returned (issue #19).
+ * `media` references images or files the tool returned (docs/decisions/0045).
  */
 export const toolTranscriptEntrySchema = z.object({
   role: z.literal("tool"),
@@ -78,8 +78,8 @@ export const toolTranscriptEntrySchema = z.object({
  * first) rather than fail.
  *
  * Shape: `{ role: "user", text, messageId } | { role: "assistant", text, runId, toolCalls? } | { role: "tool", runId, toolCallId, toolName, status, content }`
- * | `{ role: "summary", text, through, tokensBefore, tokensAfter, runId?, model? }` (issue #19,
- * see `summaryTranscriptEntrySchema`).
+ * | `{ role: "summary", text, through, tokensBefore, tokensAfter, runId?, model? }`
+ * (see `summaryTranscriptEntrySchema`).
  */
 export const transcriptEntrySchema = z.discriminatedUnion("role", [
   userTranscriptEntrySchema,

@@ -11,7 +11,7 @@ import {
 } from "@troupe/protocol";
 
 /**
- * The client's media options (issue #19, docs/capabilities/media.md): the limits it checks
+ * The client's media options (docs/capabilities/media.md): the limits it checks
  * before uploading or sending, and the settings of the media bucket when the
  * client is the first to create it.
  *
@@ -94,12 +94,12 @@ export class ClientMedia {
   #open(): Promise<ObjectStore> {
     if (this.#bucket === undefined) {
       // Node's own SHA-256 for the Object Store's digests: nats.js defaults to
-      // a pure-JS one that took about 0.7 s of the event loop per 20 MiB
-      // (issue #31). Process-wide; it only ever makes hashing faster.
+      // a pure-JS one that took about 0.7 s of the event loop per 20 MiB.
+      // Process-wide; it only ever makes hashing faster.
       setSha256Backend("native");
       const retentionMs = this.options.retentionMs ?? DEFAULT_RETENTION_MS;
       const opened = new Objm(this.js).create(this.bucketName, {
-        description: "Troupe media by reference (issue #19)",
+        description: "Troupe media by reference",
         storage: StorageType.File,
         replicas: this.options.replicas ?? 1,
         ...(retentionMs > 0 ? { ttl: nanos(retentionMs) } : {}),

@@ -1,7 +1,7 @@
 import type { CommandVerdict, EventEnvelope } from "@troupe/protocol";
 
 /**
- * What the session did with one command (issue #11), as
+ * What the session did with one command (docs/decisions/0013), as
  * {@link TroupeClient.awaitVerdict} reports it:
  * - `applied`, `already_settled`, `nothing_to_act_on`, `unknown_id`: the
  *   command's `command.settled` (`event`), with the reason when it did nothing;

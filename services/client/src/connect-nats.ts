@@ -55,7 +55,7 @@ export async function connectNats(options: TroupeClientOptions): Promise<NatsCon
 }
 
 /**
- * The nats.js connect options for credentials and TLS (issue #17), shared by
+ * The nats.js connect options for credentials and TLS (docs/decisions/0033), shared by
  * the client and Troupe's hosts: `authenticator` for a `.creds` or NKey seed
  * file, `token` / `user` + `pass`, and `tls` with the file paths.
  *

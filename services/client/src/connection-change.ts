@@ -1,6 +1,6 @@
 /**
  * A change of the client's NATS connection, as `TroupeClient.onConnectionChange`
- * reports it (issue #13): `disconnected` when the connection to `server` was
+ * reports it: `disconnected` when the connection to `server` was
  * lost (the client then reconnects by itself, every 1 000 ms, forever, until it
  * is closed), `reconnected` when a server answers again.
  *

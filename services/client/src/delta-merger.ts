@@ -16,7 +16,7 @@ interface Held {
 /**
  * Merges a session's durable events (events stream) with its transient
  * `run.delta` events (deltas stream), which two consumers deliver
- * independently (issue #11). Pure: feed it what the consumers deliver, yield
+ * independently (docs/decisions/0014). Pure: feed it what the consumers deliver, yield
  * what it returns.
  *
  * What the caller sees:

@@ -10,7 +10,7 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * What a running `troupe dev` records so that other `troupe` commands and
  * `TroupeClient.connect()` find its cluster without flags:
  * `<troupe home>/dev.json` (see {@link troupeHome}). Written by the CLI's
- * `troupe dev`, read here (issue #13: one reader for the CLI and the client).
+ * `troupe dev`, read here (one reader for the CLI and the client).
  */
 export const devStateSchema = z.object({
   version: z.literal(1),
@@ -28,13 +28,13 @@ export const devStateSchema = z.object({
   agents: z.array(z.string()),
   /** The model each agent uses, by agent name (e.g. `"openai:gpt-4.1-mini"`); absent in older files. */
   models: z.record(z.string(), z.string()).optional(),
-  /** The hosts; `metricsUrl` is each one's Prometheus endpoint (issue #18; absent in older files). */
+  /** The hosts; `metricsUrl` is each one's Prometheus endpoint (absent in older files). */
   hosts: z.array(
     z.object({ hostId: z.string(), pid: z.number().int(), metricsUrl: z.string().optional() }),
   ),
   /** Where the servers keep their data, when `troupe dev` started them. */
   dataDir: z.string().optional(),
-  /** Base URL of the HTTP gateway and web console `troupe dev` runs (issue #16); absent without one. */
+  /** Base URL of the HTTP gateway and web console `troupe dev` runs; absent without one. */
   gatewayUrl: z.string().optional(),
   startedAtMs: z.number(),
 });

@@ -8,7 +8,7 @@ import type { SessionEvent } from "./session-event.js";
  * whose `commandId`, or the `message.rejected` whose `messageId`, names the
  * command (an undecodable one is named by its inbox sequence,
  * `session/<id>:in:<seq>`). Never matched by the tool call or question id the
- * command names, so of two racing commands each finds its own (issue #11).
+ * command names, so of two racing commands each finds its own (docs/decisions/0013).
  *
  * @param events - the session's events from before the command was published.
  * @param receipt - the command's receipt.

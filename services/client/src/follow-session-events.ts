@@ -33,8 +33,7 @@ export interface FollowSessionEventsOptions {
   readonly prefix: string;
   /**
    * The session (already validated by the caller), or `undefined` for the
-   * durable events of every session (`troupe.session.*.events.>`, no deltas;
-   * issue #16).
+   * durable events of every session (`troupe.session.*.events.>`, no deltas).
    */
   readonly sessionId: string | undefined;
   /** First events-stream sequence to yield; undefined = only events stored after the start. */
@@ -99,7 +98,7 @@ type Arrival =
 /**
  * Yields a session's events: the durable ones from the events stream, from
  * `fromSequence` in stream order, merged with its transient `run.delta` events
- * from the deltas stream (issue #11).
+ * from the deltas stream (docs/decisions/0014).
  *
  * Durable events: a JetStream ordered consumer (ephemeral, in memory, filtered
  * on `troupe.session.<id>.events.>`), recreated from the sequence after the
@@ -113,7 +112,7 @@ type Arrival =
  * stored time of events-stream message `fromSequence - 1` (every stored delta
  * for sequence 1), so a client resuming after a sequence gets the deltas stored
  * after it, as when both were one stream; {@link DeltaMerger} orders them (see
- * there). A deployment without a deltas stream (hosts older than issue #11,
+ * there). A deployment without a deltas stream (hosts of an older release,
  * which store deltas in the events stream) is read through the events stream.
  *
  * A run's end (`run.completed`, `run.failed`, `run.cancelled`) goes out only
@@ -124,11 +123,11 @@ type Arrival =
  * consumer has said where it is, so that `run.started` comes first. Durable
  * events wait at most {@link DELTAS_UNREADABLE_GRACE_MS} for a deltas
  * consumer that cannot be created or asked (e.g. API timeouts under load),
- * then go out in arrival order (issue #30).
+ * then go out in arrival order.
  *
  * Without a `sessionId`: every session's durable events in stream order
  * (`troupe.session.*.events.>`, one filter subject, as nats-server 2.9 needs),
- * no deltas (issue #16, the gateway's fleet index).
+ * no deltas (the gateway's fleet index).
  *
  * @param options - see {@link FollowSessionEventsOptions}.
  * @returns an async generator; `break` or `signal` ends it and deletes nothing
@@ -187,7 +186,7 @@ export async function* followSessionEvents(
   let deltasGrace: ReturnType<typeof setTimeout> | undefined;
   const unreadable = (side: MergeSide, error?: unknown) => {
     if (side === "events" || (error !== undefined && isStreamNotFound(error))) {
-      // No deltas stream (a deployment older than issue #11): nothing to wait for.
+      // No deltas stream (a deployment of an older release): nothing to wait for.
       queue.push({ kind: "caught-up", side, throughDelivery: 0 });
       return;
     }

@@ -1,7 +1,7 @@
 import { actorIdSchema, sessionForkSchema, type SessionFork } from "@troupe/protocol";
 
 /**
- * Options of `TroupeClient.fork` (issue #19, docs/capabilities/fork.md).
+ * Options of `TroupeClient.fork` (docs/capabilities/fork.md).
  *
  * Shape: `{ to?: string, atSequence?: number (whole, 1+), atRunId?: string }`;
  * at most one of `atSequence` / `atRunId`.

@@ -6,7 +6,7 @@ import { redactUrls } from "./redact-url.js";
  * within the connect timeout. Retryable: start a server (or fix the URL) and
  * connect again. Code `unavailable`.
  *
- * Shape: `TroupeError` plus `urls` (the URLs tried, passwords redacted: issue #17) and `cause` (the nats.js
+ * Shape: `TroupeError` plus `urls` (the URLs tried, passwords redacted) and `cause` (the nats.js
  * error, e.g. `ConnectionError: connection refused` or a `TimeoutError`).
  *
  * @example

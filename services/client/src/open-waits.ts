@@ -15,8 +15,7 @@ const runEnds = new Set(["run.completed", "run.failed", "run.cancelled"]);
  * a session that are still open, its own and its subagents', each kept as the
  * event that opened it, in the order they were asked. One set of closing rules
  * for `troupe tail --until-idle`, `troupe chat`, the run tasks of `troupe
- * mcp` / `troupe a2a` (issues #13, #15) and the HTTP gateway's fleet index
- * (issue #16), exported from `@troupe/client/internal`:
+ * mcp` / `troupe a2a` and the HTTP gateway's fleet index, exported from `@troupe/client/internal`:
  *
  * - an approval closes with its `tool.approval_settled`, its call's
  *   `tool.started` or its call's end (`tool.completed`, `tool.failed`, …);

@@ -7,7 +7,7 @@ export const REDACTED = "***";
  * token: `nats://s3cret@host`) becomes `***` too. A comma-separated list is
  * redacted item by item; a value that is not a URL is returned unchanged
  * unless it holds an `@`, in which case everything before the last `@` is
- * replaced (better a useless message than a leaked secret). Issue #17.
+ * replaced (better a useless message than a leaked secret). Decision 0033.
  *
  * @param url - e.g. `rediss://app:pw@redis.example:6380/0`.
  * @returns e.g. `rediss://app:***@redis.example:6380/0`.

@@ -27,7 +27,7 @@ export interface ResolvedDeployment {
 
 /**
  * Finds the deployment to talk to, the same way for `TroupeClient.connect()`
- * and every `troupe` command (issue #13). NATS URL, first that is set:
+ * and every `troupe` command (docs/decisions/0019). NATS URL, first that is set:
  *
  * 1. `natsUrl` (the option / the `--nats` flag);
  * 2. `TROUPE_NATS_URL` (comma-separated for several servers);
@@ -76,7 +76,7 @@ export async function resolveDeployment(
 
 /**
  * Splits NATS server URLs: a comma-separated string or a list, trimmed, empty
- * entries dropped (`natsServerUrls` of `@troupe/protocol`, issue #17).
+ * entries dropped (`natsServerUrls` of `@troupe/protocol`).
  *
  * @returns at least one URL ({@link DEFAULT_NATS_URL} when none is left).
  */

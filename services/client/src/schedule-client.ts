@@ -53,7 +53,7 @@ export interface ScheduleCommandOptions {
 }
 
 /**
- * Creates, cancels and lists schedules (issue #19, docs/capabilities/schedules.md): the
+ * Creates, cancels and lists schedules (docs/capabilities/schedules.md): the
  * client half of the `schedule/<scheduleId>` actors. A command is published to
  * `troupe.schedule.<scheduleId>.in` and answered by an event on
  * `troupe.schedule.<scheduleId>.events.>` naming its envelope id.

@@ -1,7 +1,7 @@
 import { TroupeError, type ScheduleRejectionCode } from "@troupe/protocol";
 
 /**
- * A schedule refused a command (`schedule.rejected`, issue #19), or the
+ * A schedule refused a command (`schedule.rejected`), or the
  * command was refused before it was sent (the CLI checks cron patterns and
  * time zones itself). Nothing was created or changed.
  *

@@ -7,7 +7,7 @@ import type { EventEnvelope, EventType } from "@troupe/protocol";
  * Shape: `{ sequence: number, subject: string, event: EventEnvelope, pending: number, deltaSequence?: number }`.
  * - `sequence`: the events-stream (`<PREFIX>_EVENTS`) sequence, 1-based and
  *   growing; pass `sequence + 1` as `fromSequence` to resume after this event.
- *   A transient `run.delta` is not in the events stream (issue #11): its
+ *   A transient `run.delta` is not in the events stream (docs/decisions/0014): its
  *   `sequence` is that of the last durable event yielded before it (or
  *   `fromSequence - 1`),
  *   so resuming at `sequence + 1` still loses nothing.

@@ -47,7 +47,7 @@ export function userMessageEnvelopeId(clientMessageId: string): string {
  * Builds the envelope, subject and dedup id of a message to a session. Pure.
  * The payload is checked with the schema the session decodes it with
  * (`validateMessagePayload`), so a bad field fails here, before anything is
- * published, with the error the session would reject it with (issue #11).
+ * published, with the error the session would reject it with (docs/decisions/0012).
  *
  * @param sessionId - the session (validated here).
  * @param type - the message type.

@@ -29,7 +29,7 @@ const natsHeaderSetter: TextMapSetter<MsgHdrs> = {
  * Publishes built session messages with a JetStream ack: msgpack body,
  * `Content-Type` header, `Nats-Msg-Id` for the inbox stream's dedup window.
  *
- * Tracing (issue #18): each publish is a PRODUCER span `send session`, child
+ * Tracing (docs/decisions/0036): each publish is a PRODUCER span `send session`, child
  * of the caller's active span if any, whose context goes out as the
  * `traceparent` / `tracestate` headers (nothing is injected when no
  * OpenTelemetry propagator is registered).

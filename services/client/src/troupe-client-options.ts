@@ -6,7 +6,7 @@ import type { ClientMediaOptions } from "./client-media.js";
  * the path of a `.creds` file (JWT and NKey seed, NATS decentralized auth);
  * `nkeySeedFile` the path of a file holding a user NKey seed (`SU…`, as
  * `nk -gen user` writes it). Files are read once at connect. Secrets are never
- * logged (issue #17).
+ * logged (docs/decisions/0033).
  */
 export interface TroupeClientCredentials {
   /** A server token. */
@@ -17,12 +17,12 @@ export interface TroupeClientCredentials {
   readonly pass?: string;
   /** Path of a `.creds` file. */
   readonly credsFile?: string;
-  /** Path of a file holding a user NKey seed (`SU…`); issue #17. */
+  /** Path of a file holding a user NKey seed (`SU…`). */
   readonly nkeySeedFile?: string;
 }
 
 /**
- * TLS for the NATS connection (issue #17): PEM file paths. `caFile` trusts a
+ * TLS for the NATS connection (docs/decisions/0033): PEM file paths. `caFile` trusts a
  * private CA; `certFile` + `keyFile` present a client certificate (servers
  * with `verify: true`). Giving any field turns TLS on; a `tls://` URL does too.
  */
@@ -38,7 +38,7 @@ export interface TroupeClientTls {
 /** Options of `TroupeClient.connect`. Every field is optional. */
 export interface TroupeClientOptions {
   /**
-   * NATS server URL(s). Default, first that is set (issue #13): `TROUPE_NATS_URL`
+   * NATS server URL(s). Default, first that is set (docs/decisions/0019): `TROUPE_NATS_URL`
    * (comma-separated), the running `troupe dev` (its state file
    * `<TROUPE_HOME or ~/.troupe>/dev.json`, while its process lives),
    * `"nats://127.0.0.1:4222"`. See `resolveDeployment`.
@@ -59,7 +59,7 @@ export interface TroupeClientOptions {
   /** How long connecting may take, in ms; default 5 000 ms. */
   readonly connectTimeoutMs?: number;
   /**
-   * Media limits checked before an upload or a send (issue #19): `maxMediaBytes`
+   * Media limits checked before an upload or a send (docs/decisions/0045): `maxMediaBytes`
    * (default and ceiling 20 MiB), `allowedMediaTypes`, `maxAttachments` (default
    * 16), and `retentionMs` / `replicas` of the media bucket if this client creates it.
    */

@@ -124,7 +124,7 @@ export class TroupeClient implements AsyncDisposable {
   }
 
   /**
-   * Schedules of this deployment (issue #19, docs/capabilities/schedules.md): `create`,
+   * Schedules of this deployment (docs/capabilities/schedules.md): `create`,
    * `cancel` and `list` the `schedule/<scheduleId>` actors that send
    * user messages to sessions at cron ticks or once.
    */
@@ -137,7 +137,7 @@ export class TroupeClient implements AsyncDisposable {
    * Connects to NATS. Once connected, the client reconnects by itself after a
    * lost connection (a server restart), forever, until {@link TroupeClient.close}.
    *
-   * Which server, first that is set (issue #13; `resolveDeployment`, the same
+   * Which server, first that is set (`resolveDeployment`, the same
    * lookup as the `troupe` CLI): `options.natsUrl`; `TROUPE_NATS_URL`; the
    * running `troupe dev` (its state file `<TROUPE_HOME or ~/.troupe>/dev.json`,
    * ignored when the process it names is gone); `nats://127.0.0.1:4222`. The
@@ -171,7 +171,7 @@ export class TroupeClient implements AsyncDisposable {
    * @throws `InvalidAddressError` for an invalid session id or client message id
    *   (nothing is published); `DecodeError` (reason `schema_invalid`, the error the
    *   session would reject it with) for a field that breaks the message's schema,
-   *   e.g. a blank text or an unknown field (nothing is published; issue #11);
+   *   e.g. a blank text or an unknown field (nothing is published);
    *   `PayloadTooLargeError` above 1 MiB encoded.
    * @throws {@link StreamsMissingError} when no host created the streams yet.
    * @throws {@link ClientClosedError} after `close()`.
@@ -184,7 +184,7 @@ export class TroupeClient implements AsyncDisposable {
   /**
    * Stores an image or file in the deployment's media Object Store
    * (`<PREFIX>_MEDIA`) and returns its reference, for `send`'s `attachments`
-   * (issue #19, docs/capabilities/media.md). Objects are named by their SHA-256 digest: a
+   * (docs/capabilities/media.md). Objects are named by their SHA-256 digest: a
    * repeated or retried upload of the same bytes stores nothing again.
    *
    * @param data - the bytes, 1 to `media.maxMediaBytes` (default 20 MiB).
@@ -208,7 +208,7 @@ export class TroupeClient implements AsyncDisposable {
    * subagents): the stored ones from `fromSequence`, then new ones as they come,
    * in stream order, with no gap and no duplicate across reconnects and server
    * restarts. Transient `run.delta` events, kept in their own stream for the
-   * deltas retention (default 1 h; issue #11), are merged in: those stored
+   * deltas retention (default 1 h), are merged in: those stored
    * after event `fromSequence - 1`, never one of a run after its end event
    * (see `DeltaMerger`); a delta's `sequence` is that of the durable event
    * before it.
@@ -234,7 +234,7 @@ export class TroupeClient implements AsyncDisposable {
    * across reconnects (one ordered consumer with one filter subject, as
    * nats-server 2.9 allows). Transient events (`run.delta`, `tool.progress`)
    * are not included: they are in the deltas stream. For a fleet-wide view
-   * such as the HTTP gateway's approvals inbox (issue #16); `subject` says
+   * such as the HTTP gateway's approvals inbox; `subject` says
    * which session an event belongs to (`parseEventSubject`).
    *
    * @param options - `fromSequence` (default: only new events; 1 = from the
@@ -373,10 +373,10 @@ export class TroupeClient implements AsyncDisposable {
   }
 
   /**
-   * Compacts the session's transcript (`session.compact`, issue #19,
-   * docs/capabilities/compaction.md): its next model call — in the run in progress, or the
-   * first of the next run — summarises the older entries first, whatever the
-   * token budget; `session.compacted` reports it.
+   * Compacts the session's transcript (`session.compact`,
+   * docs/capabilities/compaction.md): its next model call — in the run in
+   * progress, or the first of the next run — summarises the older entries
+   * first, whatever the token budget; `session.compacted` reports it.
    *
    * @param sessionId - the session id.
    * @returns once JetStream stored the message: its envelope id (the session
@@ -390,7 +390,7 @@ export class TroupeClient implements AsyncDisposable {
 
   /**
    * Forks session `from` into a new session that shares its transcript up to a
-   * point without copying it, and has its own future (issue #19, docs/capabilities/fork.md).
+   * point without copying it, and has its own future (docs/capabilities/fork.md).
    * The new session answers with `session.forked` and `command.settled`, or
    * `message.rejected` (`unknown_session`, `fork_point_out_of_range`,
    * `session_exists`, `fork_too_deep`, `invalid_fork`); sending the same fork
@@ -416,7 +416,7 @@ export class TroupeClient implements AsyncDisposable {
   /**
    * Sends a command (`approve`, `deny`, `answer`, `steer`, `cancel`, or any
    * publish that returns a {@link CommandReceipt}) and waits for the session's
-   * verdict on it: one round trip, matched by the command's id (issue #11).
+   * verdict on it: one round trip, matched by the command's id (docs/decisions/0013).
    * Reads the events stream's last sequence before publishing, so the verdict
    * cannot be missed.
    *
@@ -529,7 +529,7 @@ export class TroupeClient implements AsyncDisposable {
    * @returns the sequence of the newest stored event, 0 when the stream is empty.
    * @throws {@link StreamsMissingError} when the events stream does not exist.
    * @throws `StoreReadTimeoutError` (`timeout`, retryable) when NATS did not answer
-   *   within `DEFAULT_STORE_READ_TIMEOUT_MS` (30 s; issue #31).
+   *   within `DEFAULT_STORE_READ_TIMEOUT_MS` (30 s).
    */
   async lastSequence(): Promise<number> {
     this.assertOpen("lastSequence");
@@ -550,8 +550,7 @@ export class TroupeClient implements AsyncDisposable {
 
   /**
    * How many durable events of a session the events stream holds now
-   * (transient `run.delta` events are in the deltas stream, not counted;
-   * issue #11).
+   * (transient `run.delta` events are in the deltas stream, not counted).
    *
    * @param sessionId - the session; checked like every session id.
    * @returns the count, 0 for a session that never had an event (or whose
@@ -580,8 +579,8 @@ export class TroupeClient implements AsyncDisposable {
    * The latest stored event of one type of a session (its own or of its runs,
    * tool calls and subagents, which publish on its subjects), read in one
    * request by subject (`last_by_subj`) — e.g. the session's latest
-   * `run.started` to find the run in progress without reading its history
-   * (issue #16). Durable events only: `run.delta` and `tool.progress` are not
+   * `run.started` to find the run in progress without reading its history.
+   * Durable events only: `run.delta` and `tool.progress` are not
    * in the events stream.
    *
    * @param sessionId - the session.
@@ -618,7 +617,7 @@ export class TroupeClient implements AsyncDisposable {
 
   /**
    * The NATS server the client is connected to now (or was last), as
-   * `host:port` (issue #13: `troupe chat` names it when the connection is lost).
+   * `host:port` (`troupe chat` names it when the connection is lost).
    */
   get server(): string {
     return this.nats.getServer();
@@ -639,7 +638,7 @@ export class TroupeClient implements AsyncDisposable {
   }
 
   /**
-   * Calls `listener` on each change of the NATS connection (issue #13): a lost
+   * Calls `listener` on each change of the NATS connection: a lost
    * connection (`disconnected`; the client keeps reconnecting by itself) and
    * its return (`reconnected`). Other nats.js status events are not passed on.
    * Nothing is reported after {@link TroupeClient.close}.
@@ -700,7 +699,7 @@ export class TroupeClient implements AsyncDisposable {
     built: SessionMessage;
     attachments?: readonly MediaRef[] | undefined;
   }): Promise<SendReceipt> {
-    // Attachments must be stored before a message names them (issue #19).
+    // Attachments must be stored before a message names them.
     if (prepared.attachments !== undefined) await this.media.assertStored(prepared.attachments);
     const ack = await this.publish(prepared.built, "send");
     return {

@@ -11,7 +11,7 @@ import {
  * fields.
  *
  * Shape: `string | { text: string, clientMessageId?: string, agent?: string, metadata?: Record<string, unknown>, attachments?: MediaRef[] }`.
- * `attachments` are references `uploadMedia` returned (issue #19).
+ * `attachments` are references `uploadMedia` returned (docs/decisions/0045).
  * `clientMessageId` (1 to 128 of `[A-Za-z0-9_-]`) makes retries safe; when
  * absent, a UUID is generated.
  */
@@ -37,7 +37,7 @@ export type UserMessageInput =
  * @throws `DecodeError` (reason `schema_invalid`) when a field breaks the
  *   `user.message` schema, the one the session decodes with: a blank text or one
  *   over 262,144 characters, an agent name that is not actor-id-safe, an unknown
- *   field (issue #11).
+ *   field (docs/decisions/0012).
  */
 export function toUserMessage(
   input: UserMessageInput,

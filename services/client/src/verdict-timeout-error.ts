@@ -4,7 +4,7 @@ import { TroupeError } from "@troupe/protocol";
  * `awaitVerdict` saw no verdict on the command within `timeoutMs`: no host
  * consumed it (none runs, or none owns the session's shard yet). A session
  * that has nothing to act on says so at once (`nothing_to_act_on`), so this
- * means "no host", never "no run" (issue #11). The command stays in the inbox
+ * means "no host", never "no run" (docs/decisions/0013). The command stays in the inbox
  * and is carried out when a host comes; waiting again may succeed, so it is
  * retryable. Code `timeout`.
  *

@@ -1,6 +1,6 @@
 // The fingerprint of the console's sources that `vite build` writes into
 // services/gateway/console-dist/source-hash.txt, and that the gateway's unit
-// test recomputes to fail when the committed build is stale (issue #16). It
+// test recomputes to fail when the committed build is stale. It
 // hashes what a build reads (src/ without tests, index.html, vite.config.ts and
 // the declared dependencies and Vite's version), with line endings normalised, so it is the same
 // on every machine whatever the bundler's output bytes are.

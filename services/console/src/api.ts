@@ -1,5 +1,5 @@
 // How the console talks to its gateway: same origin, an optional bearer token
-// kept in localStorage (issue #16: gateways with tokens), JSON errors shown as
+// kept in localStorage (gateways with tokens), JSON errors shown as
 // their message.
 
 const TOKEN_KEY = "troupe.console.token";

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState } from "react";
 import { api, authHeaders } from "./api.js";
 import { ErrorLine, Json } from "./small-views.js";
 
-/** Message metadata the gateway puts on the `start` chunk (issue #16). */
+/** Message metadata the gateway puts on the `start` chunk. */
 interface RunMetadata {
   sessionId?: string;
   runId?: string;

@@ -1,4 +1,4 @@
-// Shapes of the gateway's answers the console reads (the HTTP API contract of issue #16).
+// Shapes of the gateway's answers the console reads (the gateway's HTTP API contract).
 
 export interface PendingApproval {
   sessionId: string;

@@ -55,7 +55,7 @@ export interface Gateway {
 }
 
 /**
- * Builds the HTTP gateway of a deployment (issue #16): the AI SDK UI message
+ * Builds the HTTP gateway of a deployment (docs/decisions/0030): the AI SDK UI message
  * stream at `/api/chat` for `useChat`, REST + SSE under `/v1`, the OpenAPI
  * document at `/v1/openapi.json`, and the web console at `/`. Stateless: every
  * answer comes from NATS (and Redis through `inspector`), so any number of
@@ -165,7 +165,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       title: "Troupe gateway",
       version: "1",
       description:
-        "REST + SSE and the AI SDK UI message stream of a Troupe deployment (issue #16). " +
+        "REST + SSE and the AI SDK UI message stream of a Troupe deployment. " +
         "Errors are JSON { status, code, message }.",
     },
   });

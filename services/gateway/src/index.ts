@@ -1,5 +1,5 @@
 /**
- * @troupe/gateway — the HTTP gateway of a Troupe deployment (issue #16): the
+ * @troupe/gateway — the HTTP gateway of a Troupe deployment (docs/decisions/0030): the
  * AI SDK UI message stream for `useChat` at `/api/chat`, REST + SSE under
  * `/v1` with an OpenAPI document, bearer tokens scoped by session-id prefix,
  * and the web console at `/`. Stateless: all state stays in NATS and Redis.

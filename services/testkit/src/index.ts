@@ -1,6 +1,6 @@
 /**
  * @troupe/testkit — write tests of Troupe agents in minutes, against real
- * servers, from any test runner (issue #14).
+ * servers, from any test runner (docs/decisions/0023).
  *
  * - {@link createTestDeployment}: real NATS JetStream and Redis (containers when
  *   a container runtime answers, local binaries otherwise), in-process hosts
@@ -78,7 +78,7 @@ export {
   type TestServersProvider,
 } from "./servers/test-servers-provider.js";
 // Recorded histories: export with deployment.exportHistory, save with formatHistory,
-// replay offline with replayHistory / replayHistories (issue #14).
+// replay offline with replayHistory / replayHistories.
 export {
   formatHistoryReplayReport,
   replayHistories,

@@ -26,14 +26,14 @@ export interface AgentOptions {
    * `"2026-12-01"`; default none). A session records the version of the agent
    * it adopted in its snapshot (through the journaled `agent.resolve` result),
    * and a recorded history names it, so a replay report can say which agent
-   * definition produced it (issue #14). Change it when the instructions, tools
+   * definition produced it (docs/decisions/0020). Change it when the instructions, tools
    * or settings change in a way a reader of old histories should know.
    */
   readonly version?: string;
   /**
    * Model spec string or AI SDK model; default: the session's model, then
    * `TROUPE_MODEL`, then the scripted demo. A list of 1 to 5 is a fallback
-   * chain (issue #19): `[primary, fallback, …]`; when a model call's tries fail
+   * chain: `[primary, fallback, …]`; when a model call's tries fail
    * with an availability error (HTTP 408, 409, 429, 5xx, 529, a network
    * failure, a model timeout) the run calls the next model (see
    * docs/capabilities/fallback-models.md).
@@ -43,7 +43,7 @@ export interface AgentOptions {
   readonly tools?: ToolsOption;
   /**
    * MCP servers whose tools this agent offers the model, by server name (1 to
-   * 32 of `A-Z a-z 0-9 _ -`; issue #15): `{ command, args?, env?, cwd? }` for a
+   * 32 of `A-Z a-z 0-9 _ -`): `{ command, args?, env?, cwd? }` for a
    * server the host starts and supervises over stdio, `{ url, headers?,
    * transport? }` for a Streamable HTTP (or SSE) server. Each tool appears as
    * `<server>__<tool>` (or `toolPrefix` + tool) with the server's JSON Schema;
@@ -70,13 +70,13 @@ export interface AgentOptions {
    *   last part (ms, whole, 1 to 2^31 − 1, default 600 000 = 10 min).
    *
    * A timeout aborts the HTTP request and counts as a retryable error; after the
-   * run's tries the run fails with `model_timeout` (issue #11).
+   * run's tries the run fails with `model_timeout` (docs/decisions/0011).
    */
   readonly limits?: {
     readonly maxModelCalls?: number;
     readonly modelIdleTimeoutMs?: number;
     readonly modelCallTimeoutMs?: number;
-    /** Spend limits of the agent's session trees (issue #19); see `BudgetOptions` and docs/capabilities/spend-limits.md. */
+    /** Spend limits of the agent's session trees; see `BudgetOptions` and docs/capabilities/spend-limits.md. */
     readonly budget?: BudgetOptions;
   };
   /** `policy` for a message that arrives during a run (default `enqueue`). */
@@ -92,7 +92,7 @@ export interface AgentOptions {
   /** How long a call that asks waits for `tool.approve` / `tool.deny` before it counts as denied (ms, default 24 h). */
   readonly approvalTimeoutMs?: number;
   /**
-   * Media the agent's model reads (issue #19, docs/capabilities/media.md): `accepts` lists
+   * Media the agent's model reads (docs/capabilities/media.md): `accepts` lists
    * media type patterns (`"image/*"`, `"application/pdf"`); an attachment of
    * another type reaches the model as a text stand-in naming it. Default
    * `["image/*", "application/pdf"]`; `[]` for a text-only model.
@@ -100,7 +100,7 @@ export interface AgentOptions {
   readonly media?: { readonly accepts?: readonly string[] };
   /**
    * The prompt's token budget and how the transcript is compacted to stay in it
-   * (issue #19, docs/capabilities/compaction.md): `maxPromptTokens`, `keepRecentTokens`,
+   * (docs/capabilities/compaction.md): `maxPromptTokens`, `keepRecentTokens`,
    * `compactionModel`. Default: 75 % of the model's known context window.
    */
   readonly context?: ContextOptions;
@@ -114,7 +114,7 @@ export interface AgentDefinition {
   readonly version: string | undefined;
   /** Undefined = the session's model, then `TROUPE_MODEL`, then the scripted demo. The primary of a chain. */
   readonly model: ModelSpec | undefined;
-  /** The models after the primary of a fallback chain, in order (issue #19); absent or empty = none. */
+  /** The models after the primary of a fallback chain, in order (docs/decisions/0042); absent or empty = none. */
   readonly fallbackModels?: readonly ModelSpec[];
   /**
    * The agent's tools keyed by name (frozen; empty when none). On a host, the

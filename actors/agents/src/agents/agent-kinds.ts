@@ -58,7 +58,7 @@ const STREAM_ATTEMPT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * The next stream attempt of a model call and its key's expiry, in one round
- * trip (issue #32: an `INCR` and a `PEXPIRE` were two).
+ * trip (an `INCR` and a `PEXPIRE` were two).
  * KEYS: the call's stream-attempt key; ARGV: time to live in ms. Returns the attempt (≥ 1).
  */
 const nextStreamAttemptScript = new RedisScript(`
@@ -78,7 +78,7 @@ export interface AgentKindsOptions {
   /** Environment for API keys and `TROUPE_MODEL`; default `process.env`. */
   readonly env?: Environment;
   /**
-   * The media Object Store (issue #19, docs/capabilities/media.md): bucket (default
+   * The media Object Store (docs/capabilities/media.md): bucket (default
    * `<PREFIX>_MEDIA`), `retentionMs` (default 7 days), `replicas` and
    * `placement` (default: the host's `streamReplicas` and `streamPlacement`,
    * else 1 replica) of a bucket this host creates, `limits` on media tools return.
@@ -107,25 +107,25 @@ export function agentKinds(
 ): (services: HostServices) => ActorKindDefinition[] {
   return (services) => {
     // The agents' MCP servers connect in the background from here on; an
-    // unreachable one is logged and retried, never fatal (issue #15).
+    // unreachable one is logged and retried, never fatal.
     const mcp = new McpToolCatalog({ logger: services.logger });
     const agents = new AgentRegistry(options.agents, {
       ...(options.defaultAgent === undefined ? {} : { defaultAgent: options.defaultAgent }),
       mcp,
     });
     mcp.start(agents.all);
-    // `troupe.approvals.pending`, counted from the shards' timer sets (issue #18).
+    // `troupe.approvals.pending`, counted from the shards' timer sets.
     const approvals = watchPendingApprovals(services.redis, services.keys);
     const publishProgress = createToolProgressPublisher(services.nats, services.streams.deltas);
     const publishDelta = createDeltaPublisher(services.nats, services.streams.deltas);
     const transcript = new JetStreamTranscriptReader(services.js, services.streams.transcript);
     // Entries this host's sessions and runs append go straight into the read
-    // cache: a model call on this host does not read them back (issue #12).
+    // cache: a model call on this host does not read them back.
     const onOutboxPublished = (items: readonly PublishedOutboxItem[]) =>
       observeTranscriptEntries(transcript, items);
     // …and leave it with the session or run (a run actor's id is its session's).
     const onPassivated = (address: ActorAddress) => transcript.forget(address.id);
-    // Images and files of user messages and tool results, by digest (issue #19).
+    // Images and files of user messages and tool results, by digest.
     // A bucket this host creates is replicated like the streams (decision 0032).
     const media = new ObjectStoreMediaStore(
       services.js,
@@ -147,7 +147,7 @@ export function agentKinds(
           await nextStreamAttemptScript.run(services.redis, [key], [STREAM_ATTEMPT_TTL_MS]),
         );
       },
-      // Spend limits across hosts: reservations and spend in Redis (issue #19).
+      // Spend limits across hosts: reservations and spend in Redis.
       spend: new SpendGuard(new RedisSpendLedger(services.redis, services.keys)),
     });
     const [pureSession, pureRun, pureTool] = agentMachineKinds();
@@ -158,7 +158,7 @@ export function agentKinds(
       // replaying a session never consults the registry (docs/decisions/0008).
       effects: {
         [AGENT_RESOLVE_EFFECT]: createAgentResolveHandler(agents),
-        // A fork's point, read from the source's stored events (issue #19).
+        // A fork's point, read from the source's stored events.
         [FORK_RESOLVE_EFFECT]: createForkResolveHandler({
           agents,
           js: services.js,
@@ -184,7 +184,7 @@ export function agentKinds(
           },
           publishProgress,
           // At-most-once calls are also claimed in the claims stream before they
-          // run: Redis may lose the record of a started call (issue #17).
+          // run: Redis may lose the record of a started call.
           idempotencyRecords: withExecutionClaims(
             new RedisIdempotencyRecordStore(services.redis, services.keys),
             new JetStreamExecutionClaims(services.js, services.jsm, services.streams.claims),
@@ -200,7 +200,7 @@ export function agentKinds(
         return mcp.close();
       },
     };
-    // Schedules send user messages to sessions (issue #19, docs/capabilities/schedules.md).
+    // Schedules send user messages to sessions (docs/capabilities/schedules.md).
     const schedule = scheduleKind(
       new JetStreamScheduleIndex(
         services.js,
@@ -226,9 +226,9 @@ function senderSession(message: MessageEnvelope | undefined): ActorAddress | und
 /**
  * The agent actor kinds as pure definitions — machine, version, migrations,
  * message schemas and event addresses, without effect handlers or hooks — in
- * the order `[session, run, tool, schedule]` (the schedule kind: issue #19). What a replay needs and nothing that does
+ * the order `[session, run, tool, schedule]` (the schedule kind). What a replay needs and nothing that does
  * IO: `replayHistory` uses them by default, and {@link agentKinds} adds the
- * effects to them, so a host and a replay run the same step (issue #14).
+ * effects to them, so a host and a replay run the same step (docs/decisions/0020).
  *
  * @returns `[session, run, tool]` kind definitions at {@link AGENT_MACHINES_VERSION}, then the schedule kind.
  */
@@ -271,7 +271,7 @@ export function agentMachineKinds(): ActorKindDefinition[] {
       }
       if (sessionId !== undefined) return { kind: "session", id: sessionId };
       // No call reached this actor: a command the session forwarded for an
-      // unknown id is answered on that session's subjects (issue #11).
+      // unknown id is answered on that session's subjects.
       return senderSession(message) ?? address;
     },
   };

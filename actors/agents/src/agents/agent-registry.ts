@@ -9,7 +9,7 @@ export interface AgentRegistryOptions {
   /** Name of the agent for sessions that name none. Default: the first agent. */
   readonly defaultAgent?: string;
   /**
-   * The MCP servers' tools (issue #15): `get` adds the tools each agent's MCP
+   * The MCP servers' tools (docs/decisions/0024): `get` adds the tools each agent's MCP
    * servers list now (a subagent's filtered by its `tools` deny/allow). Without
    * it, agents have their `defineTool` tools only.
    */
@@ -115,7 +115,7 @@ export class AgentRegistry {
 
   /**
    * Waits until each MCP server of the agent connected or failed its first
-   * attempt (at most its `connectTimeoutMs`; issue #15), so that the first
+   * attempt (at most its `connectTimeoutMs`), so that the first
    * model call and tool call of a fresh host see the servers' tools. Resolves
    * at once without MCP servers.
    *

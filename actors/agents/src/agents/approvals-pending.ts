@@ -15,7 +15,7 @@ const SCAN_COUNT = 512;
  * removes it in the commit that settles it (approved, denied, timed out) or
  * cancels the call, so the count is exact whichever host owns the actor and
  * survives host restarts and hand-overs: it is durable state the runtime keeps
- * anyway (issue #18, docs/decisions/0037).
+ * anyway (docs/decisions/0037).
  *
  * Cost: one `ZSCAN … MATCH` per shard (more for a shard with over
  * {@link SCAN_COUNT} timers), all at once; Redis walks each shard's timer set.
@@ -65,7 +65,7 @@ let gauge: MeterProvider | undefined;
  * that crashed in a process that lives on, and whose connection was then
  * closed) are dropped first, and a deployment left with none is no longer
  * watched: otherwise one such deployment would blank the gauge of every other
- * for good (issue #30: a crashed test deployment did, in CI).
+ * for good (a crashed test deployment did, in CI).
  */
 async function observe(result: ObservableResult): Promise<void> {
   for (const [prefix, entry] of watched) {

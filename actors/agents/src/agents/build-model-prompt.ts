@@ -36,8 +36,8 @@ export interface ModelPrompt {
  *
  * @param agent - the agent answering.
  * @param entries - transcript entries `0 … n − 1`, in order.
- * @param media - how attachments and tool media are shown (`loadPromptMedia`,
- *   issue #19); absent: entries are shown as text only.
+ * @param media - how attachments and tool media are shown (`loadPromptMedia`);
+ *   absent: entries are shown as text only.
  * @returns the instructions and messages for `streamText`.
  * @see https://ai-sdk.dev/docs/reference/ai-sdk-core/model-message — message and part shapes
  * @example
@@ -111,7 +111,7 @@ export const REUSE_MESSAGES_FROM_ENTRIES = 16;
 /**
  * The message of a user entry without media or an assistant entry without
  * tool calls: its text alone. With `reuse`, made once per entry and handed out
- * in every later call (issue #32): a long session's prompt reuses its messages,
+ * in every later call (docs/decisions/0051): a long session's prompt reuses its messages,
  * and what is computed per message (the token estimate of a spend
  * reservation) is computed once. A reused message is frozen, as it is shared.
  */

@@ -32,11 +32,11 @@ export interface CompactedPromptOptions {
   readonly signal: AbortSignal;
   /**
    * Reads the attachments and tool media of the entries that go into the
-   * prompt (issue #19, docs/capabilities/media.md); absent: entries are shown as text only.
+   * prompt (docs/capabilities/media.md); absent: entries are shown as text only.
    */
   readonly loadMedia?: (entries: readonly TranscriptEntry[]) => Promise<PromptMedia | undefined>;
   /**
-   * Reserves the summarising call's spend (issue #19, docs/capabilities/spend-limits.md);
+   * Reserves the summarising call's spend (docs/capabilities/spend-limits.md);
    * see `SummariseTranscriptOptions.reserveSpend`. Absent = not accounted.
    */
   readonly reserveSummarySpend?: SummariseTranscriptOptions["reserveSpend"];
@@ -54,7 +54,7 @@ export interface CompactedPrompt {
 
 /**
  * Reads a model call's transcript window and builds its prompt, compacting
- * first when it must (issue #19, docs/capabilities/compaction.md): the window is the latest
+ * first when it must (docs/capabilities/compaction.md): the window is the latest
  * summary (entry `input.summaryIndex`) and the entries from its `through` to
  * `input.transcriptLength − 1`; when the estimated prompt exceeds the agent's
  * budget, or `input.compact` is `manual`, the older part is summarised by

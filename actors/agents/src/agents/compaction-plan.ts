@@ -38,7 +38,7 @@ export interface CompactionPlan {
  * Estimates already made, by entry object. Transcript entries never change
  * once stored and the transcript reader hands out the objects it cached, so a
  * session's later model calls estimate only the entries new since the last
- * one (issue #31: re-estimating a 2,000-entry window took about 20 ms of the
+ * one (re-estimating a 2,000-entry window took about 20 ms of the
  * event loop per call).
  */
 const estimated = new WeakMap<TranscriptEntry, number>();
@@ -64,7 +64,7 @@ export function entryTokens(entry: TranscriptEntry): number {
  * Estimates the entries not estimated yet, giving the event loop a turn every
  * few milliseconds (`eventLoopSlicer`), so the first model call over a long
  * window (a session new to this host) does not hold the loop for the whole
- * window (issue #31). {@link entryTokens} then answers from memory.
+ * window. {@link entryTokens} then answers from memory.
  *
  * @param entries - the window's entries.
  */
@@ -134,7 +134,7 @@ export function promptTokens(
 }
 
 /**
- * Decides whether a model call compacts first, and where to cut (issue #19):
+ * Decides whether a model call compacts first, and where to cut (docs/decisions/0040):
  * with `reason` `manual` always (when there is something to summarise); else
  * when the estimated prompt exceeds `budget.maxPromptTokens`.
  *

@@ -29,7 +29,7 @@ export const DEFAULT_PROMPT_SHARE = 0.75;
 export const DEFAULT_KEEP_RECENT_SHARE = 0.25;
 
 /**
- * How an agent's context is kept within budget (issue #19, docs/capabilities/compaction.md),
+ * How an agent's context is kept within budget (docs/capabilities/compaction.md),
  * as `defineAgent` takes it (`AgentOptions.context`).
  */
 export interface ContextOptions {
@@ -49,7 +49,7 @@ export interface ContextOptions {
   readonly compactionModel?: ModelSpec;
   /**
    * Most estimated tokens one summarising request may send (whole, ≥ 1);
-   * longer histories are summarised in consecutive requests (issue #31).
+   * longer histories are summarised in consecutive requests (docs/capabilities/compaction.md).
    * Default: 75 % of the compaction model's context window when
    * {@link KNOWN_CONTEXT_WINDOW_TOKENS} knows it; otherwise unbounded (give
    * it for a model whose window the table does not know).
@@ -114,7 +114,7 @@ export function resolveContextBudget(
 }
 
 /**
- * The most estimated tokens one summarising request may send (issue #31):
+ * The most estimated tokens one summarising request may send (docs/capabilities/compaction.md):
  * `compactionMaxPromptTokens`, else 75 % of the compaction model's known
  * context window. Not the agent's `maxPromptTokens`: that is when to compact,
  * not what a model can read.

@@ -20,9 +20,9 @@ import { contextOptionsSchema } from "./context-budget.js";
 /** Default model calls per run: the run machine's (`@troupe/machines`). */
 export { DEFAULT_MAX_MODEL_CALLS } from "@troupe/machines";
 
-/** Default longest wait for the first and each next piece of a model call's output: 60 s (issue #11). */
+/** Default longest wait for the first and each next piece of a model call's output: 60 s (docs/decisions/0011). */
 export const DEFAULT_MODEL_IDLE_TIMEOUT_MS = 60_000;
-/** Default longest time for one model call: 10 min (issue #11). */
+/** Default longest time for one model call: 10 min (docs/decisions/0011). */
 export const DEFAULT_MODEL_CALL_TIMEOUT_MS = 600_000;
 /** Largest timeout `setTimeout` honours (2^31 − 1 ms, about 24.8 days); longer ones would fire at once. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -158,7 +158,10 @@ function isModelList(model: unknown): model is readonly ModelSpec[] {
   return Array.isArray(model);
 }
 
-/** Problems of `options.context` (issue #19): whole token counts ≥ 1, a valid compaction model. */
+/**
+ * Problems of `options.context` (docs/capabilities/compaction.md): whole token counts ≥ 1, a valid
+ * compaction model.
+ */
 function contextIssues(context: unknown): AgentIssue[] {
   const parsed = contextOptionsSchema.safeParse(context);
   const issues: AgentIssue[] = parsed.success

@@ -8,14 +8,14 @@ export const MAX_BATCHED_DELTA_CHARS = 16_384;
 
 /**
  * Joins the text deltas a model streams within one turn of the event loop into
- * one delta (issue #12). A provider that sends a chunk every few milliseconds
+ * one delta (docs/decisions/0016). A provider that sends a chunk every few milliseconds
  * still gets one delta per chunk; a fast stream (a busy host, a cached answer,
  * the scripted model) gets a few large ones instead of one NATS publish (and
  * one event for every client) per token. Text of another kind, a text over
  * {@link MAX_BATCHED_DELTA_CHARS} or {@link DeltaBatcher.flush} publishes what
  * is pending first, so the order of text and reasoning is kept.
  *
- * A delta holds whole user-perceived characters only (issue #31): the last
+ * A delta holds whole user-perceived characters only (docs/decisions/0049): the last
  * grapheme cluster of the text so far is held back until more text of its kind
  * comes, the kind changes, or {@link DeltaBatcher.flush}, since a provider may
  * split a surrogate pair, a letter and its combining mark, or an emoji and its
@@ -44,7 +44,7 @@ export class DeltaBatcher {
    *   (a throw reaches the caller of `add`/`flush`, the pending text is dropped).
    * @param ready - publishing waits until it resolves (the model-call handler
    *   streams while the stream attempt its deltas carry is still being
-   *   counted, issue #12); text added meanwhile is published at once after it,
+   *   counted); text added meanwhile is published at once after it,
    *   joined. When it rejects, held and later text is dropped (the call fails).
    */
   constructor(

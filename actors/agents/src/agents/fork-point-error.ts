@@ -1,7 +1,7 @@
 import { TroupeError } from "@troupe/protocol";
 
 /**
- * A fork cannot be made (issue #19): code `unknown_session` (the source has no
+ * A fork cannot be made (docs/decisions/0043): code `unknown_session` (the source has no
  * stored history), `fork_point_out_of_range` (no such ended run, or a sequence
  * outside the source's stored events) or `fork_too_deep` (more than
  * `MAX_TRANSCRIPT_BASE_SEGMENTS` shared segments). Not retryable; the new

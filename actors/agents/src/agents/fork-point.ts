@@ -36,7 +36,7 @@ export interface ForkPoint {
 const RUN_END_EVENTS = new Set(["run.completed", "run.failed", "run.cancelled"]);
 
 /**
- * Finds a fork point in the stored events of the source session (issue #19):
+ * Finds a fork point in the stored events of the source session (docs/decisions/0043):
  * the transcript length the last run that ended at or before the point left
  * (run end events carry `transcriptLength`), or the source's own fork length
  * when no run of it had ended; the source's base, cut there; and the source's

@@ -22,7 +22,7 @@ export interface ForkResolveHandlerOptions {
 }
 
 /**
- * Creates the handler of the `fork.resolve` effect (issue #19, docs/decisions/0043),
+ * Creates the handler of the `fork.resolve` effect (docs/decisions/0043),
  * which a new session requests on `session.fork`: it reads the source
  * session's stored events (`troupe.session.<from>.events.>`, one ordered
  * consumer), finds the fork point ({@link findForkPoint}) and adds the source

@@ -7,7 +7,7 @@ import { TroupeError } from "@troupe/protocol";
 // the hooks do not know — a newer one, met by an old host during a rolling
 // deploy — throws, and the runtime then refuses the actor: its messages wait in
 // the inbox (not dead-lettered) until a host of that version owns the shard
-// (issue #14, docs/decisions/0022).
+// (docs/decisions/0022).
 
 /** A persisted xstate snapshot as the runtime stores it: plain data with a `context`. */
 type PersistedSnapshot = { readonly context?: unknown } & Record<string, unknown>;
@@ -17,15 +17,15 @@ type PersistedSnapshot = { readonly context?: unknown } & Record<string, unknown
  * snapshots (the runtime's `ActorKindDefinition.version`); snapshots of earlier
  * versions are read through the `migrate…Snapshot` hooks below. A host of an
  * older version refuses a snapshot of a newer one (the hooks throw
- * `unknown_machine_version`; the runtime keeps the actor's messages waiting,
- * issue #14): raise this version when a snapshot's meaning changes, and add a
+ * `unknown_machine_version`; the runtime keeps the actor's messages waiting):
+ * raise this version when a snapshot's meaning changes, and add a
  * hook step from the previous one.
  *
  * - `1`: the first release.
  * - `2`: the run's `attempt` is called `retry`; a session learns its agents'
  *   settings from the journaled `agent.resolve` effect (`resolvedAgents`,
  *   `agentResolutions`) instead of from the host at processing time.
- * - `3` (issue #19): a run may be on a fallback model (`modelIndex`, effect ids
+ * - `3` (docs/decisions/0042): a run may be on a fallback model (`modelIndex`, effect ids
  *   `<runId>.m<n>.f<i>.a<try>`), reads from a `summary` entry (`summaryIndex`)
  *   and a fork's transcript base; a session may be forking. Every new field is
  *   optional, so a version 2 snapshot reads unchanged; the raise keeps a host
@@ -49,7 +49,7 @@ const READABLE_VERSIONS: readonly string[] = ["1", "2", AGENT_MACHINES_VERSION];
  * @returns the snapshot in the current shape.
  * @throws TroupeError `unknown_machine_version` for a version it does not know
  *   (a newer one included); the runtime then refuses the actor (its messages
- *   wait, issue #14).
+ *   wait).
  */
 export function migrateRunSnapshot(persisted: unknown, fromVersion: string): unknown {
   assertKnown("run", fromVersion);
@@ -75,7 +75,7 @@ export function migrateRunSnapshot(persisted: unknown, fromVersion: string): unk
  * @returns the snapshot in the current shape.
  * @throws TroupeError `unknown_machine_version` for a version it does not know
  *   (a newer one included); the runtime then refuses the actor (its messages
- *   wait, issue #14).
+ *   wait).
  */
 export function migrateSessionSnapshot(persisted: unknown, fromVersion: string): unknown {
   assertKnown("session", fromVersion);
@@ -96,7 +96,7 @@ export function migrateSessionSnapshot(persisted: unknown, fromVersion: string):
  * @returns the snapshot unchanged.
  * @throws TroupeError `unknown_machine_version` for a version it does not know
  *   (a newer one included); the runtime then refuses the actor (its messages
- *   wait, issue #14).
+ *   wait).
  */
 export function migrateToolCallSnapshot(persisted: unknown, fromVersion: string): unknown {
   assertKnown("tool", fromVersion);

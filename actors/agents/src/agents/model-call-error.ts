@@ -21,7 +21,7 @@ export interface ModelCallErrorDetails {
  * with backoff or fails the run with `run.failed { code: "model_error" }`.
  * `details` holds {@link ModelCallErrorDetails}. The message says what failed
  * in Troupe's words; the provider error stays in `cause` (only its message
- * crosses the wire, appended once by `toWireError`; issue #11).
+ * crosses the wire, appended once by `toWireError`).
  *
  * @see https://ai-sdk.dev/docs/reference/ai-sdk-errors/ai-api-call-error
  */

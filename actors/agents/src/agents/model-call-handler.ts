@@ -48,7 +48,7 @@ export interface ModelCallHandlerOptions {
   /**
    * Publishes one delta (e.g. as a `run.delta` event), in order; not awaited
    * (a returned promise's rejection goes to `onPublishError`). Errors are not
-   * fatal. Text streamed within one event-loop turn comes as one delta (issue #12).
+   * fatal. Text streamed within one event-loop turn comes as one delta (docs/decisions/0016).
    */
   readonly publishDelta: (delta: ModelCallDelta) => void | Promise<void>;
   /** Called when `publishDelta` throws (deltas are provisional, the call goes on). Default: ignore. */
@@ -65,14 +65,14 @@ export interface ModelCallHandlerOptions {
    */
   readonly streamAttempt?: (input: ModelCallInput, context: EffectContext) => Promise<number>;
   /**
-   * Spend limits (issue #19): reserves each call's worst case against its
+   * Spend limits (docs/decisions/0041): reserves each call's worst case against its
    * budgets before the model is called and settles its usage after. Absent =
    * no spend limits.
    */
   readonly spend?: SpendGuard;
   /**
    * Where the images and files of user messages and tool results are read
-   * from (issue #19); absent: every attachment is shown as a text stand-in.
+   * from (docs/decisions/0045); absent: every attachment is shown as a text stand-in.
    */
   readonly media?: MediaStore | undefined;
 }
@@ -82,7 +82,7 @@ export interface ModelCallHandlerOptions {
  * `transcriptLength` entries of the session's transcript, builds the prompt
  * (agent instructions + transcript, tool calls and results included), resolves
  * the model (`input.model`, else model `input.modelIndex` of the agent's
- * fallback chain, else `TROUPE_MODEL`, else the scripted demo; issue #19),
+ * fallback chain, else `TROUPE_MODEL`, else the scripted demo),
  * maps tool call ids to ones the provider accepts (`withProviderToolCallIds`),
  * streams it with `streamText` under the effect's abort signal
  * and the agent's bounds (`limits.modelIdleTimeoutMs`, `limits.modelCallTimeoutMs`)
@@ -99,7 +99,7 @@ export interface ModelCallHandlerOptions {
  *
  * @param options - agents, transcript reader, delta publisher, environment.
  * @returns an `EffectHandler` for the effect name `model.call`.
- * Timeouts (issue #11): when the stream sends no output for the idle timeout,
+ * Timeouts: when the stream sends no output for the idle timeout,
  * or the call outlasts the call timeout, the HTTP request is aborted and the
  * handler throws a retryable `ModelTimeoutError` (`model_timeout`); the run
  * machine retries it and, after its tries, fails the run with that code. The
@@ -113,7 +113,7 @@ export interface ModelCallHandlerOptions {
  *   ModelNotConfiguredError `model_not_configured`, UnknownAgentError `unknown_agent`,
  *   TroupeError `effect_failed` (retryable, transcript unreadable or short), TroupeError
  *   `internal` (malformed input), TroupeError `payload_too_large` (an answer over
- *   `MAX_MODEL_OUTPUT_BYTES`, issue #11), or the signal's reason when aborted for another reason.
+ *   `MAX_MODEL_OUTPUT_BYTES`), or the signal's reason when aborted for another reason.
  * @example
  * ```ts
  * const run = defineActorKind({
@@ -140,10 +140,10 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     const input = parseEffectInput(MODEL_CALL_EFFECT, modelCallInputSchema, rawInput);
     const { signal } = context;
     // A fresh host's first calls wait for the agent's MCP servers to connect
-    // (or fail), so their tools are offered (issue #15).
+    // (or fail), so their tools are offered.
     await options.agents.ready(input.agent);
     const agent = options.agents.get(input.agent);
-    // The model of the agent's fallback chain this call uses (issue #19, docs/decisions/0042).
+    // The model of the agent's fallback chain this call uses (docs/decisions/0042).
     const chain = modelChainOf(agent, input.model);
     const modelIndex = input.model === undefined ? (input.modelIndex ?? 0) : 0;
     if (modelIndex >= chain.length) {
@@ -153,7 +153,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     const position = { modelIndex, models: chain.map((spec) => modelLabelOf(spec, env)) };
     const answeredBy = chain.length > 1 ? { model: position.models[modelIndex], modelIndex } : {};
     // The stream attempt (a Redis INCR) is counted while the transcript is read
-    // and the model streams; deltas wait for it (issue #12). An attempt number
+    // and the model streams; deltas wait for it. An attempt number
     // spent on a call that then fails is harmless: attempts only need to grow.
     const attempt = Promise.resolve(options.streamAttempt?.(input, context) ?? context.hostRun());
     let streamAttempt = 0;
@@ -162,7 +162,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     });
     attemptKnown.catch(() => undefined);
     // The transcript window from the latest summary on, compacted first when
-    // over the agent's budget or asked to (issue #19, compacted-prompt.ts);
+    // over the agent's budget or asked to (compacted-prompt.ts);
     // its attachments and tool media are read for the prompt (docs/capabilities/media.md).
     const compactionSpec = agent.context?.compactionModel ?? chain[modelIndex];
     const compactionModel =
@@ -171,7 +171,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
         : modelFor(agent.context.compactionModel);
     // A summary written by the call's own model (no `compactionModel`) that
     // failed for availability carries the chain position, so the run falls
-    // back to the next model as for the call itself (issue #19).
+    // back to the next model as for the call itself.
     const window = await compactedPrompt({
       agent,
       model,
@@ -181,8 +181,8 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       signal,
       loadMedia: (entries) => loadPromptMedia(entries, options.media, agent.media?.accepts),
       // The summarising call is a model call of its own in the spend ledger,
-      // keyed `<effectId>.compact`, against the same budgets (issue #19); a
-      // summary written in parts (issue #31) keys its later parts `.compact2`, ….
+      // keyed `<effectId>.compact`, against the same budgets; a
+      // summary written in parts keys its later parts `.compact2`, ….
       reserveSummarySpend: (summaryPrompt, part) =>
         reserveModelCallSpend(options.spend, {
           agents: options.agents,
@@ -200,9 +200,9 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     });
     if (window === undefined) return cancelledOrRethrow(signal, undefined);
     const { compaction } = window;
-    // Tool call ids another provider made are mapped to ones this provider accepts (issue #19).
+    // Tool call ids another provider made are mapped to ones this provider accepts.
     const prompt = withProviderToolCallIds(window.prompt, model.provider);
-    // Spend limits (issue #19): a budget that cannot hold the worst case fails
+    // Spend limits: a budget that cannot hold the worst case fails
     // the call here, before the model is called (budget_exceeded).
     const spend = await reserveModelCallSpend(options.spend, {
       agents: options.agents,
@@ -215,7 +215,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     });
     let index = 0;
     // Deltas are provisional (not journaled); they go out once per event-loop
-    // turn, joined, and all of them before the result is delivered (issue #12).
+    // turn, joined, and all of them before the result is delivered.
     const deltas = new DeltaBatcher((kind, text) => {
       const delta: ModelCallDelta = {
         sessionId: input.sessionId,
@@ -239,11 +239,11 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
         options.onPublishError?.(error, delta);
       }
     }, attemptKnown);
-    // The model call's span (`chat <model>`, issue #18): a child of the host's
+    // The model call's span (`chat <model>`): a child of the host's
     // effect span, active while the model streams.
     const telemetry = new ModelCallTelemetry(model);
     // What streamed: the spend settlement of a call that fails or is
-    // cancelled after output (issue #31) and the answering model's price read it.
+    // cancelled after output and the answering model's price read it.
     let streamed: StreamedModelCall | undefined;
     const call = async (): Promise<ModelCallOutput> => {
       try {
@@ -316,7 +316,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
       telemetry.succeeded(output, streamed?.responseModel);
       return output;
     } catch (error) {
-      // Charged what streamed before the failure, else given back (issue #31).
+      // Charged what streamed before the failure, else given back.
       await settleFailedModelCallSpend(spend, streamed).catch(() => undefined);
       telemetry.failed(error);
       throw withModelChainPosition(error, position);

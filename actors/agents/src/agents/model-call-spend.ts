@@ -13,8 +13,8 @@ import { estimatePromptTokens } from "./prompt-tokens.js";
 import type { StreamedModelCall } from "./stream-model-call.js";
 import { estimateTextTokens } from "./text-tokens.js";
 
-// The `model.call` handler's calls into spend limits (issue #19,
-// docs/decisions/0041): reserve before the model streams, settle after.
+// The `model.call` handler's calls into spend limits (docs/decisions/0041):
+// reserve before the model streams, settle after.
 
 /** What {@link reserveModelCallSpend} needs to know about the call. */
 export interface ModelCallSpendContext {
@@ -63,17 +63,18 @@ export async function reserveModelCallSpend(
 }
 
 /**
- * What streamed in a model call, for its settlement (issue #31): the parts of
- * its `streamModelCall` result that count — the text and reasoning, the usage
- * the provider reported (zeros when it reported none, e.g. on an abort) and
- * the answering model (`response-metadata`). Undefined: nothing streamed.
+ * What streamed in a model call, for its settlement
+ * (docs/capabilities/spend-limits.md): the parts of its `streamModelCall`
+ * result that count — the text and reasoning, the usage the provider reported
+ * (zeros when it reported none, e.g. on an abort) and the answering model
+ * (`response-metadata`). Undefined: nothing streamed.
  */
 export type StreamedSpend =
   Pick<StreamedModelCall, "text" | "reasoning" | "usage" | "responseModel"> | undefined;
 
 /**
  * The usage charged for a call that did not finish (failed, timed out or
- * cancelled after output streamed; issue #31): a provider bills the prompt and
+ * cancelled after output streamed): a provider bills the prompt and
  * what it generated, and often reports no usage for a stream that broke off,
  * so the charge is at least the reservation's prompt estimate and
  * `estimateTextTokens` of what streamed. A call before any output (an error

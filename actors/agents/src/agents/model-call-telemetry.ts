@@ -54,7 +54,7 @@ export function errorTypeOf(error: unknown): string {
 }
 
 /**
- * One model call's span (`chat <model>`, CLIENT, issue #18) and its metrics,
+ * One model call's span (`chat <model>`, CLIENT) and its metrics,
  * started in the active context — the host's `effect model.call` span while
  * the handler runs — so the span is that effect's child. With no OpenTelemetry
  * SDK registered the span is a no-op and nothing is recorded.

@@ -12,7 +12,7 @@ import type { AgentDefinition } from "./agent-definition.js";
 const MAX_LABEL_LENGTH = 256;
 
 /**
- * The models a run of `agent` may call, in order (issue #19): the session's
+ * The models a run of `agent` may call, in order (docs/decisions/0042): the session's
  * model alone when the session names one (a session's choice replaces the
  * agent's chain), else the agent's primary and its `fallbackModels`. An entry
  * is `undefined` when the agent names no model (`TROUPE_MODEL`, then the

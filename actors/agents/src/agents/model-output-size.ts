@@ -6,7 +6,7 @@ import { TroupeError, type ModelCallOutput } from "@troupe/protocol";
  * `model.call` effect result, then in a `run.completed` event, a transcript entry
  * and, for a subagent, `run.finished` and the parent's tool result, each limited
  * to the 1 MiB payload limit together with its envelope; half of it leaves room
- * for those (issue #11). Far above what providers return in one call.
+ * for those (docs/decisions/0009). Far above what providers return in one call.
  */
 export const MAX_MODEL_OUTPUT_BYTES = 512 * 1024;
 

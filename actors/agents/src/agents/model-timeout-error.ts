@@ -1,6 +1,6 @@
 import { TroupeError } from "@troupe/protocol";
 
-/** Which bound of a model call ran out (issue #11). */
+/** Which bound of a model call ran out (docs/decisions/0011). */
 export type ModelTimeoutKind = "idle" | "call";
 
 /** What a {@link ModelTimeoutError} knows about the call it ended. */
@@ -24,7 +24,7 @@ export interface ModelTimeoutErrorDetails {
  * then fails the run with `run.failed { code: "model_timeout" }`. `details`
  * holds {@link ModelTimeoutErrorDetails}.
  *
- * @see issue #11 ("Every model call is bounded")
+ * @see docs/decisions/0011-model-calls-are-bounded.md
  */
 export class ModelTimeoutError extends TroupeError {
   /**

@@ -12,11 +12,11 @@ import { estimateTextTokens } from "./text-tokens.js";
 export const MEDIA_PART_TOKENS = 1_600;
 
 /**
- * Estimated input tokens of a prompt for a spend reservation (issue #19),
+ * Estimated input tokens of a prompt for a spend reservation (docs/decisions/0041),
  * counted without serialising it: {@link estimateTextTokens} of every text,
  * reasoning and tool part, of the JSON of tool-call inputs and of JSON tool
  * outputs, and {@link MEDIA_PART_TOKENS} for each image or file part, never its
- * bytes (issue #31: `JSON.stringify` of a prompt with a 20 MiB image wrote
+ * bytes (`JSON.stringify` of a prompt with a 20 MiB image wrote
  * every byte as a number and held the host's event loop for seconds).
  *
  * @param prompt - instructions and messages as `buildModelPrompt` makes them.
@@ -43,7 +43,7 @@ export function estimatePromptTokens(prompt: ModelPrompt): number {
 /**
  * Tokens of shared messages already estimated: `buildModelPrompt` hands out
  * the same frozen message object for an entry of a long prompt in every call
- * (issue #32), so a long session's estimate costs a lookup per message, not a
+ * (docs/decisions/0051), so a long session's estimate costs a lookup per message, not a
  * scan of its text.
  */
 const estimatedMessages = new WeakMap<ModelMessage, number>();

@@ -5,7 +5,7 @@ import type { ModelPrompt } from "./build-model-prompt.js";
 /**
  * What a provider accepts as a tool call id, and how long an id made for it
  * is. The transcript keeps every id as the model that made it wrote it; a run
- * that fell back to another provider (issue #19) sends those ids to a provider
+ * that fell back to another provider (docs/decisions/0042) sends those ids to a provider
  * with other rules, which refuses the request with HTTP 400.
  */
 export interface ToolCallIdRule {

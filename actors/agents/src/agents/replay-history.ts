@@ -60,7 +60,7 @@ export interface AgentHistoryReplayReport extends HistoryReplayReport {
  * Replays a recorded history (`troupe history export`, the test kit's
  * `exportHistory`) offline with the agent machines of this release and reports
  * the first divergence: the actor, generation, message, path in the state,
- * expected vs got, and the effects each step requested (issue #14). No servers:
+ * expected vs got, and the effects each step requested (docs/decisions/0020). No servers:
  * pure, fast and deterministic — use it in any test runner to prove that a
  * changed machine (or a migration) still replays the conversations you
  * recorded.
@@ -105,7 +105,7 @@ export interface HistoriesReplayReport {
 /**
  * Replays every history file (`*.json`, `*.ndjson`) under a folder, its
  * subfolders included — a folder of recorded fixtures checked in CI
- * (issue #14).
+ * (docs/decisions/0020).
  *
  * @param dir - the folder.
  * @param options - as {@link replayHistory}, without `history`.
@@ -175,8 +175,8 @@ function compareAgentVersions(
 }
 
 /**
- * The agents a host serves as a history names them (`producer.agents`,
- * issue #14): each agent, then each of its subagents' agents under the name a
+ * The agents a host serves as a history names them (`producer.agents`): each
+ * agent, then each of its subagents' agents under the name a
  * host registers it (`<parent>--<subagent>`), with the declared version when
  * there is one.
  *

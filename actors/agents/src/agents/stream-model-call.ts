@@ -19,14 +19,14 @@ export interface StreamModelCallOptions {
   /** Aborts the provider request; the stream then ends with an `abort` part. */
   readonly signal: AbortSignal;
   /**
-   * Bounds of the call (issue #11), both in ms: `idleMs` — longest wait for the
+   * Bounds of the call (docs/decisions/0011), both in ms: `idleMs` — longest wait for the
    * first and for each next piece of model output (a non-empty text, reasoning
    * or tool-argument delta, or a tool call; SSE keep-alive comments and other
    * parts do not count); `callMs` — longest time for the whole call. Either
    * aborts the HTTP request and ends the result with `timedOut`. None when absent.
    */
   readonly timeouts?: { readonly idleMs: number; readonly callMs: number };
-  /** The most output tokens the model may produce (spend limits reserve it, issue #19); the provider's default when absent. */
+  /** The most output tokens the model may produce (spend limits reserve it); the provider's default when absent. */
   readonly maxOutputTokens?: number;
   /** Passed to the provider as `providerOptions` (e.g. `{ troupe: { retry } }` for the scripted model). */
   readonly providerOptions?: Record<string, Record<string, string | number | boolean>>;
@@ -68,7 +68,7 @@ export interface StreamedModelCall {
  * re-serialised with `JSON.stringify`. Never throws for provider errors or
  * aborts: they are reported in the result.
  *
- * Why not `streamText` (issue #12): for one step without tool execution it
+ * Why not `streamText`: for one step without tool execution it
  * wraps the same call in a multi-step pipeline of web streams; measured on
  * the benchmark machine (Node 20, scripted model, 10-word answer) it costs
  * ≈ 2.1 ms of CPU per call against ≈ 0.3 ms for the single call

@@ -49,7 +49,7 @@ export function effectiveSubagentAgent(
 /**
  * Whether a subagent's `tools` filter keeps a tool: no `deny` pattern names it
  * and, when `allow` is given, an `allow` pattern does. Applies to the tools of
- * the subagent's MCP servers too (issue #15).
+ * the subagent's MCP servers too.
  *
  * @param filter - the subagent's `tools`.
  * @param toolName - a tool name as the model sees it.

@@ -38,17 +38,16 @@ export interface SummariseTranscriptOptions {
   readonly providerOptions?: Record<string, Record<string, string | number | boolean>>;
   /**
    * Most estimated tokens ({@link estimateTextTokens}) one summarising request
-   * may send: the compaction model's prompt bound (issue #31,
-   * `compactionPromptBound`). Entries that do not fit in one request are
-   * summarised in consecutive parts, each continuing the previous part's
-   * summary; an entry too long for a request on its own is cut to fit.
-   * Undefined = one request, unbounded.
+   * may send: the compaction model's prompt bound (`compactionPromptBound`).
+   * Entries that do not fit in one request are summarised in consecutive parts,
+   * each continuing the previous part's summary; an entry too long for a
+   * request on its own is cut to fit. Undefined = one request, unbounded.
    */
   readonly maxPromptTokens?: number | undefined;
   /**
-   * Reserves a summarising request's spend before it is made (issue #19,
-   * docs/capabilities/spend-limits.md): given the request's prompt and its part number (0
-   * for the first or only one), returns the hold to settle (its
+   * Reserves a summarising request's spend before it is made
+   * (docs/capabilities/spend-limits.md): given the request's prompt and its
+   * part number (0 for the first or only one), returns the hold to settle (its
    * `maxOutputTokens` bounds the call) or undefined when no budget applies;
    * throws BudgetExceededError to refuse the call. Absent = not accounted.
    */
@@ -64,17 +63,17 @@ export interface WrittenSummary {
 }
 
 /**
- * Asks a model to summarise transcript entries (issue #19). The entries go as
+ * Asks a model to summarise transcript entries (docs/decisions/0040). The entries go as
  * one user message of plain text (`[user] …`, `[assistant] …`, `[tool name →
  * status] …`), not as tool-call parts, so any model can summarise any
- * provider's transcript. Bounded by `maxPromptTokens` (issue #31): entries
+ * provider's transcript. Bounded by `maxPromptTokens` (docs/capabilities/compaction.md): entries
  * that do not fit one request go in consecutive requests, each summarising
  * its entries together with the summary so far, so a compaction model with a
  * smaller window than the agent's model never gets more than its window.
  *
  * With `reserveSpend`, each request reserves its worst case first and settles
  * its usage after; a failed call is charged what streamed before it failed,
- * or releases the reservation when nothing did (issue #31).
+ * or releases the reservation when nothing did (docs/capabilities/spend-limits.md).
  *
  * @param options - model, entries, previous summary, signal, bounds, spend reservation.
  * @returns the last request's summary text (trimmed), the usage of all requests and the budget
@@ -174,7 +173,9 @@ function fitTokens(text: string, maxTokens: number): string {
   }
 }
 
-/** One summarising request, with its spend reserved and settled (issue #19, #31). */
+/**
+ * One summarising request, with its spend reserved and settled (docs/capabilities/spend-limits.md).
+ */
 async function summariseOnce(
   options: SummariseTranscriptOptions,
   prompt: ModelPrompt,

@@ -2,7 +2,7 @@
  * Tokens per code point by script, calibrated against OpenAI's `o200k_base`
  * tokenizer (GPT-4o, GPT-4.1, o-series; counted with `gpt-tokenizer`, see
  * `text-tokens.test.ts`): an estimate within ±25 % of it for CJK, Hangul,
- * Cyrillic, Greek, Arabic, Devanagari, Thai and emoji text (issue #31), and
+ * Cyrillic, Greek, Arabic, Devanagari, Thai and emoji text, and
  * above it for English (o200k_base packs about 5 English characters in a token).
  * The former rule, characters ÷ 4, counted Chinese and emoji at a third or a
  * quarter of their tokens. Tokenizers of other families differ (`cl100k_base`

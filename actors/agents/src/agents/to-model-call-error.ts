@@ -48,7 +48,7 @@ const STATUS_OF_ERROR_TYPE: Readonly<Record<string, number>> = {
  * | a `TroupeError`                         | itself                                                  |
  * | `RetryError` (AI SDK retries exhausted) | its `lastError`, classified                             |
  * | `APICallError`                          | `ModelCallError`, retryable = `isRetryable`, with the status code |
- * | an error inside a 200 stream (`StreamProviderError`, or a provider's error object: `{ type: "overloaded_error", message }`, `{ error: { code: 503, … } }`) | `ModelCallError` classified like the same status on the HTTP response: 408, 409, 429 and 5xx retry (status from the error, else from its `type`/`code`: `overloaded_error` 529, `rate_limit_error` 429, `api_error` 500, …); also retryable when the provider says so (issue #11) |
+ * | an error inside a 200 stream (`StreamProviderError`, or a provider's error object: `{ type: "overloaded_error", message }`, `{ error: { code: 503, … } }`) | `ModelCallError` classified like the same status on the HTTP response: 408, 409, 429 and 5xx retry (status from the error, else from its `type`/`code`: `overloaded_error` 529, `rate_limit_error` 429, `api_error` 500, …); also retryable when the provider says so |
  * | another AI SDK error (invalid prompt, unsupported feature, bad response data, …) | `ModelCallError`, not retryable |
  * | a network failure (`fetch failed`, `terminated`, `ECONNRESET`, …) | `ModelCallError`, retryable   |
  * | anything else                           | `ModelCallError`, not retryable                         |

@@ -17,7 +17,7 @@ export interface TranscriptReader {
    * @param count - how many entries, from the start (0 or more).
    * @param signal - aborts the read.
    * @param from - the first index the session's own log holds: 0, or a fork's
-   *   shared prefix length (issue #19); entries `from … count − 1` are returned.
+   *   shared prefix length (docs/decisions/0043); entries `from … count − 1` are returned.
    *   Default 0.
    * @returns the entries `from … count − 1`, in order.
    */
@@ -56,7 +56,7 @@ export class InMemoryTranscriptReader implements TranscriptReader {
 
   /**
    * Writes entries at `index`, `index + 1`, … of a session's log (a fork's own
-   * log starts at its shared prefix length, issue #19).
+   * log starts at its shared prefix length).
    *
    * @param sessionId - the session.
    * @param index - the index of the first entry.
@@ -86,9 +86,9 @@ export class InMemoryTranscriptReader implements TranscriptReader {
  *
  * @param reader - the transcript reader.
  * @param input - `sessionId`, `transcriptLength` (entries) and, for a fork,
- *   `transcriptBase` (issue #19) of the model call.
+ *   `transcriptBase` (docs/decisions/0043) of the model call.
  * @param signal - aborts the read.
- * @param start - first entry to return (issue #19); default 0.
+ * @param start - first entry to return; default 0.
  * @returns the entries `start … transcriptLength − 1`, or undefined when the signal aborted while reading.
  * @throws the reader's `TroupeError` as is; TroupeError `effect_failed`
  *   (retryable) when the reader threw anything else or returned too few entries.
@@ -107,7 +107,7 @@ export async function readTranscriptEntries(
     if (TroupeError.isInstance(error)) throw error;
     throw new TroupeError(
       "effect_failed",
-      // The reader's error is chained, not pasted in (issue #11: one message, cause chained).
+      // The reader's error is chained, not pasted in (one message, cause chained).
       `could not read the transcript of session ${input.sessionId}`,
       { retryable: true, cause: error, details: { sessionId: input.sessionId } },
     );

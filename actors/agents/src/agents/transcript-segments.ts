@@ -13,7 +13,7 @@ interface SegmentReader {
 
 /**
  * Reads entries `start … transcriptLength − 1` of a session's transcript across
- * its fork base (issue #19, docs/decisions/0043): each base segment's entries
+ * its fork base (docs/decisions/0043): each base segment's entries
  * from the log of the session it names (at the same indices), the rest from
  * the session's own log, which starts at the base's end. Nothing of a shared
  * prefix is ever copied: a fork reads it where it was written.
@@ -22,8 +22,7 @@ interface SegmentReader {
  * @param input - `sessionId`, `transcriptLength` (entries) and `transcriptBase`
  *   (segments; empty or absent = the session's own log only).
  * @param signal - aborts the reads.
- * @param start - the first index to read (0, or a compacted session's cut,
- *   issue #19); default 0.
+ * @param start - the first index to read (0, or a compacted session's cut); default 0.
  * @returns the entries in index order; fewer when a log holds fewer (the caller checks).
  * @throws what the reader throws.
  */

@@ -17,7 +17,7 @@ import {
 const MAX_WRITE_ATTEMPTS = 8;
 
 /**
- * The schedule listing in JetStream (issue #19, docs/decisions/0044): stream
+ * The schedule listing in JetStream (docs/decisions/0044): stream
  * `<P>_SCHEDULES`, one message per schedule on `_troupe.schedule.<scheduleId>`
  * (`max_msgs_per_subject` 1, kept until the schedule is overwritten — no age
  * limit), holding the newest {@link ScheduleIndexEntry}.

@@ -14,8 +14,8 @@ import type { JetStreamScheduleIndex } from "./jetstream-schedule-index.js";
 export const SCHEDULE_MACHINE_VERSION = "1";
 
 /**
- * The schedule actor kind as a pure definition (`schedule/<scheduleId>`,
- * issue #19): machine, version, message schemas; its events carry the stream
+ * The schedule actor kind as a pure definition (`schedule/<scheduleId>`):
+ * machine, version, message schemas; its events carry the stream
  * time (`withStreamTime`), the machine's "now". What a replay needs; the host
  * adds the `schedule.index` effect with {@link scheduleKind}.
  *

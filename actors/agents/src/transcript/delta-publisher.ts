@@ -28,7 +28,7 @@ export type PublishableDelta = Pick<
 /**
  * Publishes `run.delta` events while a model call streams: transient events
  * (`meta.transient: true`, `meta.seq: 0`), fire-and-forget (core NATS, no
- * `Nats-Msg-Id`), each twice (issue #11):
+ * `Nats-Msg-Id`), each twice (docs/decisions/0014):
  *
  * 1. on the public `troupe.session.<id>.events.run.delta` (the parent session's
  *    subject for a subagent's run) for live subscribers, with
@@ -89,7 +89,7 @@ export interface PublishableToolProgress {
 }
 
 /**
- * Publishes `tool.progress` events (issue #15) the way {@link createDeltaPublisher}
+ * Publishes `tool.progress` events (docs/decisions/0024) the way {@link createDeltaPublisher}
  * publishes deltas: transient, fire-and-forget, on the public
  * `troupe.session.<id>.events.tool.progress` (not stored by the events stream)
  * and on `_troupe.delta.<sessionId>` (stored by the deltas stream), so

@@ -34,7 +34,7 @@ export interface JetStreamTranscriptReaderOptions {
   readonly consumerReadThreshold?: number;
   /**
    * Deadline of one read through a consumer (creating it, asking it, taking
-   * what it delivers), in ms (issue #31). Default 30 000. A read past it fails
+   * what it delivers), in ms. Default 30 000. A read past it fails
    * with `StoreReadTimeoutError` (retryable; the model call is retried).
    */
   readonly readTimeoutMs?: number;
@@ -56,7 +56,7 @@ export interface TranscriptReadCounts {
 interface CachedTranscript {
   /**
    * Index of `entries[0]`: 0, or for a fork's own log the length of its shared
-   * prefix (its own entries start there; issue #19).
+   * prefix (its own entries start there).
    */
   readonly offset: number;
   /** Entries offset … offset + n − 1, contiguous. */
@@ -85,7 +85,7 @@ const WAIT_STEPS_MS = [1, 2, 4, 8, 16, 25];
  * is the same entry), so the reader keeps what it read per session in an LRU
  * cache (bounded in bytes and idle time) and reads only the entries stored
  * since: a model call costs the same number of stream reads at message 10 and
- * at message 500 of a conversation (issue #12). New entries come by JetStream
+ * at message 500 of a conversation (docs/decisions/0016). New entries come by JetStream
  * direct get (`next_by_subj` after the last stream sequence read, the stream
  * has `allow_direct`); many missing entries (a session this host has not read,
  * after a restart or a shard moving) come through one ordered consumer.
@@ -138,7 +138,7 @@ export class JetStreamTranscriptReader {
    * @param count - how many entries, from index 0 (entries `from … count − 1` are returned).
    * @param signal - aborts the wait.
    * @param from - the first index the session's own log holds: 0, or a fork's
-   *   shared prefix length (issue #19). Default 0.
+   *   shared prefix length (docs/decisions/0043). Default 0.
    * @returns exactly `count − from` entries (a copy: the caller may change it).
    * @throws TroupeError `timeout` (retryable) when they are not all stored within `waitMs`.
    */
@@ -154,7 +154,7 @@ export class JetStreamTranscriptReader {
     let cached = this.#cache.get(sessionId);
     if (cached !== undefined && from < cached.offset) {
       // The cache starts later than this read (it was filled from a compacted
-      // session's cut, issue #19): start it again from `from`.
+      // session's cut): start it again from `from`.
       this.#cache.delete(sessionId);
       cached = undefined;
     }
@@ -193,7 +193,7 @@ export class JetStreamTranscriptReader {
   /**
    * Learns an entry this host's actors appended and JetStream stored (the
    * outbox of a session or run step, `ActorKindDefinition.onOutboxPublished`),
-   * so a model call on this host does not read it back (issue #12). Only
+   * so a model call on this host does not read it back (docs/decisions/0016). Only
    * extends what is known: an entry of a session not cached is kept only when
    * it is entry 0. The stream position is not moved, so entries other hosts
    * stored are still read.
@@ -310,7 +310,7 @@ export class JetStreamTranscriptReader {
         const info = await consumer.info();
         if (info.num_pending === 0 || signal.aborted) return;
         messages = await consumer.consume();
-        // Decoding thousands of entries gives the event loop a turn every few ms (issue #31).
+        // Decoding thousands of entries gives the event loop a turn every few ms.
         const slice = eventLoopSlicer();
         try {
           for await (const message of messages as AsyncIterable<JsMsg>) {

@@ -22,8 +22,8 @@ const scopeNames: Record<BudgetScope, string> = {
 };
 
 /**
- * A model call's worst case does not fit in one of its spend budgets (issue
- * #19): settled + reserved + needed > limit. Code `budget_exceeded`, not
+ * A model call's worst case does not fit in one of its spend budgets
+ * (docs/decisions/0041): settled + reserved + needed > limit. Code `budget_exceeded`, not
  * retryable: the `model.call` effect fails before the model is called, and the
  * run ends with `run.failed { code: "budget_exceeded" }`. `details` holds
  * {@link BudgetExceededDetails}.

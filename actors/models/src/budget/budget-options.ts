@@ -38,7 +38,7 @@ const isTimeZone = (timeZone: string): boolean => {
 };
 
 /**
- * `limits.budget` of `defineAgent` (issue #19, docs/capabilities/spend-limits.md): spend
+ * `limits.budget` of `defineAgent` (docs/capabilities/spend-limits.md): spend
  * limits of the agent's session trees. Present (even `{}`) = every model call of
  * the agent (and of its subagents) is reserved, settled and recorded for
  * `troupe usage`; absent = no accounting at all.

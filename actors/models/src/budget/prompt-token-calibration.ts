@@ -6,15 +6,16 @@ export const MAX_CALIBRATION_FACTOR = 4;
 const MIN_OBSERVED_TOKENS = 64;
 
 /**
- * Calibrates the prompt-token estimate of spend reservations against the
- * usage providers report (issue #31). Per model id, it keeps a running ratio
- * (exponential moving average, weight 0.2 for the newest call) of the input
- * tokens a completed call reported to the tokens `estimatePromptTokens`
- * estimated for it; a reservation's estimate is multiplied by that ratio when
- * it is above 1 (capped at {@link MAX_CALIBRATION_FACTOR}), so a model whose
- * tokenizer counts more than the per-script estimate (code, some scripts) is
- * reserved for what it really costs. It only ever raises the estimate: an
- * overcount stays as it is, which keeps reservations conservative.
+ * Calibrates the prompt-token estimate of spend reservations against the usage
+ * providers report (docs/capabilities/spend-limits.md). Per model id, it keeps
+ * a running ratio (exponential moving average, weight 0.2 for the newest call)
+ * of the input tokens a completed call reported to the tokens
+ * `estimatePromptTokens` estimated for it; a reservation's estimate is
+ * multiplied by that ratio when it is above 1 (capped at
+ * {@link MAX_CALIBRATION_FACTOR}), so a model whose tokenizer counts more than the
+ * per-script estimate (code, some scripts) is reserved for what it really
+ * costs. It only ever raises the estimate: an overcount stays as it is, which
+ * keeps reservations conservative.
  *
  * Per host and in memory: a new host starts from the plain estimate. Only
  * spend reservations use it; compaction decisions keep the plain estimate,

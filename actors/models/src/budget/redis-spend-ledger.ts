@@ -35,7 +35,7 @@ end
 
 // KEYS: reservation, index, budget…; ARGV: holdMs, (unused), tokens, microUsd,
 // reservationTtlMs, expiredPerReserve, then per budget: tokenLimit (-1: none), microUsdLimit (-1), ttlMs.
-// Expiry is set and judged by the Redis server's clock (TIME) alone (issue #31).
+// Expiry is set and judged by the Redis server's clock (TIME) alone.
 const reserveScript = new RedisScript(`${RELEASE}
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -154,7 +154,7 @@ interface StoredWarning {
 }
 
 /**
- * {@link SpendLedger} on Redis (issue #19, docs/decisions/0041): every budget is
+ * {@link SpendLedger} on Redis (docs/decisions/0041): every budget is
  * a hash under `RedisKeys.spendBudget`, every reservation a hash under
  * `RedisKeys.spendReservation` (keyed by the model call's effect) indexed by
  * expiry in `RedisKeys.spendReservations`. Reserving, settling and releasing

@@ -45,7 +45,7 @@ export interface SpendCall {
   readonly model: PricedModel;
   /**
    * Estimated input tokens of the prompt (instructions and messages;
-   * `estimatePromptTokens`, issue #31).
+   * `estimatePromptTokens`).
    */
   readonly promptTokens: number;
 }
@@ -61,10 +61,11 @@ export interface SpendHold {
   readonly promptTokens: number;
   /**
    * Counts the call's actual usage instead of its reservation, priced as the
-   * model that answered (issue #31): `answeredBy`, the model id the provider
-   * reported (`response-metadata`, e.g. `"gpt-4o-2024-08-06"` for a request of
-   * `gpt-4o`, or the model a router picked), has its own price when the
-   * pricing table has one; otherwise the requested model's price applies.
+   * model that answered (docs/capabilities/spend-limits.md): `answeredBy`, the
+   * model id the provider reported (`response-metadata`, e.g.
+   * `"gpt-4o-2024-08-06"` for a request of `gpt-4o`, or the model a router
+   * picked), has its own price when the pricing table has one; otherwise the
+   * requested model's price applies.
    *
    * @param usage - tokens the call used (input, output).
    * @param answeredBy - the answering model's id, when the provider said.
@@ -94,17 +95,16 @@ export function calendarDay(nowMs: number, timeZone: string): string {
 }
 
 /**
- * Reserves and settles model calls against their budgets (issue #19,
- * docs/decisions/0041): `run` (the call's run; limits of the calling agent,
- * else of the root agent), `session` (the tree's root session) and `agent_day`
- * (the root agent on the calendar day in its `timeZone`), both with the root
- * agent's limits, and for a subagent's call (`parentRunId` set) a second `run`
- * budget: the delegating run, with the root agent's `run` limit — so a
- * subagent's spend counts against its parent's budgets.
- * A call reserves its worst case: estimated input tokens + `maxOutputTokens`,
- * priced by the pricing table (root agent's `pricing`, then the calling
- * agent's, then `DEFAULT_MODEL_PRICING`; a model without a price is not limited
- * by cost).
+ * Reserves and settles model calls against their budgets (docs/decisions/0041):
+ * `run` (the call's run; limits of the calling agent, else of the root agent),
+ * `session` (the tree's root session) and `agent_day` (the root agent on the
+ * calendar day in its `timeZone`), both with the root agent's limits, and for a
+ * subagent's call (`parentRunId` set) a second `run` budget: the delegating
+ * run, with the root agent's `run` limit — so a subagent's spend counts against
+ * its parent's budgets. A call reserves its worst case: estimated input tokens
+ * + `maxOutputTokens`, priced by the pricing table (root agent's `pricing`,
+ * then the calling agent's, then `DEFAULT_MODEL_PRICING`; a model without a
+ * price is not limited by cost).
  */
 export class SpendGuard {
   readonly #now: () => number;
@@ -151,7 +151,7 @@ export class SpendGuard {
       root,
       calendarDay(nowMs, settings.timeZone),
     );
-    // Calibrated against what providers reported for this model (issue #31).
+    // Calibrated against what providers reported for this model.
     const inputTokens = this.#calibration.adjust(call.model.modelId, call.promptTokens);
     const result = await unavailableIfThrown(
       this.ledger.reserve({

@@ -34,7 +34,7 @@ export interface SpendReservationRequest {
    * the ledger's own clock (the Redis server's `TIME` for `RedisSpendLedger`),
    * which also judges when it expired: one clock for one deadline, so a host
    * whose clock is off can neither hold a reservation forever nor free another
-   * host's early (issue #31, docs/decisions/0050).
+   * host's early (docs/decisions/0050).
    */
   readonly holdMs: number;
 }
@@ -83,10 +83,10 @@ export interface SpendSettlement {
 }
 
 /**
- * Where model calls reserve and settle their spend (issue #19,
- * docs/decisions/0041). Both operations are atomic across hosts and keyed by
- * the model call's effect, so a re-run after a crash neither reserves nor
- * counts twice; a reservation nobody settles is released when it expires.
+ * Where model calls reserve and settle their spend (docs/decisions/0041). Both
+ * operations are atomic across hosts and keyed by the model call's effect, so a
+ * re-run after a crash neither reserves nor counts twice; a reservation nobody
+ * settles is released when it expires.
  */
 export interface SpendLedger {
   /**

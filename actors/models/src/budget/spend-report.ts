@@ -57,8 +57,9 @@ function totalsOf(
 }
 
 /**
- * Reads the spend records `troupe usage` reports (issue #19): what model calls
- * of agents with `limits.budget` settled, kept in Redis by `RedisSpendLedger`.
+ * Reads the spend records `troupe usage` reports
+ * (docs/capabilities/spend-limits.md): what model calls of agents with
+ * `limits.budget` settled, kept in Redis by `RedisSpendLedger`.
  */
 export class SpendReport {
   /**

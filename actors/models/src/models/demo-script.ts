@@ -24,7 +24,7 @@ export function lastUserText(messages: LanguageModelV4Prompt): string {
   return "";
 }
 
-/** What the demo model answers a compaction's summarising request (issue #19). */
+/** What the demo model answers a compaction's summarising request. */
 export const DEMO_SUMMARY = "Summary: the user sent messages and the demo agent answered each.";
 
 /**
@@ -42,7 +42,7 @@ export const DEMO_SUMMARY = "Summary: the user sent messages and the demo agent 
  * | `/tool <name> [json]` | a call of tool `<name>` with arguments `json` (one call per such line) |
  * | anything else         | `You said: <message>`                                                 |
  *
- * A compaction's summarising request (`troupe.compaction`, issue #19) gets
+ * A compaction's summarising request (`troupe.compaction`) gets
  * {@link DEMO_SUMMARY}.
  *
  * When the prompt ends with tool results, the answer is `Tool results:`
@@ -58,7 +58,7 @@ export const DEMO_SUMMARY = "Summary: the user sent messages and the demo agent 
  * @returns the step to play.
  */
 export function demoScript(request: ScriptedRequest): ScriptedStep {
-  // A compaction's summarising call (issue #19, docs/capabilities/compaction.md): a short summary.
+  // A compaction's summarising call (docs/capabilities/compaction.md): a short summary.
   if (request.troupe?.["compaction"] === true) return { text: DEMO_SUMMARY };
   const last = request.messages.at(-1);
   if (last?.role === "tool") return { text: describeToolResults(last.content) };

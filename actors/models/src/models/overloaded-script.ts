@@ -9,7 +9,7 @@ export const OVERLOADED_MESSAGE = "the scripted model is overloaded";
  * Anthropic uses when its API is overloaded), an availability error. Put it
  * first in an agent's chain (`model: ["scripted:overloaded", "scripted:demo"]`)
  * to watch a run fall back to the next model, in tests, in `troupe dev` or in
- * a deployment (issue #19, docs/capabilities/fallback-models.md).
+ * a deployment (docs/capabilities/fallback-models.md).
  *
  * @returns the failing step.
  * @see https://docs.anthropic.com/en/api/errors — HTTP 529 `overloaded_error`

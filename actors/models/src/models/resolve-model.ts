@@ -26,7 +26,7 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * | ------------------------------------- | ------------------------------------------------------- | -------------------------------------- |
  * | a model object                        | itself                                                  | —                                      |
  * | `scripted`, `scripted:demo`           | `ScriptedModel(demoScript)`                             | —                                      |
- * | `scripted:overloaded`                 | `ScriptedModel(overloadedScript)`: every call fails with a retryable HTTP 529 (to try a fallback chain, issue #19) | — |
+ * | `scripted:overloaded`                 | `ScriptedModel(overloadedScript)`: every call fails with a retryable HTTP 529 (to try a fallback chain) | — |
  * | `openai:<model>`                      | `createOpenAI()(model)` (Responses API)                 | `OPENAI_API_KEY` (`OPENAI_BASE_URL` optional) |
  * | `anthropic:<model>`                   | `createAnthropic()(model)`                              | `ANTHROPIC_API_KEY` (`ANTHROPIC_BASE_URL` optional) |
  * | `openai-compatible:<baseURL>#<model>` | `createOpenAICompatible({ baseURL, includeUsage })(model)` (Ollama, vLLM, LM Studio) | `OPENAI_COMPATIBLE_API_KEY`, optional |

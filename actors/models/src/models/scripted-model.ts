@@ -161,7 +161,7 @@ export class ScriptedModel implements LanguageModelV4 {
 function promptLength(options: LanguageModelV4CallOptions): number {
   // The length of the prompt's texts joined by newlines (`estimateTokens` of
   // that text is its length ÷ 4), summed without building the text: a long
-  // session's prompt is rebuilt per call (issue #32).
+  // session's prompt is rebuilt per call.
   let length = Math.max(0, options.prompt.length - 1);
   for (const message of options.prompt) {
     if (typeof message.content === "string") length += message.content.length;

@@ -44,7 +44,7 @@ export interface HistoryExportOptions {
 }
 
 /**
- * Exports an actor's recorded history (issue #14): its journal, re-run through
+ * Exports an actor's recorded history (docs/decisions/0021): its journal, re-run through
  * the pure step, and every generation that produced — a self-contained
  * document `replayHistory` can replay offline. Only a history that reproduces
  * is written: the latest stored generation (and every earlier one the store

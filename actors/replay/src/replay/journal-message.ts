@@ -29,7 +29,7 @@ export interface JournalMessageParts {
  * One inbox message as the inbox stream would hold it — msgpack-encoded
  * envelope, `Content-Type`, shard inbox subject, stream time — for building a
  * journal by hand: a pure test of a kind, or a history made with
- * `recordActorHistory` (issue #14).
+ * `recordActorHistory` (docs/decisions/0020).
  *
  * @param parts - sequence, actor, type, payload and optional time, id, shard count.
  * @returns the message, ready for `processMessage` or `recordActorHistory`.

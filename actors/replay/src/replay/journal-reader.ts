@@ -17,7 +17,7 @@ export interface JournalSource {
   readonly shardCount: number;
   /**
    * Counts the deployment had before `shardCount` (`earlierShardCounts` of the
-   * `<p>:deployment` hash, issue #17): an actor's messages from before a change
+   * `<p>:deployment` hash): an actor's messages from before a change
    * of the shard count are stored under its shard number of then. Default none.
    */
   readonly earlierShardCounts?: readonly number[];

@@ -31,7 +31,7 @@ export function inboxTargetOf(subject: string): ActorAddress | undefined {
 /**
  * The actors a replayed actor sent messages to, in order of first appearance
  * (generation by generation, outbox item by item), without duplicates: what
- * `exportActorHistory({ tree: true })` follows (issue #14).
+ * `exportActorHistory({ tree: true })` follows (docs/decisions/0021).
  *
  * @param generations - the actor's generations, oldest first.
  * @param kinds - only targets of these kinds are returned (the kinds that can be replayed).

@@ -24,7 +24,7 @@ export interface RecordedStep {
 /**
  * Runs an actor's journal through the pure step and records it as a history
  * actor: every journaled message (bytes as stored, base64) and every generation
- * it commits (issue #14). Pure: the same journal and kind give the same result.
+ * it commits (docs/decisions/0020). Pure: the same journal and kind give the same result.
  *
  * @param definition - the actor's kind, as the hosts run it.
  * @param address - the actor.

@@ -27,7 +27,7 @@ export interface ReplayReport {
   readonly divergence: (Difference & { readonly generation: number }) | undefined;
   /**
    * Set when the stored snapshot was written by another machine version than
-   * the kind given runs (issue #14): `{ storedVersion, replayVersion }`. The
+   * the kind given runs (docs/decisions/0022): `{ storedVersion, replayVersion }`. The
    * replay then cannot reproduce it byte for byte (`machineVersion` differs at
    * least); read the divergence with that in mind.
    */
@@ -35,7 +35,7 @@ export interface ReplayReport {
     { readonly storedVersion: string; readonly replayVersion: string } | undefined;
   /**
    * Set when the step refused a message (a snapshot of a machine version the
-   * kind cannot read, issue #14): the replay stopped there, at inbox sequence
+   * kind cannot read): the replay stopped there, at inbox sequence
    * `seq`; `reproduces` is false.
    */
   readonly refusal:

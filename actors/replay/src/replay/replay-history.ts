@@ -110,7 +110,7 @@ export interface HistoryReplayReport {
 
 /**
  * Replays a recorded history offline through the pure step, with the given
- * kinds, and reports the first divergence (issue #14). No servers, no clocks:
+ * kinds, and reports the first divergence (docs/decisions/0020). No servers, no clocks:
  * pure and deterministic.
  *
  * Every journaled message is applied to the recorded generation before it (so

@@ -9,10 +9,9 @@ export type GenerationDifference = Difference & { readonly generation: number };
 /**
  * The generations a snapshot store holds for one actor, ready to be compared
  * with replayed records — what `replayActor` and the history export both check
- * (issues #3, #14). Both sides are compared in stored form (a msgpack round
+ * (docs/decisions/0021). Both sides are compared in stored form (a msgpack round
  * trip): the latest generation with its outbox while the store still holds it
- * (until confirmed), kept earlier generations without (the store keeps none,
- * issue #12).
+ * (until confirmed), kept earlier generations without (the store keeps none).
  */
 export class StoredGenerations {
   readonly #expected = new Map<number, { record: ActorRecord; withOutbox: boolean }>();
@@ -79,7 +78,7 @@ export class StoredGenerations {
   }
 }
 
-/** The record as stored, without trace context (a replay has none; issue #18). */
+/** The record as stored, without trace context (a replay has none). */
 function storedForm(record: ActorRecord, withOutbox: boolean): ActorRecord {
   return decodeActorRecord(
     encodeActorRecord({

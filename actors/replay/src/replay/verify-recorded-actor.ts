@@ -6,7 +6,7 @@ import { StoredGenerations } from "./stored-generations.js";
 
 /**
  * Compares an actor's replayed records with what the snapshot store holds and
- * marks the generations found equal with `stored: true` (issue #14). Both sides
+ * marks the generations found equal with `stored: true` (docs/decisions/0021). Both sides
  * are compared in stored form (a msgpack round trip), as `replayActor` does;
  * the latest stored generation with its outbox while the store still holds it
  * (until confirmed), kept earlier generations without (the store keeps none).

@@ -35,7 +35,7 @@ const RETRY_BASE_MS = 50;
 
 /**
  * Back-off before the next attempt at an actor whose snapshot this host cannot
- * read (issue #14): 1 s after the first refusal, doubling, at most 30 s.
+ * read (docs/decisions/0022): 1 s after the first refusal, doubling, at most 30 s.
  *
  * @param refusals - refused attempts in a row, from 1.
  * @returns the pause in ms.
@@ -69,7 +69,7 @@ export interface ActorCellShard {
   sleep(ms: number): Promise<void>;
   /**
    * Puts a timer that fired early back into the shard's timer set, due at
-   * `dueAtMs` (the timer store's clock; issue #31).
+   * `dueAtMs` (the timer store's clock).
    */
   rearmTimer(
     address: string,
@@ -95,9 +95,9 @@ export interface ActorCellDependencies {
   readonly streamTimeOffsetMs?: number;
   /** Source of `lastUsedMs` and `publishedAtMs`. */
   readonly clock: Clock;
-  /** Where refused attempts are counted, logged and alerted (issue #14). */
+  /** Where refused attempts are counted, logged and alerted (docs/decisions/0022). */
   readonly refusals: Pick<VersionRefusals, "refused" | "resolved">;
-  /** Counts messages, conflicts, dead letters and activations (issue #18). */
+  /** Counts messages, conflicts, dead letters and activations (docs/decisions/0038). */
   readonly metrics: Pick<HostMetrics, "messageProcessed" | "deadLettered" | "activated">;
   readonly shard: ActorCellShard;
 }
@@ -109,7 +109,7 @@ export interface ActorCellDependencies {
  * one message").
  *
  * When the step refuses (a snapshot of a machine version this host cannot
- * read, issue #14) the message stays at the head of the mailbox, un-acked and
+ * read) the message stays at the head of the mailbox, un-acked and
  * not dead-lettered, and so do the ones behind it; the cell reports the refusal
  * (`VersionRefusals`: error log and alert) and tries again after
  * {@link refusalBackoffMs} (1 s → 30 s), reloading the snapshot, until the
@@ -119,7 +119,7 @@ export interface ActorCellDependencies {
 export class ActorCell {
   readonly actor: string;
   readonly #queue = new Mailbox();
-  /** Set while this host refuses the actor (issue #14). */
+  /** Set while this host refuses the actor (docs/decisions/0022). */
   #refused = false;
   #busy: Promise<void> | undefined;
   #record: ActorRecord | undefined;
@@ -254,7 +254,7 @@ export class ActorCell {
         continue;
       }
       if (refusal !== undefined) {
-        // Nothing acked, nothing dead-lettered: the message waits (issue #14).
+        // Nothing acked, nothing dead-lettered: the message waits.
         refusals += 1;
         const nextRetryInMs = refusalBackoffMs(refusals);
         this.#refused = true;
@@ -354,7 +354,7 @@ export class ActorCell {
   }
 
   /**
-   * Processes one message inside a CONSUMER span `process <kind>` (issue #18),
+   * Processes one message inside a CONSUMER span `process <kind>` (docs/decisions/0036),
    * child of the message's `traceparent`: active while the step, commit and
    * publish run (logs carry its ids), its context stamped on what the step
    * produces.
@@ -392,7 +392,7 @@ export class ActorCell {
       if (this.#outcome !== undefined) span.setAttribute(ATTRIBUTES.stepOutcome, this.#outcome);
       span.end();
       // A message whose processing failed for another reason than a conflict
-      // (a transient error, retried and logged) is not counted (issue #18).
+      // (a transient error, retried and logged) is not counted.
       if (this.#outcome !== undefined)
         this.dependencies.metrics.messageProcessed(
           this.address.kind,
@@ -452,7 +452,7 @@ export class ActorCell {
       return undefined;
     }
     if (result.outcome === "not_created") {
-      // Nothing to store (issue #11): publish the answer (dedup ids derived from
+      // Nothing to store: publish the answer (dedup ids derived from
       // the inbox sequence, so a redelivery after a failed ack is stored once)
       // and ack. The actor stays without a record.
       if (result.rejection !== undefined) this.#logRejection(message.seq, result.rejection);
@@ -512,7 +512,7 @@ function stepRejection(result: ReturnType<typeof processMessage>): TroupeError |
  * after the commit and read from the store again after a failure. The step
  * never reads the previous outbox, and outbox bodies may be views into larger
  * buffers (msgpack encoders reuse theirs), so keeping them would hold
- * kilobytes per idle actor (issue #12).
+ * kilobytes per idle actor (docs/decisions/0015).
  */
 function withoutOutbox(record: ActorRecord | undefined): ActorRecord | undefined {
   return record === undefined || record.outbox.length === 0 ? record : { ...record, outbox: [] };

@@ -54,7 +54,9 @@ import { EventLoopMonitor, type EventLoopDelay } from "../observability/event-lo
 import { UnroutableCapture } from "./unroutable-capture.js";
 import { VersionRefusals, type VersionRefusalReport } from "./version-refusals.js";
 
-/** How long the `troupe.timers.armed` gauge reuses its Redis reading, in ms (issue #18). */
+/**
+ * How long the `troupe.timers.armed` gauge reuses its Redis reading, in ms (docs/decisions/0038).
+ */
 const TIMERS_ARMED_CACHE_MS = 5_000;
 
 /** Connections and names a kind factory may use (see `ActorHostOptions.kinds`). */
@@ -70,7 +72,7 @@ export interface HostServices {
   /**
    * The deployment's stream replication, from the host settings
    * `streamReplicas` (1–5) and `streamPlacement` (decision 0032): for JetStream
-   * assets a kind creates itself, such as the media Object Store (issue #19), so
+   * assets a kind creates itself, such as the media Object Store, so
    * they are replicated like the streams. Unset outside a host (a replay).
    */
   readonly replication?: StreamReplication;
@@ -95,12 +97,12 @@ export interface ActorHostOptions {
   /**
    * NATS seed URLs or an open connection: one URL (`nats://127.0.0.1:4222`),
    * several comma-separated (`nats://n1:4222,nats://n2:4222`) or a list; the
-   * host connects to one and fails over to the others (issue #17).
+   * host connects to one and fails over to the others (docs/decisions/0032).
    */
   readonly nats: string | readonly string[] | NatsConnection;
   /**
    * Redis URL (e.g. `redis://127.0.0.1:6379`) or an open connection: a
-   * `Redis` (one server, or a Sentinel-managed master) or a `Cluster` (issue #17).
+   * `Redis` (one server, or a Sentinel-managed master) or a `Cluster` (docs/decisions/0031).
    */
   readonly redis: string | RedisConnection;
   /**
@@ -127,7 +129,7 @@ export interface ActorHostOptions {
  * consumes their inboxes, runs the pure step for each message and commits
  * snapshots under the shard's fencing token; with the deployment's other hosts
  * it dead-letters publishes under `troupe.` that match no route
- * (`UnroutableCapture`, issue #11) (../../README.md says what it
+ * (`UnroutableCapture`) (../../README.md says what it
  * guarantees).
  *
  * @example
@@ -138,7 +140,7 @@ export class ActorHost {
   readonly #workers = new Map<number, ShardWorker>();
   /** Releases under way (drain, then lease release), by shard. */
   readonly #releasing = new Map<number, Promise<void>>();
-  /** Workers whose lease was lost while their effects still run (issue #11). */
+  /** Workers whose lease was lost while their effects still run (docs/decisions/0010). */
   readonly #orphans = new Set<ShardWorker>();
   /** Stops the rebalance, timer and housekeeping loops. */
   readonly #stopping = new AbortController();
@@ -154,13 +156,13 @@ export class ActorHost {
   #joinedBefore = false;
   #stopped: Promise<void> | undefined;
   #unroutable: UnroutableCapture | undefined;
-  /** `<p>:deployment`: the shard count and the state of a change of it (issue #17). */
+  /** `<p>:deployment`: the shard count and the state of a change of it (docs/decisions/0035). */
   #deploymentKey = "";
   /** Marker sequence of the last shard-count change (decision 0035). */
   #resizeMarkerSeq: number | undefined;
   /** Whether the last rebalance found a shard-count change under way (or another count). */
   #holdingNoShard = false;
-  /** Renews the leases off the event loop (issue #31); undefined: renewed on it. */
+  /** Renews the leases off the event loop (docs/decisions/0047); undefined: renewed on it. */
   #renewalThread: LeaseRenewalThread | undefined;
   readonly #eventLoop: EventLoopMonitor;
 
@@ -190,7 +192,7 @@ export class ActorHost {
    * count and starts leasing shards. Resolves once its initial share is settled:
    * after the membership settling window (`membershipSettleMs`, default
    * `membershipTtlMs`), the free shards of its fair share are acquired; shards
-   * another host still serves come once that host has drained them (issue #11).
+   * another host still serves come once that host has drained them (docs/decisions/0010).
    *
    * @param options - servers, kinds, settings, logger and clock.
    * @returns the running host.
@@ -199,7 +201,7 @@ export class ActorHost {
    *   of kinds is checked before connecting.
    * @throws ShardCountMismatchError when the deployment was created with another shard count.
    * @throws ShardCountChangingError when a change of the deployment's shard
-   *   count is under way (`changeShardCount`, issue #17).
+   *   count is under way (`changeShardCount`).
    */
   static async start(options: ActorHostOptions): Promise<ActorHost> {
     const settings: HostSettings = hostSettingsSchema.parse(options.settings ?? {});
@@ -386,7 +388,7 @@ export class ActorHost {
   }
 
   /**
-   * What the host holds in memory now, for monitoring and tests (issue #12):
+   * What the host holds in memory now, for monitoring and tests (docs/decisions/0015):
    * actor cells over the shards it owns, effects running (on those shards and
    * on shards whose lease it lost), shards it owns, releases under way and
    * workers kept only for their running effects. With nothing in flight and
@@ -405,7 +407,7 @@ export class ActorHost {
 
   /**
    * Actors this host refuses to process because their snapshot was written by a
-   * machine version it cannot read (issue #14, docs/decisions/0022): `total`
+   * machine version it cannot read (docs/decisions/0022): `total`
    * refused attempts since start (one per actor per back-off window of 1 s →
    * 30 s, not per message) and the actors refused now, with the stored and the
    * host's version and how many messages wait. Each attempt is also logged at
@@ -421,8 +423,8 @@ export class ActorHost {
   }
 
   /**
-   * The event loop's delay over the latest window of 5 s (p50, p99, max, in ms;
-   * issue #31), as the `nodejs.eventloop.delay.*` gauges read it, and whether
+   * The event loop's delay over the latest window of 5 s (p50, p99, max, in
+   * ms), as the `nodejs.eventloop.delay.*` gauges read it, and whether
    * its max passed a quarter of `leaseTtlMs` (`delayed`: `/readyz` answers 503
    * `stalled` then, and the host logged a warning).
    */
@@ -438,7 +440,7 @@ export class ActorHost {
   /**
    * True from the moment `stop()` is called (draining: no new messages are
    * fetched, in-flight ones finish, leases are released) until the process
-   * ends; a health endpoint reports such a host as not ready (issue #17).
+   * ends; a health endpoint reports such a host as not ready (docs/decisions/0034).
    */
   get draining(): boolean {
     return this.#stopped !== undefined;
@@ -447,7 +449,7 @@ export class ActorHost {
   /**
    * Graceful shutdown: leave the membership, stop fetching, finish in-flight
    * messages, let running effects finish and deliver their results (within
-   * `drainTimeoutMs`, issue #11), save watermarks and release every lease
+   * `drainTimeoutMs`), save watermarks and release every lease
    * (renewed until then), so other hosts take over without waiting for the TTL;
    * then close connections it opened.
    */
@@ -516,7 +518,7 @@ export class ActorHost {
         if (signal.aborted) {
           // stopping: nothing to report
         } else if (this.runtime.redis.status !== "ready") {
-          // Redis is down: watchRedisConnection reported the outage once (issue #11).
+          // Redis is down: watchRedisConnection reported the outage once.
           this.runtime.logger.debug({ err: error }, "host loop tick failed while Redis is down");
         } else {
           this.runtime.logger.warn({ err: error }, "host loop tick failed");
@@ -569,7 +571,7 @@ export class ActorHost {
   }
 
   /**
-   * Reads the deployment's shard-count state (issue #17, decision 0035): while a
+   * Reads the deployment's shard-count state (decision 0035): while a
    * change is under way, or once the deployment has another count than this
    * host, the host holds no shard. Logged once per change of that answer.
    */
@@ -669,7 +671,7 @@ export class ActorHost {
       // in memory are ahead of Redis. Give the lease back so that the shard
       // starts again (here or elsewhere) from the stored watermark, which the
       // stored snapshots reflect: the lost steps are taken again from the
-      // journal (issue #17, decision 0031).
+      // journal (decision 0031).
       const { settings, leases, logger } = this.runtime;
       logger.warn(
         { shard: worker.shard, token: worker.token, writesFloor: worker.writesFloor },
@@ -677,7 +679,7 @@ export class ActorHost {
       );
       void leases.release(worker.shard, settings.hostId, worker.token).catch(() => undefined);
     }
-    // Its effects go on and record their results (issue #11); stop() waits for them.
+    // Its effects go on and record their results; stop() waits for them.
     if (worker.runningEffects > 0 && !this.#orphans.has(worker)) {
       this.#orphans.add(worker);
       void worker.effectsDone().finally(() => this.#orphans.delete(worker));
@@ -741,7 +743,7 @@ export class ActorHost {
   }
 
   /**
-   * What the host's gauges read (issue #18): shards owned and each one's inbox
+   * What the host's gauges read (docs/decisions/0038): shards owned and each one's inbox
    * lag from memory; timers armed by one `ZCARD` per owned shard (pipelined),
    * at most once per `TIMERS_ARMED_CACHE_MS`, whatever the scrape rate.
    */

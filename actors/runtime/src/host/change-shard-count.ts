@@ -77,7 +77,7 @@ export interface ShardCountChange {
 
 /**
  * Raises the shard count of a live deployment without losing or reordering any
- * actor's messages (issue #17, docs/decisions/0035). Publishing never stops;
+ * actor's messages (docs/decisions/0035). Publishing never stops;
  * processing pauses from the hosts' release to the new hosts' start.
  *
  * 1. Records `resizeTo` in `<p>:deployment`: every host drains and releases its

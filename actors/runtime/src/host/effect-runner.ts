@@ -33,9 +33,9 @@ import { carrierOfSpan, contextOfCarrier, hostTracer } from "./trace-context.js"
  *
  * A handler aborted because the host gave the effect up (a drain that timed out)
  * publishes nothing: the new owner resumes the effect. A graceful hand-over and a
- * lost lease do not abort handlers: they finish and deliver (issue #11).
+ * lost lease do not abort handlers: they finish and deliver (docs/decisions/0010).
  *
- * Whatever a handler returns or throws, the host keeps running (issue #11): a
+ * Whatever a handler returns or throws, the host keeps running: a
  * result over `maxPayloadBytes` or one that cannot be encoded is delivered as
  * `effect.failed` (`payload_too_large` / `internal`) instead, a thrown value of
  * any kind becomes `effect.failed`, and the promise of every running effect has
@@ -54,7 +54,8 @@ export class EffectRunner {
    * @param maxPayloadBytes - largest result message, in bytes (the host's
    *   `maxPayloadBytes`; default 1 MiB); a larger result is delivered as
    *   `effect.failed` code `payload_too_large`.
-   * @param metrics - counts each run's duration and outcome (issue #18); none when absent.
+   * @param metrics - counts each run's duration and outcome
+   *   (docs/decisions/0038); none when absent.
    */
   constructor(
     private readonly redis: RedisConnection,
@@ -126,7 +127,7 @@ export class EffectRunner {
    *   that timed out); its reason becomes the handler's signal's reason.
    * @returns settles once the effect ended and its result is delivered (or it was
    *   given up) — the one already running when it runs here; undefined when
-   *   `giveUpSignal` is aborted already (issue #11).
+   *   `giveUpSignal` is aborted already (docs/decisions/0010).
    */
   start(
     address: ActorAddress,
@@ -165,7 +166,7 @@ export class EffectRunner {
   }
 
   /**
-   * Runs the effect inside an INTERNAL span `effect <name>` (issue #18), child
+   * Runs the effect inside an INTERNAL span `effect <name>` (docs/decisions/0036), child
    * of the trace context stored with the pending effect (`PendingEffect.trace`:
    * the step that asked for it, on whichever host runs it, also after a crash),
    * active while the handler runs so the handler's own spans are its children;
@@ -217,7 +218,7 @@ export class EffectRunner {
     const hostRunKey = this.keys.effectRun(actor, effect.effectId);
     let result: EffectResult;
     try {
-      // Counted only when the handler asks (issue #12): most never do.
+      // Counted only when the handler asks: most never do.
       let counted: Promise<number> | undefined;
       const hostRun = () =>
         (counted ??= this.redis.incr(hostRunKey).then((count) => {
@@ -250,7 +251,7 @@ export class EffectRunner {
       span.setStatus({ code: SpanStatusCode.ERROR, message: wireError.message.slice(0, 500) });
       // An expected failure (a typed error other than `internal`: a provider's
       // 4xx, a missing key, a timeout) is one line; its stack only at debug
-      // level. An unexpected one (a bug) keeps its stack at warn (issue #13).
+      // level. An unexpected one (a bug) keeps its stack at warn.
       // (Decided on the wire error only: `error` may be a hostile value whose
       // every property access throws; effectWireError is safe against it.)
       const expected = wireError.code !== "internal";

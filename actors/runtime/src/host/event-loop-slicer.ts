@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 
 /**
  * Default work slice of {@link eventLoopSlicer}, in ms: long work gives the
- * event loop a turn after this much (issue #31: heavy work must not hold the
+ * event loop a turn after this much (heavy work must not hold the
  * loop for more than a few milliseconds at a time).
  */
 export const DEFAULT_WORK_SLICE_MS = 4;

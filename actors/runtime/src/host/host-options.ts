@@ -24,7 +24,7 @@ export const hostSettingsSchema = z.object({
   /**
    * Added to the stream time of every message the host's machines process, in
    * ms (default 0). For simulations and tests only, e.g. a schedule whose
-   * hosts were down for hours (issue #31): the machines see that much more
+   * hosts were down for hours: the machines see that much more
    * time passed. A host with another value writes histories that do not
    * replay as recorded. Machines judge deadlines by stream time (decision 0050).
    */
@@ -34,7 +34,7 @@ export const hostSettingsSchema = z.object({
   /** Lease renewal period; well inside the TTL. */
   leaseRenewIntervalMs: z.number().int().min(20).default(500),
   /**
-   * Where leases are renewed (issue #31, decision 0047): `thread` (default) on
+   * Where leases are renewed (decision 0047): `thread` (default) on
    * a worker thread with its own Redis connection, so synchronous work on the
    * event loop longer than `leaseTtlMs` does not cost the host its shards;
    * `main` on the event loop (a host with a `ManualClock` always renews there,
@@ -58,7 +58,7 @@ export const hostSettingsSchema = z.object({
    * heartbeat every half of it, and a client that misses two pulls again: so
    * when the consumer's leader is lost (a JetStream server died) a shard stalls
    * at most about this long after the new leader is elected, instead of
-   * nats.js's default 30 000 ms (issue #17, decision 0032). Lower costs one
+   * nats.js's default 30 000 ms (decision 0032). Lower costs one
    * more pull request per shard per expiry.
    */
   pullExpiresMs: z.number().int().min(1000).default(5_000),
@@ -77,7 +77,7 @@ export const hostSettingsSchema = z.object({
    * `troupe inspect` and replay checks of recent steps); 0 keeps them until
    * newer ones push them out. The default matches `passivateAfterMs`: an actor
    * idle long enough to leave memory costs its latest generation alone in Redis
-   * (issue #12, decision 0015); the journal still replays any generation.
+   * (decision 0015); the journal still replays any generation.
    */
   historyRetentionMs: z.number().int().min(0).default(60_000),
   /** How long the inbox (the journal) keeps messages. */
@@ -95,7 +95,7 @@ export const hostSettingsSchema = z.object({
   /**
    * How long the transient `run.delta` events (streamed model text) stay in the
    * deltas stream (`<P>_DELTAS`), so a client reconnecting mid-answer catches up;
-   * the durable events stream does not hold them (issue #11). A deployment
+   * the durable events stream does not hold them (docs/decisions/0014). A deployment
    * setting: the last host to start sets it.
    */
   deltaRetentionMs: z.number().int().min(1000).default(3_600_000),
@@ -106,7 +106,7 @@ export const hostSettingsSchema = z.object({
    * limit): 1 suits a single dev server; 3 is recommended in production, on a
    * JetStream cluster of at least 3 servers, so losing one server loses no
    * acknowledged message and pauses the streams only for the election of new
-   * leaders (decision 0032, issue #17). A new stream gets this value, 1 when it
+   * leaders (decision 0032). A new stream gets this value, 1 when it
    * is unset. When set, every host start also applies it to existing streams
    * (a stream update: the server adds or removes replicas); when unset, existing
    * streams keep theirs, so a host started without the setting never scales a
@@ -120,7 +120,7 @@ export const hostSettingsSchema = z.object({
    * tags (each replica on a server carrying every tag, from `server_tags` in its
    * config). Applied like `streamReplicas`: on creation, and on existing streams
    * when set (the servers then move the stream; nats-server 2.9 or later).
-   * Unset: the servers choose (the cluster the host is connected to). Issue #17.
+   * Unset: the servers choose (the cluster the host is connected to). Decision 0032.
    */
   streamPlacement: z
     .object({
@@ -137,8 +137,8 @@ export const hostSettingsSchema = z.object({
    * shard consumers, publish acks, the kinds' Object Store and KV requests)
    * wait for an answer. A JetStream cluster answers
    * after a consensus round among its servers (longer under load, or while a
-   * leader is being elected), so the default is above nats.js's 5 000 ms.
-   * Issue #17.
+   * leader is being elected), so the default is above nats.js's 5 000 ms
+   * (decision 0032).
    */
   jetStreamApiTimeoutMs: z.number().int().min(1000).default(15_000),
   /** `Nats-Msg-Id` dedup window of the streams. */
@@ -155,7 +155,7 @@ export const hostSettingsSchema = z.object({
    * Graceful hand-over of a shard (rebalance or shutdown): how long to wait for its
    * in-flight messages and running effects to finish and deliver their results
    * before the lease is released; effects still running then are given up (the
-   * next owner may report their calls as outcome unknown). Issue #11.
+   * next owner may report their calls as outcome unknown). Decision 0010.
    */
   drainTimeoutMs: z.number().int().min(0).default(10_000),
   /**
@@ -164,7 +164,7 @@ export const hostSettingsSchema = z.object({
    * `membershipTtlMs`, Redis restarted empty) — waits for the other hosts to
    * heartbeat before it acquires shards, so it never takes more than its fair
    * share of a membership it has not fully seen. Default: `membershipTtlMs`.
-   * `ActorHost.start` resolves after it. Issue #11.
+   * `ActorHost.start` resolves after it. Decision 0010.
    */
   membershipSettleMs: z.number().int().min(0).optional(),
   /**
@@ -185,7 +185,7 @@ export type HostSettings = z.infer<typeof hostSettingsSchema>;
 /**
  * A fresh host id, `host-<pid>-<8 hex>`: the default of `hostId`. A process
  * that needs its id before the host starts (the CLI, for its telemetry
- * resource, issue #18) makes one with this and passes it in.
+ * resource) makes one with this and passes it in.
  *
  * @returns e.g. `"host-4242-1f2e3d4c"`.
  */

@@ -26,8 +26,8 @@ export interface HostRuntime {
   readonly clock: Clock;
   /** Runs `task` within the host's `maxConcurrency`. */
   readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
-  /** Actors refused for their machine version: counted, logged, alerted (issue #14). */
+  /** Actors refused for their machine version: counted, logged, alerted (docs/decisions/0022). */
   readonly refusals: VersionRefusals;
-  /** The host's OpenTelemetry instruments (no-ops without a meter provider; issue #18). */
+  /** The host's OpenTelemetry instruments (no-ops without a meter provider). */
   readonly metrics: HostMetrics;
 }

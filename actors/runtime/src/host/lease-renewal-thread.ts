@@ -40,7 +40,7 @@ type ConnectionRecipe =
 
 /**
  * Renews a host's shard leases on a worker thread with its own Redis
- * connection (issue #31, docs/decisions/0047-lease-renewal-off-the-event-loop.md),
+ * connection (docs/decisions/0047-lease-renewal-off-the-event-loop.md),
  * so that synchronous work on the main thread (a large prompt, a user's tool
  * that computes) longer than the lease TTL does not cost the host its leases.
  * It runs the same renewal script as `RedisLeaseStore.renew`, with the writes
@@ -87,8 +87,8 @@ export class LeaseRenewalThread {
    * Starts the thread.
    *
    * @returns the thread, or undefined when the connection's options cannot be
-   *   copied to another thread (the host then renews on its main thread, as
-   *   before issue #31, and logs why).
+   *   copied to another thread (the host then renews on its main thread and
+   *   logs why).
    */
   static start(options: LeaseRenewalThreadOptions): LeaseRenewalThread | undefined {
     const connection = connectionRecipe(options.redis);
@@ -160,7 +160,7 @@ export class LeaseRenewalThread {
 
   /**
    * The main thread's heartbeat: now, and each held lease's writes floor (the
-   * commits made under it, issue #17).
+   * commits made under it).
    */
   heartbeat(floors: Iterable<{ readonly shard: number; readonly writesFloor: number }>): void {
     for (const { shard, writesFloor } of floors) {

@@ -7,7 +7,7 @@ import type { JsMsg } from "@nats-io/jetstream";
  * A redelivery (JetStream redelivers an un-acked message after AckWait) of a
  * message that is still waiting and not in hand replaces the queued copy: the
  * acknowledgement then goes to the latest delivery, and a mailbox held back by a
- * version refusal (issue #14) does not grow by one copy per AckWait. A
+ * version refusal (docs/decisions/0022) does not grow by one copy per AckWait. A
  * redelivery of the message in hand is queued behind it (the step then skips it
  * as already reflected).
  */

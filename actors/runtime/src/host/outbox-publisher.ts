@@ -15,7 +15,7 @@ import { contextOfCarrier, failSpan, hostTracer } from "./trace-context.js";
  * Publishes outbox items to JetStream with their deterministic `Nats-Msg-Id`, so a
  * publish repeated after a crash is dropped by the stream's dedup window.
  *
- * Tracing (issue #18): each item's stored trace context (`OutboxItem.trace`,
+ * Tracing (docs/decisions/0036): each item's stored trace context (`OutboxItem.trace`,
  * the span of the step that produced it) goes out as the `traceparent` /
  * `tracestate` headers — also when a new owner republishes the outbox after a
  * crash, so the receiving step continues the same trace. Each call is one
@@ -75,7 +75,7 @@ export class OutboxPublisher {
 
 /**
  * The NATS headers of one outbox item: `Content-Type`, and `traceparent` /
- * `tracestate` from its stored trace context when it has one (issue #18).
+ * `tracestate` from its stored trace context when it has one (docs/decisions/0036).
  *
  * @param item - the item.
  * @returns the headers to publish it with.

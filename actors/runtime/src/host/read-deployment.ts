@@ -9,7 +9,7 @@ export interface DeploymentRecord {
   readonly shardCount: number;
   /**
    * Counts it had before `shardCount`, oldest first; present only once the
-   * count was changed (`troupe shards resize`, issue #17).
+   * count was changed (`troupe shards resize`).
    */
   readonly earlierShardCounts?: readonly number[];
 }

@@ -28,7 +28,7 @@ export interface RebalancePlan {
  * One rebalance step of a host (pure): compares the shards it holds with its
  * fair share under the live membership (`assignShards`). A host never acquires
  * while the membership settles, so it never takes more than its fair share of a
- * membership it has not fully seen yet (issue #11); releases go on meanwhile.
+ * membership it has not fully seen yet (docs/decisions/0010); releases go on meanwhile.
  *
  * @param input - see {@link RebalanceInput}.
  * @returns the shards to acquire and to release.
@@ -52,7 +52,7 @@ export function planRebalance(input: RebalanceInput): RebalancePlan {
  * membership TTL, Redis restarted empty) — sees only the hosts that heartbeated
  * since; others that start or reconnect at about the same time are not in the
  * list yet. It therefore settles for `windowMs` (by default the membership TTL:
- * the longest a live host goes unseen) before it acquires anything (issue #11).
+ * the longest a live host goes unseen) before it acquires anything (docs/decisions/0010).
  *
  * @example
  * const settling = new MembershipSettling(2000);

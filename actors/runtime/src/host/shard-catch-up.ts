@@ -36,7 +36,7 @@ export interface CatchUpScan {
 }
 
 /**
- * After a change of the shard count (issue #17, docs/decisions/0035): reads
+ * After a change of the shard count (docs/decisions/0035): reads
  * the whole inbox from `fromSeq` up to (not including) the marker with an
  * ordered consumer, and hands every message whose actor maps to `shard` under
  * the new count to `onMessage`, in stream order. Messages below the marker were

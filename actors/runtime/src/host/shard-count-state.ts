@@ -1,6 +1,6 @@
 /**
  * The deployment's shard count and the state of a change of it, as recorded in
- * the `<p>:deployment` hash (issue #17, docs/decisions/0035). Pure: parsing and
+ * the `<p>:deployment` hash (docs/decisions/0035). Pure: parsing and
  * the host's decisions from it.
  *
  * Fields of the hash: `shardCount` (written on first start, then only by

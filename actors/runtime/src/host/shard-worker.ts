@@ -41,7 +41,7 @@ import type { HostSettings } from "./host-options.js";
 import type { OutboxPublisher } from "./outbox-publisher.js";
 import type { VersionRefusals } from "./version-refusals.js";
 
-/** Why a worker stopped on a lease: another grant holds it, or Redis lost commits made under it (issue #17). */
+/** Why a worker stopped on a lease: another grant holds it, or Redis lost commits made under it (docs/decisions/0031). */
 export type LeaseLossReason = "lost" | "writes_lost";
 
 /** What a {@link ShardWorker} uses of its host (a `HostRuntime` has all of it). */
@@ -72,9 +72,9 @@ export interface ShardWorkerDependencies {
   /** Runs a task within the host's `maxConcurrency`. */
   readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
   readonly clock: Clock;
-  /** Actors refused for their machine version (issue #14). */
+  /** Actors refused for their machine version (docs/decisions/0022). */
   readonly refusals: Pick<VersionRefusals, "refused" | "resolved">;
-  /** Counts messages, dead letters, activations and passivations (issue #18). */
+  /** Counts messages, dead letters, activations and passivations (docs/decisions/0038). */
   readonly metrics: HostMetrics;
 }
 
@@ -89,7 +89,7 @@ export interface ShardWorkerDependencies {
  * reflects are skipped by the step.
  *
  * Each actor has its own mailbox (`ActorCell`), so an actor this host refuses
- * for its machine version (issue #14) holds back only its own messages: the
+ * for its machine version holds back only its own messages: the
  * shard's other actors go on until the refused actor's un-acked messages fill
  * `maxAckPendingPerShard` (the consumer then delivers nothing more for the
  * shard; nothing is lost either way, decision 0022). The consumer has no
@@ -121,9 +121,9 @@ export class ShardWorker {
    * @param token - the fencing token of the host's lease on it.
    * @param dependencies - clients, stores and settings of the host.
    * @param onLeaseLost - called once a commit found the lease gone (`lost`), or
-   *   found that the store lost commits made under it (`writes_lost`, issue #17).
+   *   found that the store lost commits made under it (`writes_lost`).
    * @param resizeMarkerSeq - inbox sequence of the last shard-count change's
-   *   marker (`ShardCountState.markerSeq`, issue #17); undefined when the count
+   *   marker (`ShardCountState.markerSeq`); undefined when the count
    *   never changed.
    */
   constructor(
@@ -183,7 +183,7 @@ export class ShardWorker {
   }
 
   /**
-   * Inbox lag of the shard (issue #18): messages not yet delivered to its
+   * Inbox lag of the shard (docs/decisions/0038): messages not yet delivered to its
    * consumer as of the last delivery (`JsMsg.info.pending`, free) plus those
    * delivered and not yet acked. No JetStream request.
    */
@@ -201,7 +201,7 @@ export class ShardWorker {
    * actors. After a change of the shard count, while the watermark has not
    * passed the change's marker, it first hands the actors of this shard their
    * messages below the marker from the whole inbox (`scanForCatchUp`), then
-   * consumes its own subjects from the marker on (issue #17, decision 0035).
+   * consumes its own subjects from the marker on (decision 0035).
    */
   async start(): Promise<void> {
     const { jsm, js, streams, settings, snapshots } = this.dependencies;
@@ -209,7 +209,7 @@ export class ShardWorker {
     if (stored === undefined) {
       // Written once, when the shard is first owned (1 = from the stream's
       // start, as no key): so the shard's Redis keys are fixed from now on, and
-      // traffic that creates no actor (bogus commands) adds none (issue #11).
+      // traffic that creates no actor (bogus commands) adds none.
       await snapshots.saveWatermark(this.shard, this.lease, 1);
     }
     let watermark = stored ?? 0;
@@ -237,7 +237,7 @@ export class ShardWorker {
     this.#messages = await consumer.consume({
       max_messages: Math.min(128, settings.maxAckPendingPerShard),
       // A pull pending on a consumer leader that is lost (a JetStream server
-      // died, issue #17) is only noticed after two missed idle heartbeats
+      // died) is only noticed after two missed idle heartbeats
       // (half the expiry each), so the expiry bounds the stall after an election.
       expires: settings.pullExpiresMs,
     });
@@ -493,7 +493,7 @@ export class ShardWorker {
    * Saves the watermark if it moved (fenced by the lease grant). Refused when
    * Redis lost commits of this grant (a watermark past them would skip their
    * messages): the shard then stops, as on a lost lease, and starts again from
-   * the stored watermark (issue #17).
+   * the stored watermark (docs/decisions/0031).
    */
   async saveWatermark(): Promise<void> {
     const watermark = this.watermark;
@@ -567,7 +567,7 @@ export class ShardWorker {
   /**
    * Graceful stop (hand-over or shutdown): stop fetching, let each actor finish the
    * message it is processing, save the watermark, then let the running effects
-   * finish and deliver their results (issue #11) — all within `timeoutMs`;
+   * finish and deliver their results (docs/decisions/0010) — all within `timeoutMs`;
    * effects still running then are given up ("shard handed over"). Messages
    * still queued are not acked; the next owner reads them from the watermark.
    * The caller releases the lease after this resolves.
@@ -610,7 +610,7 @@ export class ShardWorker {
   /**
    * Immediate stop after the lease was lost: no more writes, no watermark. Running
    * effects go on: their results are keyed by the effect, not the lease, and the
-   * next owner reuses them (issue #11); the host gives them up on stop.
+   * next owner reuses them (docs/decisions/0010); the host gives them up on stop.
    */
   abort(): void {
     if (!this.#accepting && this.#abort.signal.aborted) return;

@@ -12,7 +12,7 @@ import { TELEMETRY_SCOPE, type TraceCarrier, traceCarrierFromHeaders } from "@tr
 /**
  * The host's tracer (`TELEMETRY_SCOPE`). Through `@opentelemetry/api` only: a
  * no-op until an SDK registers a tracer provider (the CLI does, from the
- * `OTEL_*` environment; issue #18, docs/decisions/0036).
+ * `OTEL_*` environment; docs/decisions/0036).
  */
 export function hostTracer(): Tracer {
   return trace.getTracer(TELEMETRY_SCOPE);

@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { type Clock, unroutableDeadLetter } from "@troupe/step/internal";
 
 /**
- * Catches publishes under `troupe.` that match no route (issue #11; decision
+ * Catches publishes under `troupe.` that match no route (decision
  * 0012) and writes each into the dead-letter stream on
  * `_troupe.deadletter.unroutable` (code `unroutable_subject`, with the original
  * subject, headers and body), where `troupe status` counts them and

@@ -4,7 +4,7 @@ import type { Clock, UnknownMachineVersionError } from "@troupe/step";
 
 /**
  * One actor this host refuses to process because it cannot read its snapshot
- * (issue #14). Shape: `{ actor, storedVersion, hostVersion, sinceMs, refusals,
+ * (docs/decisions/0022). Shape: `{ actor, storedVersion, hostVersion, sinceMs, refusals,
  * waitingMessages, nextRetryInMs }`.
  */
 export interface RefusedActor {
@@ -100,13 +100,12 @@ export interface VersionRefusal {
 }
 
 /**
- * The host's record of actors it refuses to process (issue #14,
- * docs/decisions/0022): one error-level log line and one alert on
- * `_troupe.alert.version.<kind>.<id>` per refused attempt — the actor cell
- * retries with a back-off from 1 s to 30 s, so that is once per actor per
- * back-off window, never per message — and a count operators and tests read
- * through `ActorHost.versionRefusals` and, across processes, in Redis for
- * `troupe status` ({@link RefusalRecords}).
+ * The host's record of actors it refuses to process (docs/decisions/0022): one
+ * error-level log line and one alert on `_troupe.alert.version.<kind>.<id>` per
+ * refused attempt — the actor cell retries with a back-off from 1 s to 30 s, so
+ * that is once per actor per back-off window, never per message — and a count
+ * operators and tests read through `ActorHost.versionRefusals` and, across
+ * processes, in Redis for `troupe status` ({@link RefusalRecords}).
  */
 export class VersionRefusals {
   #total = 0;

@@ -27,7 +27,7 @@ export interface EventLoopMonitorOptions {
 const RESOLUTION_MS = 10;
 
 /**
- * Measures the host's event-loop delay (issue #31) with
+ * Measures the host's event-loop delay (docs/decisions/0047) with
  * `perf_hooks.monitorEventLoopDelay`: the figures of the latest complete
  * window (p50, p99, max), read by the `nodejs.eventloop.delay.*` gauges and
  * `/readyz`. A window whose max passes `warnAboveMs` is logged once, with the

@@ -69,7 +69,7 @@ interface KindAttributes {
 }
 
 /**
- * The runtime's OpenTelemetry metrics (issue #18): one instance per
+ * The runtime's OpenTelemetry metrics (docs/decisions/0038): one instance per
  * `ActorHost`, its instruments created once from
  * `metrics.getMeter(TELEMETRY_SCOPE)`, named by `METRICS` of `@troupe/protocol`.
  * With no meter provider registered (the default) every call is a no-op of the
@@ -84,7 +84,7 @@ interface KindAttributes {
  * `troupe.step.duration` (kind), `troupe.effect.duration` (effect name,
  * outcome). Gauges: `troupe.shards.owned`, `troupe.inbox.lag` (shard),
  * `troupe.timers.armed`, `nodejs.eventloop.delay.p50` / `.p99` / `.max`
- * (seconds, the latest 5 s window; issue #31).
+ * (seconds, the latest 5 s window).
  */
 export class HostMetrics {
   readonly #messagesProcessed: Counter;

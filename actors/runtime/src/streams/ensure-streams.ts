@@ -35,14 +35,14 @@ export interface StreamRetention {
   readonly eventRetentionMs: number;
   /**
    * How long the deltas stream keeps the transient `run.delta` events, so a
-   * client reconnecting mid-answer catches up; default 1 hour (issue #11).
+   * client reconnecting mid-answer catches up; default 1 hour (docs/decisions/0014).
    */
   readonly deltaRetentionMs?: number;
   /** How long transcripts are kept; 0 (the default) keeps them as long as the server does. */
   readonly transcriptRetentionMs: number;
   /**
    * How long execution claims of at-most-once tool calls are kept; default 7
-   * days (the idempotency records' TTL). Issue #17.
+   * days (the idempotency records' TTL). Decision 0031.
    */
   readonly claimRetentionMs?: number;
   /** `Nats-Msg-Id` dedup window; default 2 minutes (the server's default). */
@@ -56,7 +56,7 @@ export interface StreamPlacement {
 }
 
 /**
- * Replication of the streams (issue #17, decision 0032). Unset fields leave an
+ * Replication of the streams (decision 0032). Unset fields leave an
  * existing stream as it is; a new stream gets 1 replica and the servers' placement.
  */
 export interface StreamReplication {
@@ -69,7 +69,7 @@ export interface StreamReplication {
 /**
  * The `num_replicas` and `placement` a stream or key-value bucket of the
  * deployment is created with, so every JetStream asset follows the deployment's
- * replication (issue #17): `{ num_replicas: streamReplicas ?? 1, placement? }`.
+ * replication (docs/decisions/0032): `{ num_replicas: streamReplicas ?? 1, placement? }`.
  * A key-value bucket takes them as `{ replicas: num_replicas, placement }`.
  *
  * @param replication - the host's `streamReplicas` and `streamPlacement`.
@@ -87,14 +87,14 @@ export function streamReplicationConfig(replication: StreamReplication): {
 
 /**
  * Creates the deployment's streams, or updates their retention (and the transcript
- * stream's `allow_direct`, issue #12) if they exist. Replicas and placement
- * (issue #17): a new stream gets `streamReplicas` (default 1) and
+ * stream's `allow_direct`) if they exist. Replicas and placement
+ * (docs/decisions/0032): a new stream gets `streamReplicas` (default 1) and
  * `streamPlacement`; an existing one is changed to them when they are set and
  * differ (nats-server adds or removes replicas, or moves the stream, in the
  * background; the stream stays available), and keeps its own when they are unset.
  * Idempotent; every host calls it at start. A deployment made before the deltas
  * stream existed gets it here; its events stream is left as it is (deltas it
- * stored before age out with the event retention; issue #11).
+ * stored before age out with the event retention).
  *
  * @param manager - JetStream manager.
  * @param names - stream names.
@@ -148,7 +148,7 @@ export async function ensureStreams(
     name: names.transcript,
     subjects: [...TRANSCRIPT_STREAM_SUBJECTS],
     max_age: nanos(retention.transcriptRetentionMs),
-    // Model calls read the entries appended since their last read by direct get (issue #12).
+    // Model calls read the entries appended since their last read by direct get.
     allow_direct: true,
   });
   await upsert({

@@ -3,7 +3,7 @@ import { TroupeError } from "@troupe/protocol";
 /**
  * An actor has no stored snapshot: it was never created (no message created
  * it), or its keys are gone. Nothing can be read or exported for it. Code
- * `actor_not_found`, not retryable (issue #14).
+ * `actor_not_found`, not retryable.
  *
  * Shape: `{ code, message, actor, details: { actor, journalMessages } }`.
  */

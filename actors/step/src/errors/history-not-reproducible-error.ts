@@ -14,7 +14,7 @@ export type NotReproducibleReason =
  * Replaying an actor's journal through the step does not give its stored
  * snapshot generations, so `exportActorHistory` writes no history: a fixture
  * that does not reproduce would prove nothing. Code `history_not_reproducible`,
- * not retryable (issue #14).
+ * not retryable (docs/decisions/0021).
  *
  * Shape: `{ code, message, actor, generation, path, expected, actual, reason,
  * details: { actor, generation, path, reason } }` — `path` is JSON-pointer-like

@@ -1,7 +1,7 @@
 import { TroupeError } from "@troupe/protocol";
 
 /**
- * The deployment's Redis holds keys in the layout before issue #17 (key layout
+ * The deployment's Redis holds keys in the earlier layout (key layout
  * 1: a shard's keys without a hash tag, `<p>:fence:<shard>`, `<p>:actor:<address>`).
  * A host of layout 2 would not see them: it refuses to start, and
  * `troupe migrate redis-keys` moves a stopped deployment to layout 2
@@ -16,7 +16,7 @@ export class RedisKeyLayoutError extends TroupeError {
   ) {
     super(
       "redis_key_layout",
-      `deployment "${prefix}" has Redis keys in the layout before issue #17 (shards ${legacyShards
+      `deployment "${prefix}" has Redis keys in the layout without hash tags (shards ${legacyShards
         .slice(0, 5)
         .join(
           ", ",

@@ -2,7 +2,7 @@ import { TroupeError } from "@troupe/protocol";
 
 /**
  * A change of the deployment's shard count is under way (`changeShardCount`,
- * `troupe shards resize`; issue #17, docs/decisions/0035): a host refuses to
+ * `troupe shards resize`; docs/decisions/0035): a host refuses to
  * start until it ends (then it must be started with the new count), and a
  * second change to another count is refused. Not retryable at once; retry
  * after the change.

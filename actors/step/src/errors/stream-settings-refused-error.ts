@@ -3,7 +3,7 @@ import { TroupeError } from "@troupe/protocol";
 /**
  * The NATS servers refused the replicas or placement asked for a deployment's
  * stream (`streamReplicas`, `streamPlacement`), on creation or on update
- * (issue #17). Usual causes, with JetStream's error codes (nats-server 2.9.10):
+ * (docs/decisions/0032). Usual causes, with JetStream's error codes (nats-server 2.9.10):
  * more than 1 replica on a server without clustering (`10074`, "replicas > 1
  * not supported in non-clustered mode"; on an update the server accepts it and
  * keeps one copy, so the host refuses it itself, `serverCode` undefined), more

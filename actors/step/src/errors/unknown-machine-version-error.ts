@@ -6,7 +6,7 @@ import { TroupeError } from "@troupe/protocol";
  * host refuses to process the actor (the step's `refused` outcome) instead of
  * misinterpreting the snapshot: nothing is dead-lettered, nothing is written,
  * the actor's messages wait un-acked in its inbox until a host that reads the
- * snapshot owns the shard (issue #14, docs/decisions/0022).
+ * snapshot owns the shard (docs/decisions/0022).
  *
  * Retryable: a host of the right version (or this one, upgraded) processes the
  * same messages in order.

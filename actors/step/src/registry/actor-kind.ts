@@ -30,8 +30,8 @@ export interface EffectContext {
    * count: the runtime never retries a handler that threw; the machine decides.
    *
    * Counted when first asked (one Redis `INCR`, then the same promise), so an
-   * effect whose handler never asks costs no round trip and leaves no key
-   * (issue #12). Ask before doing the work it should number.
+   * effect whose handler never asks costs no round trip and leaves no key. Ask
+   * before doing the work it should number.
    *
    * @returns the host run, from 1.
    * @throws the Redis error when it cannot be counted.
@@ -61,7 +61,7 @@ export interface ActorKindDefinition {
    * wrongly by the new machine (context shape, state names); give the kind a
    * {@link ActorKindDefinition.migrate} hook that reads the previous version.
    * A host that meets a snapshot of a version it cannot read refuses the actor
-   * (issue #14, see `migrate`).
+   * (see `migrate`).
    */
   readonly version: string;
   /** Payload schemas of the messages this kind accepts (by message type). */
@@ -81,7 +81,7 @@ export interface ActorKindDefinition {
    * the inbox message being processed, Unix ms — the "now" from which the
    * transition's delays count (`after`, delayed `raise`). Journaled, so a replay
    * sees the same value. For machines that reason about wall-clock time, e.g.
-   * schedules (issue #19, docs/decisions/0044). Default false: events as before.
+   * schedules (docs/decisions/0044). Default false: events as before.
    */
   readonly withStreamTime?: boolean;
   /**
@@ -111,7 +111,7 @@ export interface ActorKindDefinition {
    * host logs an error and publishes an alert on
    * `_troupe.alert.version.<kind>.<id>` once per retry (1 s → 30 s) and counts
    * it in `ActorHost.versionRefusals`, until a host that reads the snapshot owns
-   * the shard (issue #14, docs/decisions/0022). The migrated state is written
+   * the shard (docs/decisions/0022). The migrated state is written
    * back with the new version at the next commit.
    *
    * @param persistedState - the stored xstate persisted snapshot.
@@ -125,21 +125,21 @@ export interface ActorKindDefinition {
    * snapshot write), on the host that published them; also for the outbox an
    * activation publishes again. Synchronous; a throw is logged and ignored (the
    * items are stored either way). Lets a kind keep a cache of what its actors
-   * appended, e.g. the agents' transcript read cache (issue #12).
+   * appended, e.g. the agents' transcript read cache (docs/decisions/0016).
    */
   readonly onOutboxPublished?: (items: readonly PublishedOutboxItem[]) => void;
   /**
    * Called when an actor of this kind was passivated on this host (dropped
    * from memory after `passivateAfterMs` idle). Synchronous; a throw is logged
    * and ignored. Lets a kind drop what it cached for the actor, e.g. the
-   * agents' transcript read cache (issue #12).
+   * agents' transcript read cache (docs/decisions/0016).
    */
   readonly onPassivated?: (address: ActorAddress) => void;
   /**
    * Called once when the host stops, after its effects finished (or were
    * given up) and its leases were released, before it closes its connections:
    * release what the kind's effects hold, e.g. the agents' MCP server
-   * connections and child processes (issue #15). A throw is logged and ignored.
+   * connections and child processes (docs/decisions/0024). A throw is logged and ignored.
    */
   readonly dispose?: () => Promise<void>;
 }

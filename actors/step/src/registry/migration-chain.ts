@@ -9,7 +9,7 @@ export type MigrationStep = (persistedState: unknown) => unknown;
 
 /**
  * Builds a kind's `migrate` hook from migrations written one version at a
- * time (issue #14): `steps[v]` turns a snapshot of version `v` into one of the
+ * time (docs/decisions/0020): `steps[v]` turns a snapshot of version `v` into one of the
  * version after it, in the order `versions` lists them. A snapshot of version
  * `versions[i]` goes through `steps[versions[i]]`, `steps[versions[i + 1]]`, …
  * up to the current version (the last of `versions`).

@@ -42,7 +42,7 @@ export interface PendingEffect {
    */
   readonly cancelled?: true;
   /**
-   * Trace context of the step that requested the effect (issue #18): the
+   * Trace context of the step that requested the effect (docs/decisions/0036): the
    * effect's span is its child on whichever host runs it, also after a crash.
    * Absent when tracing is off. Not compared by replay.
    */
@@ -69,7 +69,7 @@ export interface OutboxItem {
    */
   readonly first?: true;
   /**
-   * Trace context of the step that produced the item (issue #18), published as
+   * Trace context of the step that produced the item (docs/decisions/0036), published as
    * the `traceparent`/`tracestate` headers, also when a new owner republishes
    * the outbox after a crash. Absent when tracing is off.
    */

@@ -113,7 +113,7 @@ export function deadLetterItems(input: {
   /** Id and type of the message, when its envelope decoded (else the inbox-derived id is used). */
   envelope?: { id: string; type: string };
   /**
-   * The actor does not exist and is not created for this (issue #11): the
+   * The actor does not exist and is not created for this (docs/decisions/0013): the
    * event is transient (`meta.seq` 0), its id `<actor>:ev:in.<inbox seq>.1`.
    */
   transient?: boolean;

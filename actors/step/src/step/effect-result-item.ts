@@ -54,12 +54,12 @@ export function effectWireError(error: unknown): WireError {
  * `payload_too_large` (naming the effect, the size and the limit), one that
  * cannot be encoded at all (a BigInt, a cycle, a function) becomes
  * `effect.failed` with code `internal`. The replacement is small and carries the
- * same message id, so the actor always gets an answer it can act on (issue #11:
- * one actor's bad data never takes down a host).
+ * same message id, so the actor always gets an answer it can act on (one
+ * actor's bad data never takes down a host).
  *
  * @param input - requesting actor, the pending effect, the result, the message
  *   time (`meta.timestampMs`, Unix ms), the payload limit in bytes and the
- *   trace context to carry (`OutboxItem.trace`, issue #18).
+ *   trace context to carry (`OutboxItem.trace`).
  * @returns the outbox item and the error that replaced the result, if any.
  * @example
  * ```ts
@@ -73,7 +73,7 @@ export function effectResultItem(input: {
   readonly timestampMs: number;
   readonly maxPayloadBytes: number;
   /**
-   * Trace context the result message carries (issue #18): the span of the
+   * Trace context the result message carries (docs/decisions/0036): the span of the
    * effect's run, so the step taking the result is its child. Absent: none.
    */
   readonly trace?: TraceCarrier | undefined;

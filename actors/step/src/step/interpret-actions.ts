@@ -64,7 +64,7 @@ export interface InterpretContext {
   /**
    * Publish events as transient (`meta.seq` 0, `meta.transient`), with ids
    * `<actor>:ev:in.<inboxSeq>.<n>`: for an actor the message did not create
-   * (issue #11), whose event sequence does not move.
+   * (docs/decisions/0013), whose event sequence does not move.
    */
   readonly transientEvents?: boolean;
 }
@@ -110,7 +110,7 @@ export function isEventOnlyAction(action: MachineAction): boolean {
  * @throws UnsupportedMachineActionError for an action the host cannot carry out
  *   (`processMessage` then rejects the message: dead letter, state untouched).
  * @throws PayloadTooLargeError when one event, message or transcript entry
- *   encodes to more than `context.maxPayloadBytes` (issue #11: nothing
+ *   encodes to more than `context.maxPayloadBytes` (nothing
  *   unsendable reaches the outbox; `processMessage` turns it into a rejection, or
  *   into `effect.failed` for an effect result).
  */

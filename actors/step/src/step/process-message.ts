@@ -34,7 +34,7 @@ export interface InboxMessage {
   /** Time the stream stored the message, Unix ms (deterministic "now"). */
   readonly timestampMs: number;
   /**
-   * Trace context of the host's span for this step (issue #18), stamped on the
+   * Trace context of the host's span for this step (docs/decisions/0036), stamped on the
    * outbox items and the effects the step produces. Absent when tracing is off.
    */
   readonly trace?: TraceCarrier | undefined;
@@ -49,7 +49,7 @@ export type StepResult =
       readonly outcome: "skipped";
       readonly reason: SkipReason;
       /**
-       * `early_timer` (issue #31, docs/decisions/0050): the timer fired before
+       * `early_timer` (docs/decisions/0050): the timer fired before
        * its deadline by stream time (the timer store's clock is ahead of the
        * stream's). Nothing changed; the host puts it back into the timer
        * set due at `rearmAtMs` (by the timer store's clock: `earlyByMs` later
@@ -68,7 +68,7 @@ export type StepResult =
        * read (the kind runs another version and has no `migrate` hook, or the
        * hook threw): nothing to write, publish or start, and the message must
        * NOT be acked nor dead-lettered — it waits in the inbox for a host that
-       * reads the snapshot (issue #14, docs/decisions/0022).
+       * reads the snapshot (docs/decisions/0022).
        */
       readonly outcome: "refused";
       readonly error: UnknownMachineVersionError;
@@ -77,7 +77,7 @@ export type StepResult =
       /**
        * The actor has no record and the message did not create it: the machine
        * stayed in its initial state and asked only for events (a verdict on a
-       * command that addresses nothing, issue #11). Nothing is stored; publish
+       * command that addresses nothing). Nothing is stored; publish
        * `outbox` (those events, transient: `meta.seq` 0, ids derived from the
        * inbox sequence so a redelivery is deduplicated), then ack.
        */
@@ -148,22 +148,21 @@ export interface StepOptions {
  *    initial state and asks for nothing but events creates nothing
  *    (`not_created`): its events are published as transient events and no
  *    record is written, so a message that addresses nothing leaves no key
- *    behind (issue #11, docs/decisions/0013).
+ *    behind (docs/decisions/0013).
  *
  * A snapshot written by another machine version is migrated with the kind's
  * `migrate` hook. Without a hook, or when the hook throws, the step `refused`s
  * (before decoding: a message only the newer version understands is not
  * dead-lettered either) with `UnknownMachineVersionError`: no dead letter, no
- * generation, the record untouched; the caller leaves the message in the
- * inbox (issue #14). An exception thrown by the machine itself rejects the
- * message with code `internal` rather than crashing the host, and so does an
- * outbox item (event, message, transcript entry) over `maxPayloadBytes`, with
- * code `payload_too_large`. An `effect.completed` that fails either way is
- * dead-lettered too, but the machine is given `effect.failed` with that error in
- * its place, so the actor can fail what waited for the effect instead of
- * waiting forever (issue #11). The
- * step never throws: whatever goes wrong is contained to this actor's message
- * (dead letter and `message.rejected`). A transition that
+ * generation, the record untouched; the caller leaves the message in the inbox.
+ * An exception thrown by the machine itself rejects the message with code
+ * `internal` rather than crashing the host, and so does an outbox item (event,
+ * message, transcript entry) over `maxPayloadBytes`, with code
+ * `payload_too_large`. An `effect.completed` that fails either way is
+ * dead-lettered too, but the machine is given `effect.failed` with that error
+ * in its place, so the actor can fail what waited for the effect instead of
+ * waiting forever. The step never throws: whatever goes wrong is contained to
+ * this actor's message (dead letter and `message.rejected`). A transition that
  * asks for an action the host cannot carry out (one `enqueueActions` enqueued,
  * or a spawned child) rejects the message with code
  * `unsupported_machine_action`: nothing the machine asked for is dropped
@@ -197,7 +196,7 @@ function step(
     return { outcome: "skipped", reason: "already_reflected" };
   }
   // Before anything else reads the message: a host that cannot read the
-  // snapshot must not judge the message either (issue #14).
+  // snapshot must not judge the message either.
   const stored = readStoredState(record, options.definition);
   if (!stored.readable) return { outcome: "refused", error: stored.error };
   const { definition, address } = options;
@@ -347,7 +346,7 @@ function transitionMachine(
     };
     const timer = timers.find((t) => t.timerId === timerId && t.deadlineMs === deadlineMs);
     if (timer === undefined) return { outcome: "skipped", reason: "stale_timer" };
-    // One clock per deadline (issue #31): a timer's deadline is stream time, so
+    // One clock per deadline: a timer's deadline is stream time, so
     // it is due only once stream time reaches it, whatever the timer store's
     // clock said (a test clock's advance counts as time passed).
     const earlyByMs = timer.deadlineMs - (message.timestampMs + (advancedMs ?? 0));
@@ -424,7 +423,7 @@ function transitionMachine(
     maxPayloadBytes: options.maxPayloadBytes,
     ...(notCreated && record === undefined ? { transientEvents: true } : {}),
   });
-  // The step's span context on everything it produced (issue #18): earlier
+  // The step's span context on everything it produced: earlier
   // pending effects keep the trace of the step that requested them.
   const outbox = withTrace(interpreted.outbox, message.trace);
   const started = withTrace(interpreted.effects, message.trace);
@@ -496,7 +495,7 @@ function reject(
     message.trace,
   );
   // A message refused by an actor that does not exist creates nothing either:
-  // its dead letter and `message.rejected` are all there is (issue #11).
+  // its dead letter and `message.rejected` are all there is.
   if (record === undefined) return { outcome: "not_created", outbox, rejection: error };
   const base: ActorRecord = record ?? {
     address: actor,
@@ -520,7 +519,7 @@ function reject(
 }
 
 /**
- * `items` with `trace` set on each (issue #18), or `items` itself when the
+ * `items` with `trace` set on each (docs/decisions/0036), or `items` itself when the
  * message carries no trace context (tracing off: records stay as before).
  */
 function withTrace<T extends OutboxItem | PendingEffect>(

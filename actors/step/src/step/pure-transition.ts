@@ -21,13 +21,13 @@ const scopes = new WeakMap<AnyStateMachine, InertScope>();
  * xstate's `transition` and `initialTransition` build a new inert actor scope
  * on every call, and the `Actor` inside it computes the machine's initial
  * snapshot eagerly (its context factory, its entry actions) only to throw it
- * away: a third of the step's time for the agent machines (issue #32,
- * measured by a host CPU profile). The scope carries nothing from one
- * transition to the next — actions are collected, never executed; deferred
- * work and emits are dropped; children are refused by the step — so one is
- * built per machine and kept. Its actor computes the initial snapshot once,
- * without input (a context factory that needs input fails there, inside
- * xstate, as it does in every call of xstate's own functions).
+ * away: a third of the step's time for the agent machines (measured by a host
+ * CPU profile). The scope carries nothing from one transition to the next —
+ * actions are collected, never executed; deferred work and emits are dropped;
+ * children are refused by the step — so one is built per machine and kept. Its
+ * actor computes the initial snapshot once, without input (a context factory
+ * that needs input fails there, inside xstate, as it does in every call of
+ * xstate's own functions).
  */
 function inertScope(machine: AnyStateMachine): InertScope {
   let entry = scopes.get(machine);
@@ -100,7 +100,7 @@ export function pureInitialTransition(
  * without xstate's walk of the whole context looking for actor references
  * (an actor's context holds none: the step refuses children, and a context
  * restored from the store or built from an actor's input is plain data). Its
- * cost grew with the context, on every step (issue #32). A snapshot with
+ * cost grew with the context, on every step (docs/decisions/0051). A snapshot with
  * children goes to xstate.
  *
  * @param machine - the machine.

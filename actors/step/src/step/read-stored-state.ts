@@ -17,7 +17,7 @@ export type StoredState =
  * @param definition - the kind this host runs.
  * @returns `{ readable: true, state }`, or `{ readable: false, error }` with an
  *   {@link UnknownMachineVersionError} when the kind has no `migrate` hook or
- *   the hook threw (issue #14).
+ *   the hook threw (docs/decisions/0022).
  */
 export function readStoredState(
   record: ActorRecord | undefined,

@@ -20,7 +20,7 @@ export interface UnroutableMessage {
 }
 
 /**
- * The dead letter of an unroutable publish (issue #11): code `unroutable_subject`,
+ * The dead letter of an unroutable publish (docs/decisions/0012): code `unroutable_subject`,
  * the original subject, headers and body (base64, up to
  * {@link DEAD_LETTER_MAX_DATA_BYTES}), no inbox sequence and no actor. Pure.
  *

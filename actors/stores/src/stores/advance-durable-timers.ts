@@ -16,10 +16,10 @@ return moved
 
 /**
  * Lets `ms` of time pass for every durable timer armed now, for tests (the
- * test kit's `clock.advance`, issue #14): each member of the deployment's
+ * test kit's `clock.advance`): each member of the deployment's
  * timer sets (`<p>:timers:<shard>`, scored by deadline in Unix ms) is scored
  * `ms` lower, one script per shard (each shard's timers are in their own hash
- * slot; issue #17), so a host's next timer poll (every
+ * slot), so a host's next timer poll (every
  * `timerPollIntervalMs`, by the Redis server's clock) finds those whose
  * deadline is now within reach. The member keeps the real deadline, so the
  * `timer.fired` message names the timer the actor's snapshot holds and the

@@ -95,7 +95,7 @@ export function leaseStoreContractCases(
       },
     },
     {
-      name: "a renewal whose writes floor is above the commits the grant counts answers writes_lost and does not extend the lease (issue #17)",
+      name: "a renewal whose writes floor is above the commits the grant counts answers writes_lost and does not extend the lease",
       run: async () => {
         const { leases, elapse } = await createSubject();
         const shard = freshShard();

@@ -12,7 +12,7 @@
  * twice; the owner check keeps two grants apart then. Each grant also counts the
  * commits made under it (`writes`): a renewal that finds fewer than the owner
  * knows it made reports `writes_lost`, and the owner restarts the shard from its
- * watermark (issue #17, decision 0031).
+ * watermark (decision 0031).
  */
 export interface LeaseStore {
   /**
@@ -42,7 +42,7 @@ export interface ShardLease {
   readonly token: number;
   /**
    * Commits the owner knows it made under this grant (the highest `writes` a
-   * commit answered); default 0. Issue #17.
+   * commit answered); default 0. Decision 0031.
    */
   readonly writesFloor?: number;
 }

@@ -10,7 +10,7 @@ export interface MembershipStore {
    * (sorted), including `hostId`, and whether `hostId` was a live member before
    * this heartbeat (false on its first heartbeat, and after its record lapsed:
    * a pause or a Redis outage longer than the TTL, or Redis restarted empty —
-   * the host then lets the membership settle, issue #11).
+   * the host then lets the membership settle).
    */
   heartbeat(hostId: string, ttlMs: number): Promise<MembershipHeartbeat>;
   /** Removes `hostId` at once (graceful shutdown). */

@@ -13,7 +13,7 @@ export interface RedisKeyLayoutMigration {
 }
 
 /**
- * Moves a stopped deployment's Redis keys from layout 1 (before issue #17: no
+ * Moves a stopped deployment's Redis keys from layout 1 (no
  * hash tags, `<p>:fence:<shard>`, `<p>:actor:<address>`) to layout 2 (a shard's
  * keys under the hash tag `{<shard>}`, `RedisKeys`), then records
  * `keyLayout = 2` in `<p>:deployment`. Idempotent: a second run finds nothing

@@ -5,7 +5,7 @@ import type { RedisConnection } from "./redis-connection.js";
 /**
  * Moves the actor keys (latest generation and history) stored under shard
  * `shard` of layout `from` to the hash tag of their shard under layout `to`
- * (issue #17: an actor's keys carry its shard's tag, so a new shard count moves
+ * (an actor's keys carry its shard's tag, so a new shard count moves
  * them). For a shard-count change, while no host processes (decision 0035).
  * On one server a key moves with `RENAME`; on a Redis Cluster, where the two
  * tags are in different slots, with `DUMP` / `RESTORE` (keeping the TTL) and

@@ -17,7 +17,7 @@ return token
 `);
 
 // KEYS: lease; ARGV: owner, ttlMs, token, writesFloor. One shard per call: the
-// leases of different shards are in different hash slots (issue #17).
+// leases of different shards are in different hash slots.
 // Returns 1 held, 0 lost, -3 held but fewer writes than the floor (lost writes).
 // The lease renewal thread runs the same script on its own connection
 // (lease-renewal-thread.ts, decision 0047).
@@ -41,7 +41,7 @@ return 0
 /**
  * {@link LeaseStore} on Redis: one hash with a TTL per shard (`owner`, `token`,
  * `writes`), one counter per shard for tokens, both under the shard's hash tag;
- * every script touches one shard, so it runs on a Redis Cluster too (issue #17).
+ * every script touches one shard, so it runs on a Redis Cluster too (docs/decisions/0031).
  */
 export class RedisLeaseStore implements LeaseStore {
   constructor(

@@ -44,7 +44,7 @@ export class RedisMembershipStore implements MembershipStore {
   }
 
   /**
-   * Records key layout 2 (hash tags per shard, issue #17) for the deployment, or
+   * Records key layout 2 (hash tags per shard) for the deployment, or
    * finds it recorded. A deployment without the mark whose Redis still has a
    * layout-1 fencing counter (`<p>:fence:<shard>`, made whenever a shard was
    * first owned) has data in the old layout.

@@ -16,7 +16,7 @@ import type {
 
 // The actor's value: "<gen>:<confirmed>:<length>:" · record (length bytes) · outbox
 // (see stored-actor-value.ts). The history holds record parts, newest first.
-// KEYS: actor, history, lease, timers, dirty (one shard's hash tag, issue #17)
+// KEYS: actor, history, lease, timers, dirty (one shard's hash tag)
 // ARGV: owner, token, writesFloor, expectedGen, value, keep, historyRetentionMs, address,
 //       dirty, removeCount, remove..., (score, member)...
 // Returns the lease grant's commit count (≥ 1) when committed; -1 fenced (another
@@ -29,7 +29,7 @@ if lease[1] ~= ARGV[1] or lease[2] ~= ARGV[2] then return -1 end
 local writes = tonumber(lease[3] or '0')
 if writes < tonumber(ARGV[3]) then return -3 end
 local gen, previous = '0', nil
--- A plain GET on the hot path; only a key still in the layout before issue #12
+-- A plain GET on the hot path; only a key still in the earlier layout
 -- (a hash gen/data/confirmed) answers WRONGTYPE: its record goes to the history
 -- as it was, and SET below replaces the hash with the string.
 local value = redis.pcall('GET', KEYS[1])
@@ -62,7 +62,7 @@ return redis.call('HINCRBY', KEYS[3], 'writes', 1)
 const confirmScript = new RedisScript(`
 local value = redis.pcall('GET', KEYS[1])
 if type(value) == 'table' and value.err then
-  -- Written before issue #12 (a hash): confirmed in place, converted at the next commit.
+  -- Written in the earlier layout (a hash): confirmed in place, converted at the next commit.
   if redis.call('HGET', KEYS[1], 'gen') ~= ARGV[1] then return 0 end
   redis.call('HSET', KEYS[1], 'confirmed', '1')
   if ARGV[3] == '0' then redis.call('SREM', KEYS[2], ARGV[2]) end
@@ -86,7 +86,7 @@ return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES', 'LIMIT', 
 
 // KEYS: one shard's timer set; ARGV: member, score, member, score, … (score ""
 // = whatever it is). Removes a fired member only while it still has the score
-// it fired with: one re-armed since (issue #31) stays.
+// it fired with: one re-armed since stays.
 const removeFiredScript = new RedisScript(`
 for i = 1, #ARGV, 2 do
   local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
@@ -111,7 +111,7 @@ return 1
  * {@link SnapshotStore} on Redis (see `RedisKeys` for the layout): an actor's
  * latest generation is one string (`stored-actor-value.ts`), its outbox cut
  * off once confirmed; earlier generations are a list of records without their
- * outboxes that expires `historyRetentionMs` after the last commit (issue #12).
+ * outboxes that expires `historyRetentionMs` after the last commit (docs/decisions/0015).
  */
 export class RedisSnapshotStore implements SnapshotStore {
   /**
@@ -130,7 +130,7 @@ export class RedisSnapshotStore implements SnapshotStore {
       value = await this.redis.getBuffer(key);
     } catch (error) {
       if (!isWrongType(error)) throw error;
-      // An actor written before issue #12 (a hash); its next commit converts it.
+      // An actor written in the earlier layout (a hash); its next commit converts it.
       const [data, confirmed] = await this.redis.hmgetBuffer(key, "data", "confirmed");
       if (data === null || data === undefined) return undefined;
       return { record: decodeActorRecord(data), outboxConfirmed: confirmed?.toString() === "1" };

@@ -211,7 +211,7 @@ export function snapshotStoreContractCases(
         assert.equal((await snapshots.load(actor))?.outboxConfirmed, false);
         assert.deepEqual(await snapshots.dirtyActors(lease.shard), [actor]);
         await snapshots.confirmOutbox(lease.shard, second);
-        // Confirmed: the published outbox is dropped from the stored generation (issue #12).
+        // Confirmed: the published outbox is dropped from the stored generation.
         assert.deepEqual(await snapshots.load(actor), {
           record: roundTrip({ ...second, outbox: [] }),
           outboxConfirmed: true,
@@ -367,7 +367,7 @@ export function snapshotStoreContractCases(
         await snapshots.removeTimers([due(actor, lease.shard, rearmed)]);
         assert.deepEqual(await snapshots.dueTimers([lease.shard], 10), []);
         // A firing that came early by stream time is put back, due later under the
-        // same member (issue #31); far in the future it is due only looking ahead.
+        // same member; far in the future it is due only looking ahead.
         await snapshots.rearmTimer(due(actor, lease.shard, rearmed), PAST_MS + 5);
         assert.deepEqual(await snapshots.dueTimers([lease.shard], 10), [
           { ...due(actor, lease.shard, rearmed), dueAtMs: PAST_MS + 5 },
@@ -424,7 +424,7 @@ export function snapshotStoreContractCases(
       },
     },
     {
-      name: "a commit under the right token but another owner is fenced (a token can be issued twice after Redis lost writes; issue #17)",
+      name: "a commit under the right token but another owner is fenced (a token can be issued twice after Redis lost writes)",
       run: async () => {
         const { snapshots, leases } = await createSubject();
         const { shard, token } = await leasedShard(leases);
@@ -439,7 +439,7 @@ export function snapshotStoreContractCases(
       },
     },
     {
-      name: "each commit answers the grant's commit count; a writes floor above it (Redis lost commits) is writes_lost and writes nothing (issue #17)",
+      name: "each commit answers the grant's commit count; a writes floor above it (Redis lost commits) is writes_lost and writes nothing",
       run: async () => {
         const { snapshots, leases } = await createSubject();
         const lease = await leasedShard(leases);

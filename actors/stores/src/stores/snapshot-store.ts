@@ -19,7 +19,7 @@ export interface SnapshotStore {
    * Earlier generations kept for inspection, newest first: at most
    * `keepGenerations`, gone `historyRetentionMs` after the actor's last commit,
    * each without its outbox (`outbox: []`; it was published when the next
-   * generation was committed). Issue #12.
+   * generation was committed). Decision 0015.
    */
   history(address: string): Promise<ActorRecord[]>;
   /**
@@ -28,15 +28,15 @@ export interface SnapshotStore {
    * @returns `{ outcome: "committed", writes }` (`writes`: the commits made
    *   under this lease grant, this one included); or `fenced` when `owner` and
    *   `token` are no longer the shard's lease; `writes_lost` when the lease
-   *   counts fewer commits than `writesFloor` (the store lost writes, issue #17);
+   *   counts fewer commits than `writesFloor` (the store lost writes);
    *   `conflict` when the stored generation moved. Nothing is written unless committed.
    */
   commit(input: CommitInput): Promise<CommitResult>;
   /**
    * Marks the outbox of `generation` as published (at passivation, and by the
    * host's housekeeping), so the next activation does not publish it again, and
-   * drops it from the stored generation (a published outbox is never read again;
-   * issue #12). No-op when `record` is no longer the stored generation.
+   * drops it from the stored generation (a published outbox is never read
+   * again). No-op when `record` is no longer the stored generation.
    */
   confirmOutbox(shard: number, record: ActorRecord): Promise<void>;
   /** Actors of the shard with running effects or an unconfirmed outbox. */
@@ -50,13 +50,13 @@ export interface SnapshotStore {
   /**
    * Forgets fired timers (after their `timer.fired` message was published):
    * each only while it is still due at the `dueAtMs` it fired with, so a timer
-   * its early firing put back meanwhile (`rearmTimer`) is kept (issue #31).
+   * its early firing put back meanwhile (`rearmTimer`) is kept (docs/decisions/0050).
    */
   removeTimers(timers: readonly DueTimer[]): Promise<void>;
   /**
    * Puts a timer back into its shard's timer set, due at `dueAtMs` (by the
    * store's clock), after its firing came before its deadline by stream time
-   * (issue #31: a store clock ahead of the stream's must not fire a timer early).
+   * (a store clock ahead of the stream's must not fire a timer early).
    * Unfenced: a timer the actor's snapshot no longer holds is skipped when it fires.
    */
   rearmTimer(timer: DueTimer, dueAtMs: number): Promise<void>;
@@ -65,7 +65,7 @@ export interface SnapshotStore {
   /**
    * Saves the watermark, only while `lease` is the shard's lease and the store
    * holds at least `lease.writesFloor` commits under it (a watermark past
-   * commits the store lost would skip their messages for good, issue #17).
+   * commits the store lost would skip their messages for good).
    *
    * @returns `saved`, `fenced` or `writes_lost`.
    */
@@ -96,7 +96,7 @@ export interface CommitInput extends LeaseGrant {
   /**
    * How long the kept generations outlive the actor's last commit, in ms
    * (each commit that pushes one starts the period again); 0 or undefined:
-   * until pushed out by newer ones. Issue #12.
+   * until pushed out by newer ones. Decision 0015.
    */
   readonly historyRetentionMs?: number;
 }
@@ -120,7 +120,7 @@ export interface DueTimer {
   /**
    * When the timer set had it due (its score, Unix ms by the store's clock):
    * the deadline, lower after a test clock's advance, higher after an early
-   * firing was re-armed (issue #31). Default: the deadline.
+   * firing was re-armed (docs/decisions/0050). Default: the deadline.
    */
   readonly dueAtMs?: number;
 }

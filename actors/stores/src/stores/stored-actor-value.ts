@@ -6,7 +6,7 @@ const packr = new Packr({ useRecords: false, moreTypes: false });
 const COLON = 0x3a;
 
 /**
- * The bytes stored for an actor's latest generation (a Redis string; issue #12):
+ * The bytes stored for an actor's latest generation (a Redis string):
  *
  * `<generation>:<confirmed 0|1>:<recordLength>:` (ASCII) · the record without its
  * outbox (msgpack, `recordLength` bytes) · the outbox (a msgpack array; absent

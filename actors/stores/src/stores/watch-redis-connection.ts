@@ -8,7 +8,7 @@ export interface RedisConnectionLogger {
 /**
  * Listens to an ioredis client's connection events so an outage is reported
  * once, not once per reconnect attempt, and never as ioredis's
- * "Unhandled error event" on stderr (issue #11):
+ * "Unhandled error event" on stderr (docs/decisions/0010):
  *
  * - the first `reconnecting` after the connection dropped (or an `error`) logs at
  *   warn `redis unreachable; reconnecting` with `{ client, err, attempt, nextDelayMs }`;
@@ -76,7 +76,7 @@ export function watchRedisConnection(
 /**
  * Reconnect delays of the clients Troupe creates: 100 ms, 200 ms, … capped at
  * 1 s, so hosts reconnect within about a second of each other after an outage —
- * well inside the membership settling window (issue #11). ioredis's default
+ * well inside the membership settling window (docs/decisions/0010). ioredis's default
  * grows to 2 s.
  *
  * @param attempt - 1-based reconnect attempt.

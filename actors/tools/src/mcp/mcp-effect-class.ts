@@ -14,7 +14,7 @@ export interface McpToolAnnotations {
 }
 
 /**
- * The effect class of an MCP tool from its annotations (issue #15):
+ * The effect class of an MCP tool from its annotations (docs/decisions/0024):
  *
  * | annotations                                            | effect class           |
  * | ------------------------------------------------------ | ---------------------- |

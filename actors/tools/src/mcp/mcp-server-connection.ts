@@ -45,7 +45,7 @@ export interface McpCallOptions {
 }
 
 /**
- * One MCP server of an agent, as a host sees it (issue #15): connects with the
+ * One MCP server of an agent, as a host sees it (docs/decisions/0024): connects with the
  * official SDK's `Client` — stdio servers are started as child processes,
  * URL servers over Streamable HTTP (falling back to HTTP+SSE) — lists its
  * tools, follows `notifications/tools/list_changed`, and reconnects after a

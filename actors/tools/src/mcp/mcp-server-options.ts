@@ -3,7 +3,7 @@ import { z } from "zod";
 
 /**
  * Key of the idempotency key in the `_meta` of every `tools/call` Troupe sends
- * to an MCP server (issue #15): `<sessionId>/<runId>/<toolCallId>`, the same on
+ * to an MCP server (docs/decisions/0024): `<sessionId>/<runId>/<toolCallId>`, the same on
  * every execution attempt of the tool call, so a server that deduplicates can.
  * Namespaced as the MCP spec asks of `_meta` keys (a reverse-DNS-style prefix
  * and a slash).
@@ -76,7 +76,7 @@ export const mcpHttpServerSchema = z.strictObject({
 });
 
 /**
- * One entry of `defineAgent({ mcpServers })` (issue #15):
+ * One entry of `defineAgent({ mcpServers })` (docs/decisions/0024):
  * `{ command, args?, env?, cwd? }` (stdio) or `{ url, headers?, transport? }`
  * (Streamable HTTP / SSE), both with `toolPrefix?`, `tools?` (per-tool
  * `{ effectClass?, timeoutMs?, maxResultBytes? }`), `timeoutMs?`, `connectTimeoutMs?`.

@@ -25,7 +25,7 @@ interface ServerEntry {
 }
 
 /**
- * The MCP servers of a host's agents and the tools they offer (issue #15).
+ * The MCP servers of a host's agents and the tools they offer (docs/decisions/0024).
  * One connection per server entry (an agent definition shared by several
  * agents or subagents shares its connections); each server's tools become
  * tool definitions named `<toolPrefix><tool>` (default `<server>__<tool>`),

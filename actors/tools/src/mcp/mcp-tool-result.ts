@@ -4,7 +4,7 @@ import type { ToolMedia } from "../media/tool-result-media.js";
 
 /**
  * An MCP result that holds images, as an MCP tool's `execute` resolves to it
- * (issue #19): `{ content, structuredContent? }`, the server's content with
+ * (docs/decisions/0045): `{ content, structuredContent? }`, the server's content with
  * each image part `{ type: "image", data (base64), mimeType }` turned into a
  * {@link ToolMedia} `{ type: "image", data, mediaType }`. The `tool.execute`
  * handler then stores each image in the media store and puts its reference in
@@ -17,7 +17,7 @@ export interface McpResultWithMedia {
 
 /**
  * What an MCP tool's `execute` resolves to for a `tools/call` result
- * (issues #15 and #19):
+ * (docs/decisions/0024):
  *
  * - only text parts: the texts, joined by newlines (or the JSON of
  *   `structuredContent` when there is no text: the spec asks servers to send
@@ -59,7 +59,7 @@ export function mcpToolResult(result: CallToolResult): string | McpResultWithMed
 }
 
 /**
- * The text the model reads for an MCP `tools/call` result (issue #15):
+ * The text the model reads for an MCP `tools/call` result (docs/decisions/0024):
  *
  * - only text parts: the texts, joined by newlines (or the JSON of
  *   `structuredContent` when there is no text: the spec asks servers to send

@@ -3,7 +3,7 @@ import { mediaBucketOf } from "./media-bucket-of.js";
 import type { ObjectStoreMediaStoreOptions } from "./object-store-media-store.js";
 
 /**
- * The options of a host's media store (issue #19): what `agentKinds({ media })`
+ * The options of a host's media store: what `agentKinds({ media })`
  * gives, completed from the host. The bucket defaults to `<PREFIX>_MEDIA`, and
  * the replicas and placement of a bucket the host creates to the deployment's
  * `streamReplicas` and `streamPlacement` (`--stream-replicas`, decision 0032),

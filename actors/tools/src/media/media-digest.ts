@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 
 /**
  * The content digest of bytes, as media references name objects:
- * `sha256:` and the 64 lowercase hex digits of their SHA-256 (issue #19).
+ * `sha256:` and the 64 lowercase hex digits of their SHA-256 (docs/decisions/0045).
  *
  * @param bytes - the object's bytes.
  * @returns e.g. `"sha256:e3b0c442…"`.

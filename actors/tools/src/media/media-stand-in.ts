@@ -1,7 +1,7 @@
 import type { MediaRef } from "@troupe/protocol";
 
 /**
- * The text a model reads in place of an attachment it is not given (issue #19):
+ * The text a model reads in place of an attachment it is not given (docs/decisions/0045):
  * it names the attachment (name, media type, size in bytes, digest) and why.
  *
  * @param ref - the attachment's reference.

@@ -9,7 +9,7 @@ export interface MediaDescription {
 }
 
 /**
- * Keeps images and files by content digest (issue #19). Storing is idempotent:
+ * Keeps images and files by content digest (docs/decisions/0045). Storing is idempotent:
  * the same bytes give the same reference and one stored object, however often
  * and by whichever host or client they are stored — so an effect re-run after
  * a crash neither loses nor duplicates media.
@@ -32,7 +32,7 @@ export interface MediaStore {
    * @throws MediaRejectedError `not_found` (never stored, or expired) or
    *   `mismatch` (the stored object has another size or digest);
    *   `StoreReadTimeoutError` (`timeout`, retryable) when the read did not
-   *   complete within its deadline (issue #31).
+   *   complete within its deadline (docs/capabilities/media.md).
    */
   get(ref: MediaRef): Promise<Uint8Array>;
 }

@@ -61,21 +61,22 @@ export interface ObjectStoreMediaStoreOptions {
   readonly limits?: MediaLimits | undefined;
   /**
    * Bytes of objects kept in memory after a read, least recently used out
-   * first (issue #31): a session's later model calls send the same
+   * first (docs/decisions/0048): a session's later model calls send the same
    * attachments again, and an object named by its digest never changes, so
    * they are not read again. Default {@link DEFAULT_MEDIA_CACHE_BYTES}; 0 keeps none.
    */
   readonly cacheBytes?: number | undefined;
   /**
-   * Deadline of one read (the object's info, then its bytes), in ms (issue
-   * #31); default {@link DEFAULT_MEDIA_READ_TIMEOUT_MS}. A read past it fails
-   * with `StoreReadTimeoutError` (retryable) and its consumer is stopped.
+   * Deadline of one read (the object's info, then its bytes), in ms
+   * (docs/capabilities/media.md); default {@link DEFAULT_MEDIA_READ_TIMEOUT_MS}.
+   * A read past it fails with `StoreReadTimeoutError` (retryable) and its
+   * consumer is stopped.
    */
   readonly readTimeoutMs?: number | undefined;
 }
 
 /**
- * A {@link MediaStore} in a NATS JetStream Object Store bucket (issue #19):
+ * A {@link MediaStore} in a NATS JetStream Object Store bucket (docs/decisions/0045):
  * objects are named by their digest (`sha256:<hex>`), so a repeated put of the
  * same bytes finds the object and stores nothing. The bucket is created on
  * first use if it does not exist (file storage, {@link ObjectStoreMediaStoreOptions.retentionMs}
@@ -274,7 +275,7 @@ export function openMediaBucket(
 ): Promise<ObjectStore> {
   // Node's own SHA-256 for the Object Store's digests (put and the check on
   // get): nats.js defaults to a pure-JS one that took about 0.7 s of the event
-  // loop per 20 MiB (issue #31). Process-wide; it only ever makes hashing faster.
+  // loop per 20 MiB. Process-wide; it only ever makes hashing faster.
   setSha256Backend("native");
   return new Objm(js).create(options.bucket, mediaBucketConfig(options));
 }
@@ -297,7 +298,7 @@ export function mediaBucketConfig(
     streamPlacement: options.placement,
   });
   return {
-    description: "Troupe media by reference (issue #19)",
+    description: "Troupe media by reference",
     storage: StorageType.File,
     replicas: replication.num_replicas,
     ...(replication.placement === undefined ? {} : { placement: replication.placement }),

@@ -15,7 +15,7 @@ export const DEFAULT_ACCEPTED_MEDIA_TYPES: readonly string[] = Object.freeze([
 ]);
 
 /**
- * How `buildModelPrompt` shows the media of transcript entries (issue #19):
+ * How `buildModelPrompt` shows the media of transcript entries (docs/decisions/0045):
  * content for a user entry with attachments and an output for a tool entry
  * with media, or undefined for an entry without media (shown as before).
  */

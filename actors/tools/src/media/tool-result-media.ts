@@ -9,7 +9,7 @@ import {
 import { mediaDigest } from "./media-digest.js";
 
 /**
- * An image or file inside a tool's result (issue #19). A tool returns it as a
+ * An image or file inside a tool's result (docs/decisions/0045). A tool returns it as a
  * plain object anywhere in its result — the whole result, an array item or a
  * property:
  *

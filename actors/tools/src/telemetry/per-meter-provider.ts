@@ -6,7 +6,7 @@ import { TELEMETRY_SCOPE } from "@troupe/protocol";
  * again only when that provider changed (an SDK registered after this module
  * loaded, a test's in-memory provider): the OpenTelemetry API has no proxy
  * for meters, so an instrument made from the no-op provider stays a no-op
- * (issue #18).
+ * (docs/decisions/0037).
  *
  * @param create - makes the instrument from the `troupe` meter.
  * @returns a function giving the current provider's instrument.

@@ -22,7 +22,7 @@ export const DEFAULT_MAX_TOOL_RESULT_BYTES = 16_384;
  * limited to the 1 MiB payload limit (`DEFAULT_MAX_PAYLOAD_BYTES`) together with
  * the call's arguments and the envelope; half of it leaves room for those.
  * Longer results are kept in full by reference (`ToolResultStore`) and reach the
- * model truncated (issue #11).
+ * model truncated (docs/decisions/0009).
  */
 export const MAX_TOOL_RESULT_BYTES = 512 * 1024;
 /** Tool names: 1 to 64 characters from `A-Z a-z 0-9 _ -` (what providers accept as function names). */
@@ -42,7 +42,7 @@ export function isRetryableEffectClass(effectClass: ToolEffectClass): boolean {
 export interface ToolExecutionContext {
   /**
    * The session whose run called the tool (a subagent's own `sub-…` session
-   * for its calls): key per-session data with it (issue #13; the demo's notes).
+   * for its calls): key per-session data with it (the demo's notes).
    */
   readonly sessionId: string;
   /** The run that called the tool. */
@@ -62,7 +62,7 @@ export interface ToolExecutionContext {
    */
   readonly attempt: number;
   /**
-   * Reports progress of a long call (issue #15): published as a transient
+   * Reports progress of a long call (docs/decisions/0024): published as a transient
    * `tool.progress` event on the session's subjects, at most one every 250 ms
    * per call (the latest report of a burst is published). `progress` should
    * grow with each report; `total` is the expected end in the same unit, when
@@ -90,7 +90,7 @@ export interface ToolOptions<Schema extends z.ZodObject = z.ZodObject> {
   readonly inputSchema: Schema;
   /**
    * The JSON Schema the model sees, when the tool's schema comes from elsewhere
-   * (an MCP server's `inputSchema`; issue #15). Default: the JSON Schema of
+   * (an MCP server's `inputSchema`). Default: the JSON Schema of
    * `inputSchema`, which still validates the arguments.
    */
   readonly inputJsonSchema?: Readonly<Record<string, unknown>>;

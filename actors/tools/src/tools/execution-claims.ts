@@ -23,7 +23,7 @@ export type ExecutionClaim =
 
 /**
  * Durable execution claims of at-most-once tool calls, one per idempotency key,
- * first writer wins (issue #17, decision 0031). They live beside the journal,
+ * first writer wins (decision 0031). They live beside the journal,
  * not in Redis: Redis may lose its latest writes on a failover or a crash, the
  * journal may not.
  */
@@ -95,7 +95,7 @@ export class JetStreamExecutionClaims implements ExecutionClaims {
 /**
  * Wraps an idempotency record store so that an at-most-once tool call
  * (`non_idempotent_write`, `unclassified`) also needs a durable execution claim
- * before it runs (issue #17, decision 0031). Redis replication and `appendfsync
+ * before it runs (decision 0031). Redis replication and `appendfsync
  * everysec` are asynchronous: a failover or a crash can lose the record of a
  * call that started, and without a claim the call would run again.
  *

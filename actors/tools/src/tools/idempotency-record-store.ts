@@ -12,7 +12,7 @@ export type IdempotencyRecordState = "started" | IdempotencyRecordStatus;
 /**
  * How long an execution attempt's liveness mark lasts by default, in ms: 5 s. The
  * executing host renews it every {@link DEFAULT_LIVENESS_RENEW_MS} while the tool
- * runs and until its result is recorded (issue #11).
+ * runs and until its result is recorded (docs/decisions/0010).
  */
 export const DEFAULT_LIVENESS_MS = 5_000;
 
@@ -38,7 +38,7 @@ export interface BeginOptions {
   /**
    * Identifies the handler invocation that begins the call (a random id it
    * keeps across its retries), so that a store which also writes an execution
-   * claim (`withExecutionClaims`, issue #17) recognises its own claim after a
+   * claim (`withExecutionClaims`) recognises its own claim after a
    * lost answer. Ignored by stores without claims.
    */
   readonly claimId?: string;
@@ -58,7 +58,7 @@ export interface BeginOptions {
  *   execution attempts begun.
  * - `running` — an execution attempt is live on some host (its liveness mark has
  *   not expired): wait (about `liveForMs` at most) and ask again; it records its
- *   result, or its mark expires because its host died (issue #11).
+ *   result, or its mark expires because its host died (docs/decisions/0010).
  *
  * Shape: `{ kind: "run", executionAttempt } | { kind: "reuse", status, result } | { kind: "outcome_unknown", executionAttempts } | { kind: "running", executionAttempts, liveForMs }`.
  */
@@ -132,7 +132,7 @@ export interface IdempotencyRecordStore {
     options?: BeginOptions,
   ): Promise<IdempotencyRecordDecision>;
   /**
-   * Renews the liveness mark of a running execution attempt (issue #11).
+   * Renews the liveness mark of a running execution attempt (docs/decisions/0010).
    *
    * @param key - the idempotency key.
    * @param executionAttempt - the attempt the caller runs.

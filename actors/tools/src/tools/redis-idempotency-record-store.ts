@@ -23,7 +23,7 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 // KEYS: the record; ARGV: effectClass, retryable (1|0), maxExecutionAttempts, ttlMs,
 // livenessMs (0: no mark), retryingAttempt (0: none)
 // The hash field `attempts` holds the execution attempts begun (its name is stored data);
-// `liveUntilMs` the liveness mark of the latest attempt (issue #11).
+// `liveUntilMs` the liveness mark of the latest attempt.
 const beginScript = new RedisScript(`${NOW_MS}
 local function mark()
   if tonumber(ARGV[5]) > 0 then

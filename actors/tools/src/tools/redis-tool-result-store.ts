@@ -5,7 +5,7 @@ import type { ToolResultStore } from "./tool-result-store.js";
 
 /**
  * Results longer than this many UTF-16 code units are written in pieces of
- * this size (issue #31): one `SET` of an 8 MiB result copies all of it into
+ * this size: one `SET` of an 8 MiB result copies all of it into
  * the socket in one stretch of the event loop, a piece of 512 Ki code units
  * takes a millisecond or two, with other work in between.
  */

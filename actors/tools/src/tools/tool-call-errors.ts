@@ -6,7 +6,7 @@ const unknownBrand = Symbol.for("troupe.tool.outcome-unknown");
  * an MCP result with `isError: true`, an API's refusal — so the call is over:
  * the handler records `failed` with this message for the model and runs the
  * call **no further attempt**, whatever its effect class (a plain throw of a
- * `read` is retried; issue #15).
+ * `read` is retried).
  *
  * @example
  * ```ts
@@ -34,7 +34,7 @@ export class ToolReportedError extends Error {
  * remote API timed out after receiving the request — so the call **may have
  * taken effect**. The handler treats it like an interrupted execution attempt:
  * a `read` or `idempotent_write` runs again (within its attempts), any other
- * class is recorded as `outcome_unknown` and never run again (issue #15).
+ * class is recorded as `outcome_unknown` and never run again (docs/decisions/0024).
  */
 export class ToolOutcomeUnknownError extends Error {
   readonly [unknownBrand] = true;

@@ -46,7 +46,7 @@ import type { MediaStore } from "../media/media-store.js";
 import { type ExtractedMedia, extractToolMedia } from "../media/tool-result-media.js";
 import type { ToolResultStore } from "./tool-result-store.js";
 
-/** Shortest time between two `tool.progress` events of one call, in ms (issue #15). */
+/** Shortest time between two `tool.progress` events of one call, in ms (docs/decisions/0024). */
 export const TOOL_PROGRESS_INTERVAL_MS = 250;
 
 /** Wait before the first retry of a `read` / `idempotent_write` call, in ms, by default; doubles per retry. */
@@ -68,8 +68,8 @@ export interface ToolExecuteHandlerOptions {
   readonly results: ToolResultStore;
   /**
    * Where images and files a tool returns (`{ type: "image" | "file", data, mediaType, name? }`
-   * in its result) are stored; the result keeps their references (issue #19,
-   * docs/capabilities/media.md). Absent: results are serialised as they are.
+   * in its result) are stored; the result keeps their references
+   * (docs/capabilities/media.md). Absent: results are serialised as they are.
    */
   readonly media?: MediaStore | undefined;
   /** Limits on the media a tool returns (size in bytes, media types, count). */
@@ -79,7 +79,7 @@ export interface ToolExecuteHandlerOptions {
   /**
    * Publishes a call's progress reports as `tool.progress` events (throttled
    * here to one per {@link TOOL_PROGRESS_INTERVAL_MS}); default: dropped. A
-   * throw is logged at debug level and ignored (issue #15).
+   * throw is logged at debug level and ignored (docs/decisions/0024).
    */
   readonly publishProgress?: (progress: {
     readonly sessionId: string;
@@ -92,7 +92,7 @@ export interface ToolExecuteHandlerOptions {
    * Liveness mark of a running execution attempt, in ms (default 5 000), renewed
    * every `livenessRenewMs` (default 500) until its result is recorded. A host
    * that finds another's attempt live waits for its result, polling every
-   * `livenessRenewMs`, instead of answering outcome unknown (issue #11).
+   * `livenessRenewMs`, instead of answering outcome unknown (docs/decisions/0010).
    */
   readonly livenessMs?: number;
   /** See `livenessMs`. */
@@ -115,7 +115,7 @@ export interface ToolExecuteHandlerOptions {
  * host's `begin` that finds it live waits for the result; once `execute`
  * returned, the record write is retried until the store answers, so a call
  * that finished while Redis was unreachable is reused, not outcome unknown
- * (issue #11).
+ * (docs/decisions/0010).
  *
  * @param options - tool lookup, idempotency record store, result store, logger, backoff.
  * @returns an `EffectHandler` for the effect name `tool.execute`.
@@ -138,7 +138,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
 
   return async (rawInput: unknown, context: EffectContext): Promise<ToolExecuteOutput> => {
     const input = readInput(rawInput);
-    // The tool call's span (`execute_tool <tool>`, issue #18): a child of the
+    // The tool call's span (`execute_tool <tool>`): a child of the
     // host's effect span, active while the tool runs; and its count.
     const telemetry = new ToolCallTelemetry(input);
     const seen: CallProgress = { effectClass: undefined, attempt: undefined };
@@ -173,7 +173,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
 
     let retryingAttempt: number | undefined;
     let waitingLogged = false;
-    // This invocation's id: an execution claim it wrote before a lost answer is its own (issue #17).
+    // This invocation's id: an execution claim it wrote before a lost answer is its own.
     const claimId = crypto.randomUUID();
     for (;;) {
       const decision = await store("begin", () =>
@@ -272,7 +272,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
         let content: string;
         let media: readonly ExtractedMedia[] = [];
         try {
-          // Images and files in the result go to the media store by reference (issue #19).
+          // Images and files in the result go to the media store by reference.
           const extracted =
             options.media === undefined
               ? { value: outcome.value, media }
@@ -406,7 +406,7 @@ export function createToolExecuteHandler(options: ToolExecuteHandlerOptions): Ef
   ): Promise<ToolExecuteOutput> {
     let final = output;
     // defineTool refuses more, but a definition copied with a larger value must
-    // not produce a result message that cannot be sent (issue #11).
+    // not produce a result message that cannot be sent.
     const shownBytes = Math.min(tool.maxResultBytes, MAX_TOOL_RESULT_BYTES);
     if (utf8ByteLength(output.content) > shownBytes) {
       const ref = input.idempotencyKey;
@@ -479,7 +479,7 @@ const MAX_STORE_RETRY_DELAY_MS = 1000;
 /**
  * Runs an idempotent store write (`put`, `complete`: the first `complete` wins)
  * until the store answers: a finished call's result needs no lease, so it is
- * recorded even after a Redis outage longer than the lease TTL (issue #11).
+ * recorded even after a Redis outage longer than the lease TTL (docs/decisions/0010).
  * Gives up only when the host gives the effect up (`signal` aborted for another
  * reason than a cancellation): then it throws that reason.
  */
@@ -518,7 +518,7 @@ async function store<T>(operation: string, action: () => Promise<T>): Promise<T>
     if (TroupeError.isInstance(error)) throw error;
     throw new TroupeError(
       "effect_failed",
-      // Redis's error is chained, not pasted in (issue #11: one message, cause chained).
+      // Redis's error is chained, not pasted in (one message, cause chained).
       `tool idempotency record or result store failed (${operation})`,
       { retryable: true, cause: error, details: { operation } },
     );

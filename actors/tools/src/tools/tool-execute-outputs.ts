@@ -44,7 +44,7 @@ export function threwOutput(
 /**
  * The tool's timeout aborted it: `failed` for `read` and `idempotent_write`
  * (after their attempts), `outcome_unknown` for the classes that run at most
- * once (issue #15).
+ * once.
  *
  * @param toolName - the tool.
  * @param effectClass - its class (a write may have taken effect).
@@ -62,7 +62,7 @@ export function timedOutOutput(
     effectClass === "read" ? "" : " It was aborted and may or may not have taken effect.";
   return {
     // A write that runs at most once and timed out may have taken effect: it is
-    // outcome unknown, never run again (issue #15).
+    // outcome unknown, never run again.
     status: isRetryableEffectClass(effectClass) ? "failed" : "outcome_unknown",
     content: `Tool "${toolName}" timed out after ${timeoutMs} ms${tries}.${effect}`,
   };
@@ -71,7 +71,7 @@ export function timedOutOutput(
 /**
  * `outcome_unknown` for a write that runs at most once whose request left but
  * whose answer was lost (`ToolOutcomeUnknownError`: e.g. the MCP server's
- * connection closed during the call; issue #15).
+ * connection closed during the call).
  *
  * @param toolName - the tool.
  * @param effectClass - its class (`non_idempotent_write` or `unclassified`).

@@ -35,8 +35,8 @@ export function utf8ByteLength(text: string): number {
  */
 export function truncateUtf8(text: string, maxBytes: number): string {
   // Only the first maxBytes code units can fit (each takes a byte or more), so
-  // only they are encoded: an 8 MiB result costs what its shown part does
-  // (issue #31). A cut inside a surrogate pair would encode the lone half as
+  // only they are encoded: an 8 MiB result costs what its shown part does. A
+  // cut inside a surrogate pair would encode the lone half as
   // U+FFFD: that half is left out.
   let prefix = text.length > maxBytes ? text.slice(0, Math.max(0, maxBytes)) : text;
   const last = prefix.charCodeAt(prefix.length - 1);

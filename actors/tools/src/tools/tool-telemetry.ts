@@ -20,7 +20,7 @@ const toolCallCounter = perMeterProvider((meter) =>
 );
 
 /**
- * One tool call's span (`execute_tool <tool>`, INTERNAL, issue #18) and its
+ * One tool call's span (`execute_tool <tool>`, INTERNAL) and its
  * count, started in the active context — the host's `effect tool.execute`
  * span while the handler runs. With no OpenTelemetry SDK registered the span is
  * a no-op and nothing is counted.

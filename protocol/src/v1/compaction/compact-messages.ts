@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * `session.compact` — compact the session's transcript now (issue #19,
- * `troupe compact <sessionId>`, docs/capabilities/compaction.md): the session's next model
+ * `session.compact` — compact the session's transcript now (`troupe compact
+ * <sessionId>`, docs/capabilities/compaction.md): the session's next model
  * call — in the active run, or the first of the next run when the session is
  * idle — first summarises the older entries, whatever the token budget. The
  * session answers with `command.settled` (`applied`); the compaction itself

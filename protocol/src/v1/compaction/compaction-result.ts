@@ -10,7 +10,7 @@ export const compactionReasonSchema = z.enum(["budget", "manual"]);
 export type CompactionReason = z.infer<typeof compactionReasonSchema>;
 
 /**
- * The `compaction` part of a `model.call` output (issue #19): the handler
+ * The `compaction` part of a `model.call` output (docs/decisions/0040): the handler
  * summarised entries `0 … through − 1` before calling the model, and the model
  * call's prompt already used the summary. The run machine appends it as a
  * `summary` transcript entry (before the call's own entries) and emits

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * A compaction summary in the transcript (issue #19, docs/capabilities/compaction.md): the
+ * A compaction summary in the transcript (docs/capabilities/compaction.md): the
  * text a model wrote to stand for entries `0 … through − 1`, which stay in the
  * log unchanged. A model call's prompt is then the agent's instructions, the
  * latest summary (as context) and the entries from `through` on, other

@@ -36,7 +36,7 @@ export type AgentResolveInput = z.infer<typeof agentResolveInputSchema>;
  * (whole, 1+), version?: string }` — `name` is the agent that answered (the
  * default agent's own name when the session named none) and `version` its
  * definition's declared version (`defineAgent({ version })`, 1 to 64
- * characters). Both were added in issue #14 and are optional, so results
+ * characters). Both were added later (decision 0020) and are optional, so results
  * journaled before them still replay; the session keeps them in its snapshot
  * (`resolvedAgents`), which is how a snapshot records the agent version.
  */

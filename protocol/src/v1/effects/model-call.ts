@@ -63,14 +63,14 @@ export const modelCallInputSchema = nullAsAbsent(
       /** A subagent's run: the delegating session, whose subjects carry the deltas. */
       parentSessionId: identifierSchema.optional(),
       /**
-       * A subagent's run: the delegating run of `parentSessionId` (issue #19),
+       * A subagent's run: the delegating run of `parentSessionId` (docs/decisions/0041),
        * whose `run` spend budget the call counts against too. Absent for a
        * subagent session created before the field existed (no parent-run budget).
        */
       parentRunId: identifierSchema.optional(),
       /**
        * 0-based index of the model to call in the agent's fallback chain
-       * (issue #19); absent = 0, the primary. Ignored when `model` is set.
+       * (docs/decisions/0042); absent = 0, the primary. Ignored when `model` is set.
        */
       modelIndex: z
         .number()
@@ -79,7 +79,7 @@ export const modelCallInputSchema = nullAsAbsent(
         .max(MAX_MODEL_CHAIN_LENGTH - 1)
         .optional(),
       /**
-       * Index of the session's latest `summary` entry (issue #19): the handler
+       * Index of the session's latest `summary` entry (docs/decisions/0040): the handler
        * reads from that summary's `through` on instead of from entry 0.
        * Absent = no compaction yet.
        */
@@ -87,7 +87,7 @@ export const modelCallInputSchema = nullAsAbsent(
       /** `manual`: compact before calling, whatever the budget (`session.compact`). */
       compact: compactionReasonSchema.optional(),
       /**
-       * A forked session's shared prefix (issue #19): entries below the last
+       * A forked session's shared prefix (docs/decisions/0043): entries below the last
        * segment's length are read from the sessions it names; absent = no fork.
        */
       transcriptBase: transcriptBaseSchema.optional(),
@@ -169,17 +169,17 @@ export const modelCallOutputSchema = nullAsAbsent(
       })
       .default([]),
     cancelled: z.boolean().optional(),
-    /** The model that answered, as a label (spec string or `<provider>:<modelId>`; issue #19). */
+    /** The model that answered, as a label (spec string or `<provider>:<modelId>`). */
     model: modelLabelSchema.optional(),
-    /** Its 0-based index in the agent's fallback chain (issue #19). */
+    /** Its 0-based index in the agent's fallback chain (docs/decisions/0042). */
     modelIndex: z.number().int().min(0).optional(),
     /**
      * Spend budgets this call's settled usage brought to their warning
-     * threshold (issue #19); the run machine publishes one `budget.warning`
+     * threshold (docs/decisions/0041); the run machine publishes one `budget.warning`
      * for each. Absent = none.
      */
     budgetWarnings: z.array(budgetWarningSchema).optional(),
-    /** The handler compacted the transcript before calling (issue #19). */
+    /** The handler compacted the transcript before calling (docs/decisions/0040). */
     compaction: compactionResultSchema.optional(),
   }),
 );

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * The most models an agent's fallback chain holds (`model: [primary, …]`,
- * issue #19): the primary and up to four fallbacks.
+ * The most models an agent's fallback chain holds (`model: [primary, …]`): the
+ * primary and up to four fallbacks.
  */
 export const MAX_MODEL_CHAIN_LENGTH = 5;
 

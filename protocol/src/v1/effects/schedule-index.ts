@@ -2,7 +2,7 @@ import { z } from "zod";
 import { timestampMsSchema } from "../field-schemas.js";
 import { scheduleSettingsShape } from "../events/schedule-events.js";
 
-/** Name of the effect a schedule requests to record its listing entry (issue #19). */
+/** Name of the effect a schedule requests to record its listing entry (docs/decisions/0044). */
 export const SCHEDULE_INDEX_EFFECT = "schedule.index";
 
 /** Where a schedule is in its life: waiting for ticks, done, or cancelled. */

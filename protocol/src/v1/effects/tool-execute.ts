@@ -54,7 +54,7 @@ export type ToolExecuteInput = z.infer<typeof toolExecuteInputSchema>;
  * Shape: `{ status, content: string, truncated?: boolean, resultRef?: string }`;
  * `truncated` is true when `content` was shortened to the tool's limit, and
  * `resultRef` then names the full result in the host's result store.
- * `media` (issue #19) references images or files the tool returned, stored in
+ * `media` (docs/decisions/0045) references images or files the tool returned, stored in
  * the media Object Store (`content` then holds the rest of the result).
  */
 export const toolExecuteOutputSchema = nullAsAbsent(

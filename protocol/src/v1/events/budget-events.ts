@@ -2,7 +2,7 @@ import { z } from "zod";
 import { identifierSchema } from "../field-schemas.js";
 
 /**
- * A budget's scope (issue #19, docs/capabilities/spend-limits.md): `run` — the model calls
+ * A budget's scope (docs/capabilities/spend-limits.md): `run` — the model calls
  * of one run; `session` — a session tree (the session and every subagent's
  * session it delegated to); `agent_day` — one agent's trees in one calendar day.
  */
@@ -39,7 +39,7 @@ export type BudgetWarning = z.infer<typeof budgetWarningSchema>;
 
 /**
  * `budget.warning` — a model call of run `runId` brought a budget's spend to
- * its warning threshold (issue #19). Published once per budget, by the run
+ * its warning threshold (docs/decisions/0041). Published once per budget, by the run
  * actor that made the call (a subagent's on its parent session's subjects).
  * When a budget runs out the run ends with `run.failed { code:
  * "budget_exceeded" }` before its next model call.

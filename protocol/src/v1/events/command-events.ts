@@ -3,7 +3,7 @@ import { identifierSchema } from "../field-schemas.js";
 import { sessionSettingsSchema } from "../messages/session-commands.js";
 
 /**
- * What a session did with a command (issue #11, "every command gets a verdict"):
+ * What a session did with a command ("every command gets a verdict"):
  * - `applied`: the command took effect (a cancel sent to the active run, a
  *   steer handed to it, an approval that settled the call, a configure applied,
  *   a close begun);
@@ -28,7 +28,7 @@ export type CommandVerdict = z.infer<typeof commandVerdictSchema>;
  * `session.close`). Every command gets exactly one verdict: this event, or
  * `message.rejected` when it was refused (invalid, closed session, …). A client
  * matches it to its command by `commandId`, never by the call id it names, so
- * of two racing commands each learns its own fate (issue #11).
+ * of two racing commands each learns its own fate.
  *
  * Shape: `{ commandId: string, command: string, verdict: CommandVerdict, reason?: string, runId?: string, toolCallId?: string, questionId?: string, decision?: "approved" | "denied" | "timed_out", settings?: SessionSettings }`.
  * - `commandId`: envelope id of the command as the client published it (a
@@ -42,7 +42,7 @@ export type CommandVerdict = z.infer<typeof commandVerdictSchema>;
  * - `settings`: for an applied `session.configure`, the settings the session
  *   now runs with beyond its agent's defaults (`SessionSettings`, accumulated
  *   over its configures and what it forked with); a fork of the session starts
- *   with those of its fork point (issue #19, docs/capabilities/fork.md).
+ *   with those of its fork point (docs/capabilities/fork.md).
  *
  * For a session or tool call that does not exist, the event is published
  * without creating the actor: `meta.transient` is set and `meta.seq` is 0.

@@ -6,7 +6,7 @@ import { usageSchema } from "./run-events.js";
 
 /**
  * `session.compacted` — a model call summarised the older part of the
- * session's transcript (issue #19, docs/capabilities/compaction.md). The summary is the
+ * session's transcript (docs/capabilities/compaction.md). The summary is the
  * transcript entry at `summaryIndex`; entries `0 … through − 1` stay in the log
  * but later prompts use the summary instead. Token counts are estimates of the
  * whole prompt, in tokens. Emitted once per compaction, even when the host died

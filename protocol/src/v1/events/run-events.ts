@@ -62,7 +62,7 @@ export const runCompletedSchema = z.object({
   text: z.string(),
   usage: usageSchema,
   model: z.string().min(1).max(256).optional(),
-  /** Transcript entries after the run (a fork point, issue #19); absent in older events. */
+  /** Transcript entries after the run (a fork point); absent in older events. */
   transcriptLength: z.number().int().nonnegative().optional(),
 });
 /** Payload of `run.completed`. */
@@ -77,7 +77,7 @@ export const runFailedSchema = z.object({
   runId: identifierSchema,
   code: z.string().min(1),
   message: z.string(),
-  /** Transcript entries after the run (a fork point, issue #19); absent in older events. */
+  /** Transcript entries after the run (a fork point); absent in older events. */
   transcriptLength: z.number().int().nonnegative().optional(),
 });
 /** Payload of `run.failed`. */
@@ -94,7 +94,7 @@ export const runCancelledSchema = z.object({
   partialText: z.string().optional(),
   usage: usageSchema,
   reason: z.string().optional(),
-  /** Transcript entries after the run (a fork point, issue #19); absent in older events. */
+  /** Transcript entries after the run (a fork point); absent in older events. */
   transcriptLength: z.number().int().nonnegative().optional(),
 });
 /** Payload of `run.cancelled`. */

@@ -7,8 +7,8 @@ import { modelLabelSchema } from "../effects/model-fallback.js";
  * availability error (HTTP 408, 409, 429, 5xx, 529 overloaded, a network
  * failure, or a model timeout), and the run moves on to the next model of the
  * agent's chain, starting again at try 1. The run stays on that model for its
- * later model calls; the next run starts with the primary again (issue #19,
- * docs/capabilities/fallback-models.md).
+ * later model calls; the next run starts with the primary again
+ * (docs/capabilities/fallback-models.md).
  *
  * Shape: `{ runId, modelCallIndex (1+), fromIndex (0+), toIndex (1+), from:
  * string, to: string, code: string, message: string, statusCode?: number }` —

@@ -3,7 +3,7 @@ import { identifierSchema, timestampMsSchema } from "../field-schemas.js";
 import { catchUpPolicySchema } from "../messages/schedule-commands.js";
 
 // Events of a schedule actor, on `troupe.schedule.<scheduleId>.events.<type>`
-// (issue #19, docs/capabilities/schedules.md). Times are Unix ms.
+// (docs/capabilities/schedules.md). Times are Unix ms.
 
 /**
  * Longest schedule id, in characters: 96, so that the `clientMessageId` of a
@@ -49,7 +49,7 @@ export type ScheduleCreated = z.infer<typeof scheduleCreatedSchema>;
  * Shape: `{ scheduleId, sessionId, tickMs, firedAtMs, messageId, missedTicks,
  * catchUp: boolean, nextTickMs? }`. `messageId` is the message's
  * `clientMessageId`, `sched-<scheduleId>-<tickMs>`; `missedTicks` counts the
- * earlier ticks this firing stands for (≥ 0, counted up to 100, issue #31); `catchUp`
+ * earlier ticks this firing stands for (≥ 0, counted up to 100); `catchUp`
  * is true when the firing itself came after the misfire threshold (policy
  * `once`); `nextTickMs` is absent when no tick follows (a one-shot).
  */

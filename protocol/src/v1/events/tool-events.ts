@@ -16,7 +16,7 @@ const toolCallFields = {
  * declares (`unclassified` for a tool the agent does not know). `attempt`, when
  * present, is the call's *execution attempt*: the n-th execution of the tool
  * under the call's idempotency record (1+). `arguments` (a field added after
- * the first release; issue #16) is the call's input as the model gave it,
+ * the first release) is the call's input as the model gave it,
  * parsed from JSON (the raw text when it is not JSON), as in
  * `tool.approval_requested`; the HTTP gateway shows it as the tool part's input.
  *
@@ -33,7 +33,7 @@ export type ToolStarted = z.infer<typeof toolStartedSchema>;
 
 /**
  * `tool.progress` — a running tool call reported progress (an MCP server's
- * `notifications/progress`, or a local tool's `reportProgress`; issue #15).
+ * `notifications/progress`, or a local tool's `reportProgress`).
  * Transient like `run.delta`: published while the call runs, not journaled,
  * kept in the deltas stream for its retention; at most one per call every
  * 250 ms (the last report of a burst is kept). `progress` grows with each
@@ -57,7 +57,7 @@ export type ToolProgress = z.infer<typeof toolProgressSchema>;
  * `tool.completed` — a tool call returned; `output` is its result as plain data,
  * `content` the result as the model reads it (text), `truncated` true when that
  * text was shortened to the configured limit, `media` the references of images
- * or files the tool returned (issue #19; the bytes are in the media Object Store).
+ * or files the tool returned (the bytes are in the media Object Store).
  *
  * Shape: `{ toolCallId: string, runId: string, tool: string, output?: unknown, content?: string, truncated?: boolean, media?: MediaRef[] }`.
  */

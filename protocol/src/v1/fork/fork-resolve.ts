@@ -10,7 +10,7 @@ import { transcriptBaseSchema } from "./transcript-base.js";
  * of the NEW session on `session.fork`, handled by the agent host
  * (`@troupe/agents`), which reads the source session's stored events (its
  * `session.created`, `session.forked` and run end events). Its result is
- * journaled, so the fork replays without reading anything (issue #19).
+ * journaled, so the fork replays without reading anything (docs/decisions/0043).
  */
 export const FORK_RESOLVE_EFFECT = "fork.resolve";
 

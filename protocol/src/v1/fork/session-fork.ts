@@ -22,7 +22,7 @@ import { transcriptBaseSchema } from "./transcript-base.js";
  * (same `from` and point) is settled `applied` again and changes nothing.
  *
  * Shape: `{ from: string, atSequence?: number (whole, 1+), atRunId?: string }`;
- * any other field is refused. See issue #19 and docs/capabilities/fork.md.
+ * any other field is refused. See docs/capabilities/fork.md.
  */
 export const sessionForkSchema = z
   .strictObject({

@@ -15,7 +15,7 @@ export const MAX_TRANSCRIPT_BASE_SEGMENTS = 32;
  * previous segment's `length` (0 for the first segment).
  *
  * Shape: `{ sessionId: string, length: number (entries, whole, 1+) }`.
- * See issue #19 (fork and resume) and docs/decisions/0043.
+ * See docs/decisions/0043.
  */
 export const transcriptSegmentSchema = z.object({
   sessionId: actorIdSchema,

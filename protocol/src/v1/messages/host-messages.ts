@@ -10,7 +10,7 @@ import { identifierSchema, timestampMsSchema } from "../field-schemas.js";
  * `deadlineMs` (Unix ms) tells a re-armed timer from the one that fired;
  * `advancedMs` is how far a test clock brought the timer forward (the test
  * kit's `clock.advance`; absent otherwise), so the step can tell a timer fired
- * early by a clock ahead of stream time (issue #31, docs/decisions/0050);
+ * early by a clock ahead of stream time (docs/decisions/0050);
  * `event` is the machine event the timer delivers, when the host does not keep
  * it itself.
  */

@@ -15,7 +15,7 @@ const transcriptLengthSchema = z.number().int().nonnegative();
  * the agent's policy). `parentSessionId` is set for the run of a subagent's
  * session: the session that delegated to it (its events go on that session's
  * subjects); `parentRunId` the delegating run of that session (its `run` spend
- * budget counts the subagent's model calls, issue #19; absent for a subagent
+ * budget counts the subagent's model calls; absent for a subagent
  * session created before the field existed).
  *
  * Shape: `{ runId: string, sessionId: string, agent?: string, model?: string, maxModelCalls: number (whole, 1+), transcriptLength: number (whole, 0+), toolPolicy?: ToolPolicyOverrides, parentSessionId?: string, parentRunId?: string, transcriptBase?: TranscriptBase }`.
@@ -29,9 +29,9 @@ export const runStartSchema = z.object({
   transcriptLength: transcriptLengthSchema,
   toolPolicy: toolPolicyOverridesSchema.optional(),
   parentSessionId: actorIdSchema.optional(),
-  /** The delegating run of `parentSessionId` (issue #19); absent = none known. */
+  /** The delegating run of `parentSessionId` (docs/decisions/0041); absent = none known. */
   parentRunId: identifierSchema.optional(),
-  /** A forked session's shared transcript prefix (issue #19); absent = no fork. */
+  /** A forked session's shared transcript prefix (docs/decisions/0043); absent = no fork. */
   transcriptBase: transcriptBaseSchema.optional(),
 });
 /** Payload of `run.start`. */

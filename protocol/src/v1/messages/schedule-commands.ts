@@ -2,7 +2,7 @@ import { z } from "zod";
 import { actorIdSchema } from "@troupe/addressing";
 import { commandNoteSchema, commandTextSchema, timestampMsSchema } from "../field-schemas.js";
 
-// The commands a schedule actor (`schedule/<scheduleId>`, issue #19) accepts on
+// The commands a schedule actor (`schedule/<scheduleId>`) accepts on
 // `troupe.schedule.<scheduleId>.in`. Strict like the session's public commands
 // (docs/decisions/0012): an unknown field is refused by name.
 
@@ -32,7 +32,7 @@ export const MAX_MISFIRE_THRESHOLD_MS = 7 * 24 * 60 * 60 * 1000;
  * (hosts were down) is missed: `catchUp: "skip"` sends nothing for it,
  * `"once"` sends one message for all the ticks missed. A cron pattern or time
  * zone the schedule cannot read, or an `at` in the past, is refused with
- * `schedule.rejected` (issue #19, docs/decisions/0044).
+ * `schedule.rejected` (docs/decisions/0044).
  */
 export const scheduleCreateSchema = z
   .strictObject({

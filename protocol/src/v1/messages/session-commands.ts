@@ -9,7 +9,7 @@ import {
 import { toolPolicyOverridesSchema, toolPolicySchema } from "../tool-policy.js";
 import { mediaRefListSchema } from "../media-ref.js";
 
-// The public commands a session accepts. Their rules are one set (issue #11):
+// The public commands a session accepts. Their rules are one set:
 // - every payload is a strict object: an unknown field is refused by name
 //   (`message.rejected` with a zod `unrecognized_keys` issue), never dropped;
 // - texts are `commandTextSchema` (not blank, at most MAX_TEXT_LENGTH characters),
@@ -29,7 +29,7 @@ import { mediaRefListSchema } from "../media-ref.js";
  * `message.duplicate`. `agent` (an actor-id-safe name) names the agent
  * configuration to run, when the deployment has several. `metadata` is kept with
  * the message, uninterpreted.
- * `attachments` (issue #19, docs/capabilities/media.md): 1 to 16 `MediaRef`s
+ * `attachments` (docs/capabilities/media.md): 1 to 16 `MediaRef`s
  * (`{ digest, mediaType, size, name? }`) of images or files already stored in
  * the deployment's media Object Store; the bytes never travel in the message.
  */
@@ -61,7 +61,7 @@ export type RunCancel = z.infer<typeof runCancelSchema>;
  *
  * Shape: `{ text: string (1 to 262,144 characters, not blank), runId?: string (actor-id-safe) }`.
  * A blank text is refused (`message.rejected`, issue at `payload.text`): it would
- * cost a model call and replace the answer with nothing new (issue #11).
+ * cost a model call and replace the answer with nothing new (docs/decisions/0012).
  */
 export const runSteerSchema = z.strictObject({
   text: commandTextSchema,
@@ -175,7 +175,7 @@ export type SessionConfigure = z.infer<typeof sessionConfigureSchema>;
 /**
  * The settings a session runs with beyond its agent's defaults: what its
  * `session.configure`s set (accumulated; `toolPolicy` without `allow`), or, for
- * a fork, what the source had at the fork point (issue #19). Carried by
+ * a fork, what the source had at the fork point (docs/decisions/0043). Carried by
  * `command.settled` of an applied `session.configure` and by `session.forked`,
  * so that a fork can start with them.
  *

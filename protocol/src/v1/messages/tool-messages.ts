@@ -52,7 +52,7 @@ export const toolFinishedSchema = z.object({
   status: toolExecutionStatusSchema,
   content: z.string(),
   truncated: z.boolean().optional(),
-  /** Media references the tool returned (issue #19). */
+  /** Media references the tool returned (docs/decisions/0045). */
   media: z.array(mediaRefSchema).optional(),
 });
 /** Payload of `tool.finished`. */

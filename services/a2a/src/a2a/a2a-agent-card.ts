@@ -25,7 +25,7 @@ export interface A2aAgentCardOptions {
  * subagent, streaming on, push notifications off. It lists one JSON-RPC
  * interface at `url` for protocol 1.0 and the same URL for 0.3 (the SDK's
  * compatibility layer, so `message/send` clients work too). With `bearer`, the
- * card declares an HTTP bearer scheme and requires it (issue #15).
+ * card declares an HTTP bearer scheme and requires it (docs/decisions/0026).
  *
  * @param options - agent, endpoint URL, whether a token is required.
  * @returns the card, in the SDK's v1.0 shape.

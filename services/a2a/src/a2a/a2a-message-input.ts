@@ -3,7 +3,7 @@ import { ContentTypeNotSupportedError, RequestMalformedError } from "@a2a-js/sdk
 
 /**
  * The text of an A2A message for a Troupe session: its text parts joined with
- * a line break, a data part as its JSON (issue #15). File parts (`raw`, `url`)
+ * a line break, a data part as its JSON (docs/decisions/0026). File parts (`raw`, `url`)
  * are refused: Troupe user messages are text.
  *
  * @param message - the A2A message (`parts` in the SDK's v1.0 shape).
@@ -50,7 +50,7 @@ const DENY_WORDS = new Set(["deny", "denied", "no", "n", "reject"]);
  * `tool.approval_requested`): a data part `{ "approve": true }` or
  * `{ "approve": false, "reason": "…" }`, or a text whose first word is
  * `approve`/`yes`/`y`/`ok`/`allow` or `deny`/`no`/`n`/`reject` (any case; the
- * rest of the text is the note or the reason). Issue #15.
+ * rest of the text is the note or the reason). Decision 0026.
  *
  * @param message - the A2A reply.
  * @returns the decision.

@@ -1,7 +1,7 @@
 import type { A2aServer } from "./a2a-server.js";
 
 /**
- * The line `troupe a2a` prints once it listens (issue #15): the base URL, the
+ * The line `troupe a2a` prints once it listens: the base URL, the
  * default agent card, each agent's card, and whether a bearer token is
  * required; without one it says the server is bound to loopback only. As
  * JSON: `{ ready: true, url, auth: "bearer" | "none", agents: [{ name, cardUrl, endpoint }] }`.

@@ -50,7 +50,7 @@ export interface A2aServer {
 }
 
 /**
- * Serves Troupe agents over A2A (issue #15) with the official SDK's Express
+ * Serves Troupe agents over A2A (docs/decisions/0026) with the official SDK's Express
  * handlers: per agent `GET /agents/<name>/.well-known/agent-card.json` (its
  * card) and `POST /agents/<name>` (JSON-RPC, protocol 1.0 and, through the
  * SDK's compatibility layer, 0.3), plus the default agent's card at

@@ -55,7 +55,7 @@ export function answerArtifact(text: string): Artifact {
 }
 
 /**
- * The A2A task state of a run task's status (issue #15):
+ * The A2A task state of a run task's status (docs/decisions/0026):
  *
  * | Troupe (`RunTaskStatus`)           | A2A `TaskState`             |
  * | ---------------------------------- | --------------------------- |
@@ -156,7 +156,7 @@ export function a2aTaskStatus(
 }
 
 /**
- * The A2A task of a Troupe run task (issue #15): id `<sessionId>.<clientMessageId>`,
+ * The A2A task of a Troupe run task (docs/decisions/0026): id `<sessionId>.<clientMessageId>`,
  * `contextId` the session id, the state per {@link a2aTaskState}, the answer
  * (or a cancelled run's partial text) as the artifact `answer`, and
  * `metadata.troupe` `{ sessionId, clientMessageId, runId? }`. `history` is

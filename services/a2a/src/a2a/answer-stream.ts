@@ -11,7 +11,7 @@ export interface AnswerChunk {
 
 /**
  * Turns a run's text deltas (`run.delta`, kind `text`) into A2A artifact
- * chunks of the answer (issue #15). The artifact holds the text of the latest
+ * chunks of the answer (docs/decisions/0026). The artifact holds the text of the latest
  * model call's latest attempt: a delta of a new model call or a retried
  * attempt replaces it (`append: false`), the next deltas of that attempt
  * append. A delta seen twice (same call, attempt and `index`, as after a

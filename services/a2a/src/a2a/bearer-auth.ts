@@ -7,7 +7,7 @@ import { bearerTokenMatches } from "@troupe/gateway";
  * `WWW-Authenticate: Bearer realm="troupe"` and a JSON-RPC error body
  * (`-32001`-style codes are A2A's; a missing credential is a transport
  * matter, so the body uses the JSON-RPC server error `-32000`). The
- * comparison is `bearerTokenMatches` (constant time; issue #15).
+ * comparison is `bearerTokenMatches` (constant time).
  *
  * @param token - the expected token (non-empty).
  * @returns the middleware.

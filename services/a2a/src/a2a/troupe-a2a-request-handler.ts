@@ -64,7 +64,7 @@ export interface TroupeA2aRequestHandlerOptions {
 }
 
 /**
- * The A2A request handler of one Troupe agent (issue #15; the SDK's
+ * The A2A request handler of one Troupe agent (the SDK's
  * `A2ARequestHandler`, mounted with its JSON-RPC transport). It keeps no task
  * state: an A2A task is a Troupe run, its id `<sessionId>.<clientMessageId>`
  * (`runTaskId`), its `contextId` the session; `GetTask`, `SubscribeToTask` and

@@ -23,7 +23,7 @@ export interface AdminDeps {
    */
   readonly shardCount: number;
   /**
-   * Counts the deployment had before `shardCount` (issue #17, `troupe shards
+   * Counts the deployment had before `shardCount` (`troupe shards
    * resize`): journal reads also look under an actor's shard numbers of then.
    */
   readonly earlierShardCounts?: readonly number[];

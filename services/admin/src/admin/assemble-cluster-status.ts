@@ -14,7 +14,7 @@ export interface HostStatus {
   /** Shards whose lease it holds, ascending. */
   readonly shards: readonly number[];
   /**
-   * Its Prometheus endpoint (`http://…/metrics`, issue #18), for the hosts a
+   * Its Prometheus endpoint (`http://…/metrics`), for the hosts a
    * running `troupe dev` started (from its state file); absent otherwise.
    */
   readonly metricsUrl?: string;
@@ -47,7 +47,7 @@ export interface ShardStatus {
 
 /**
  * An actor a host refuses to process because it cannot read its snapshot's
- * machine version; its messages wait in the inbox (issue #14, decision 0022).
+ * machine version; its messages wait in the inbox (decision 0022).
  */
 export interface RefusedActorStatus extends Omit<RefusedActorRecord, "expiresAtMs"> {
   /** `kind/id`. */
@@ -65,7 +65,7 @@ export interface StreamStatus {
  *
  * Shape: `{ prefix, shardCount, observedAtMs, hosts[], shards[], refusedActors[],
  * streams: { inbox, events, deltas, deadLetter, transcript }, totals }` (`deltas`: the transient
- * `run.delta` events, kept for the deltas retention; issue #11).
+ * `run.delta` events, kept for the deltas retention).
  */
 export interface ClusterStatus {
   readonly prefix: string;
@@ -76,7 +76,7 @@ export interface ClusterStatus {
   readonly hosts: readonly HostStatus[];
   /** Every shard, 0 to `shardCount − 1`. */
   readonly shards: readonly ShardStatus[];
-  /** Actors refused for their machine version now, by actor (issue #14). */
+  /** Actors refused for their machine version now, by actor (docs/decisions/0022). */
   readonly refusedActors: readonly RefusedActorStatus[];
   readonly streams: {
     readonly inbox: StreamStatus;
@@ -97,12 +97,12 @@ export interface ClusterStatus {
     readonly deadLetters: number | undefined;
     /**
      * Of those, publishes under `troupe.` that matched no route (code
-     * `unroutable_subject`, issue #11); undefined when the stream does not exist.
+     * `unroutable_subject`); undefined when the stream does not exist.
      */
     readonly unroutableDeadLetters: number | undefined;
     readonly armedTimers: number;
     readonly dirtyActors: number;
-    /** Actors refused for their machine version (issue #14). */
+    /** Actors refused for their machine version (docs/decisions/0022). */
     readonly refusedActors: number;
   };
 }

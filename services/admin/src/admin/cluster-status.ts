@@ -33,8 +33,8 @@ export interface ClusterStatusOptions {
  * shard's lease, watermark, timer and dirty sets, each shard consumer's backlog
  * (`jsm.consumers.list` on `<P>_INBOX`, consumers named `<prefix>-shard-<n>`)
  * and the message counts of the five streams, with the dead letters of publishes
- * that matched no route (`_troupe.deadletter.unroutable`, issue #11), and the
- * actors hosts refuse for their machine version (`<p>:refused`, issue #14).
+ * that matched no route (`_troupe.deadletter.unroutable`), and the
+ * actors hosts refuse for their machine version (`<p>:refused`).
  * Read-only.
  *
  * @param deps - Redis, JetStream manager, prefix (default `"troupe"`), shard
@@ -100,7 +100,7 @@ export async function clusterStatus(
   });
 }
 
-/** The hosts' refusal records (`<p>:refused`, issue #14); unreadable entries are left out. */
+/** The hosts' refusal records (`<p>:refused`); unreadable entries are left out. */
 async function readRefusedActors(
   redis: RedisConnection,
   keys: RedisKeys,

@@ -20,7 +20,7 @@ export interface ExportHistoryCommandOptions extends ReplayActorCommandOptions {
 /**
  * `troupe history export`: the recorded history of an actor, or with `tree` of
  * its whole conversation, from the deployment's journal and snapshot store
- * (`exportActorHistory` from `@troupe/runtime`; issue #14). Read-only.
+ * (`exportActorHistory` from `@troupe/runtime`). Read-only.
  *
  * @param options - Redis, JetStream manager, prefix (default `"troupe"`), shard
  *   count, the kinds (a factory needs `nats`), `tree`, and the producer fields.

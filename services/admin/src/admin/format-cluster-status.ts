@@ -7,7 +7,7 @@ import { labelledLines, textTable } from "./text-table.js";
  * a table of hosts, a table of shards (owner, token, lease left, inbox lag,
  * watermark, timers, dirty actors) and the stream message counts (`-` for a missing stream). No colors.
  * A dead-letter count above 0 names `troupe deadletters`; actors a host refuses
- * for their machine version (issue #14) get a line and a table.
+ * for their machine version (docs/decisions/0022) get a line and a table.
  *
  * @param status - from `clusterStatus`.
  * @returns the text, lines joined with `\n`, no trailing newline.
@@ -34,7 +34,7 @@ export function formatClusterStatus(status: ClusterStatus): string {
             ? ""
             : ` (${totals.unroutableDeadLetters} unroutable subject` +
               `${totals.unroutableDeadLetters === 1 ? "" : "s"})`) +
-          // Where to look, whenever there is something to see (issue #13).
+          // Where to look, whenever there is something to see.
           (totals.deadLetters === 0 ? "" : " — troupe deadletters lists them"),
     ],
     ["timers", `${totals.armedTimers} armed`],

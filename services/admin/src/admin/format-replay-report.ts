@@ -9,7 +9,7 @@ export const DIFFERENCE_PREVIEW_CHARS = 300;
  * verdict, the messages replayed, the stored and replayed generations and, when
  * they differ, where (path, generation, stored and replayed values as JSON cut at
  * {@link DIFFERENCE_PREVIEW_CHARS}), and the machine versions when the stored
- * snapshot's differs from the replay's or the step refused (issue #14). No colors.
+ * snapshot's differs from the replay's or the step refused (docs/decisions/0022). No colors.
  *
  * @param report - from `replayActorCommand`.
  * @returns the text, lines joined with `\n`, no trailing newline.

@@ -1,7 +1,10 @@
 import type { BudgetSpend, SessionSpend, SpendTotals, TreeSpend } from "@troupe/agents";
 import { labelledLines, textTable } from "./text-table.js";
 
-/** What `troupe usage` reports (issue #19): one session, a session tree, or an agent's day. */
+/**
+ * What `troupe usage` reports (docs/capabilities/spend-limits.md): one session, a session tree, or
+ * an agent's day.
+ */
 export type SpendUsageReport =
   | {
       readonly kind: "session";

@@ -29,7 +29,7 @@ export interface DeadLetterView {
   /** Subject of the original message as stored (the internal `_troupe.inbox.<shard>.<kind>.<id>` for an inbox message). */
   readonly subject: string;
   /**
-   * The subject the message was published to (issue #13): `troupe.<kind>.<id>.in`
+   * The subject the message was published to: `troupe.<kind>.<id>.in`
    * for an inbox message (the server mapped it to its shard inbox subject),
    * else `subject`.
    */

@@ -59,12 +59,12 @@ export interface ReplayCommandReport {
     | undefined;
   /**
    * Set when the stored snapshot was written by another machine version than
-   * the kinds given run (issue #14).
+   * the kinds given run (docs/decisions/0022).
    */
   readonly versionMismatch?: { readonly storedVersion: string; readonly replayVersion: string };
   /**
    * Set when the step refused a message because the kind cannot read a
-   * snapshot of that version (issue #14): the replay stopped at inbox sequence
+   * snapshot of that version (docs/decisions/0022): the replay stopped at inbox sequence
    * `seq`; `message` says what to do.
    */
   readonly refusal?: {
@@ -86,7 +86,7 @@ export interface ReplayCommandReport {
  *   (also when the journal lost early messages to retention), with a
  *   `refusal` when the step refused a snapshot of a machine version the kinds
  *   cannot read, and `versionMismatch` when the stored snapshot is of another
- *   version than the kinds given (issue #14).
+ *   version than the kinds given (docs/decisions/0022).
  * @throws InvalidAddressError when `address` is not a valid `kind/id` (field
  *   `address`), or names a kind the given kinds do not define (field `kind`).
  * @throws TypeError when `kinds` is a factory and no `nats` connection is given.

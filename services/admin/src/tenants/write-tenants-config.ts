@@ -13,7 +13,7 @@ export interface WriteTenantsConfigOptions extends Omit<TenantsConfigOptions, "t
 
 /**
  * Writes the files of {@link renderTenantsConfig} with fresh random passwords
- * (issue #17): `nats-accounts.conf`, `redis-users.acl` and, per tenant,
+ * (docs/decisions/0033): `nats-accounts.conf`, `redis-users.acl` and, per tenant,
  * `<name>-host.yaml` / `<name>-client.yaml` connection files — all mode 0600,
  * since they hold the passwords. Nothing is printed but the file names.
  *

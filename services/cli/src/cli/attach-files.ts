@@ -28,7 +28,7 @@ export interface AttachSpec {
 }
 
 /**
- * Reads a `--attach` value (issue #19): `photo.png` (media type from the
+ * Reads a `--attach` value: `photo.png` (media type from the
  * extension, see {@link MEDIA_TYPES_BY_EXTENSION}) or `image/png:./shot`
  * (media type given). The attachment's name is the file's base name.
  *
@@ -92,7 +92,7 @@ export async function uploadAttachments(
 }
 
 /**
- * The `--attach <file>` option of `troupe send` and `troupe chat` (issue #19):
+ * The `--attach <file>` option of `troupe send` and `troupe chat`:
  * repeatable, each value `[<mediaType>:]<path>` (see {@link parseAttachSpec}),
  * collected in order into `attach: string[]` (absent when not given).
  *

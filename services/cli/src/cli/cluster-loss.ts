@@ -1,5 +1,5 @@
 /**
- * How `troupe chat` gives up on a cluster that is gone (issue #13): the words
+ * How `troupe chat` gives up on a cluster that is gone (docs/decisions/0018): the words
  * it prints and its exit code. Pure: no IO, no clock.
  */
 

@@ -10,7 +10,7 @@ import {
  * verdict on it (`applied`, `already_settled`, `nothing_to_act_on`,
  * `unknown_id`, `rejected`), or `no_verdict` when none came within the wait —
  * no host consumed it (a session with nothing to do says so at once, so this
- * is never "no run"; issue #11).
+ * is never "no run").
  */
 export type CommandVerdict = CommandOutcome | { readonly verdict: "no_verdict" };
 

@@ -1,6 +1,6 @@
 /**
  * The lines `troupe chat` reads, in the order they come, for whoever takes
- * them (issue #13): a line typed or pasted while an answer streams is queued
+ * them (docs/decisions/0018): a line typed or pasted while an answer streams is queued
  * and becomes the next message when the prompt returns, instead of being lost.
  *
  * Two ways to take a line:

@@ -23,9 +23,9 @@ try {
     // Usage errors thrown by commander itself (it printed them).
     process.exit(error.exitCode);
   }
-  // The error's message and its causes', each once (issue #11).
+  // The error's message and its causes', each once.
   let message = error instanceof Error ? messageWithCauses(error) : String(error);
-  // nats.js says only "timeout" (issue #13): say what timed out and what to do.
+  // nats.js says only "timeout": say what timed out and what to do.
   if (isNatsTimeout(error) && message === "timeout") {
     message =
       "a request to NATS timed out: the server stopped or does not answer. Check it with " +

@@ -4,7 +4,7 @@ import { MAX_TEXT_LENGTH, TroupeError } from "@troupe/protocol";
  * A message text is longer than a `user.message` may carry: more than
  * `MAX_TEXT_LENGTH` (262,144) characters, counted as UTF-16 code units (the
  * encoded message is at most 1 MiB). Thrown by `troupe send` before anything
- * is published (issue #13). Code `payload_too_large`, never retryable.
+ * is published (docs/decisions/0012). Code `payload_too_large`, never retryable.
  *
  * Shape: `TroupeError` plus `length` (characters read, or `undefined` when
  * reading stopped early because the input was certainly too long) and

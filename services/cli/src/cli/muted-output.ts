@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 
 /**
  * The terminal `troupe chat`'s readline writes to, muted while an answer
- * streams (issue #13): keys typed then are still read (a line is queued when
+ * streams (docs/decisions/0018): keys typed then are still read (a line is queued when
  * Enter is pressed) but not echoed into the answer. When the prompt returns,
  * `prompt(true)` redraws the prompt with what was typed so far.
  *

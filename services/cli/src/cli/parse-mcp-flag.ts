@@ -1,7 +1,7 @@
 import { TroupeError } from "@troupe/protocol";
 import { InvalidArgumentError } from "commander";
 
-/** A stdio MCP server entry of `defineAgent({ mcpServers })` (issue #15). */
+/** A stdio MCP server entry of `defineAgent({ mcpServers })` (docs/decisions/0024). */
 export interface StdioMcpServer {
   readonly command: string;
   readonly args: readonly string[];
@@ -64,7 +64,7 @@ export function splitCommandLine(line: string): string[] {
 
 /**
  * Commander parser of the repeatable `--mcp <name>=<command line>` of `troupe
- * dev` (issue #15): one stdio MCP server for the demo agent, its tools named
+ * dev`: one stdio MCP server for the demo agent, its tools named
  * `<name>__<tool>`.
  *
  * @param value - e.g. `fs=npx -y @modelcontextprotocol/server-filesystem /tmp`.

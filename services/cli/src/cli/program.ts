@@ -56,7 +56,7 @@ export function createProgram(): Command {
 
 /**
  * `--json` on a command that has no JSON output (`dev`, `chat`, `stop`) is a
- * usage error that says which commands take it (issue #13), rather than
+ * usage error that says which commands take it, rather than
  * commander's bare "unknown option". Such commands get a hidden `--json`,
  * refused before their action runs.
  */

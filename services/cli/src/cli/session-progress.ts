@@ -41,7 +41,7 @@ export type UntilIdleStop =
 /**
  * Exit code of `troupe tail --until-idle` (and of `troupe chat` whose input
  * ended) when it stopped because the session waits on a human: 3. Idle is 0,
- * an error 1 (issue #13).
+ * an error 1 (docs/decisions/0018).
  */
 export const WAITING_ON_HUMAN_EXIT_CODE = 3;
 
@@ -57,7 +57,7 @@ export interface ObservedEvent {
 
 /**
  * Follows a session's events in stream order and says when `troupe tail
- * --until-idle` may stop (issue #13): when it has caught up (`pending` 0) and
+ * --until-idle` may stop (docs/decisions/0018): when it has caught up (`pending` 0) and
  * either no run is in progress after an event that ends activity
  * (`session.idle`, `session.closed`, a rejected or duplicate message, a command's
  * verdict, an approval settled or a question answered, an accepted command
@@ -145,7 +145,7 @@ export function settleCommand(sessionId: string, wait: HumanWait): string {
  * The wait an approval request (`tool.approval_requested`) or a question
  * (`question.asked`) opens, as {@link SessionProgress} reports it; `undefined`
  * for any other event. `troupe chat` uses it to ask a wait it found in the
- * stored history like one that comes up during a run (issue #13).
+ * stored history like one that comes up during a run (docs/decisions/0018).
  *
  * @param event - the event.
  * @param sessionId - the followed session (a payload `sessionId` naming another

@@ -24,7 +24,7 @@ export interface AdminConnection {
   readonly redis: Redis;
   /** Recorded shard count of the deployment (64 when none was recorded yet). */
   readonly shardCount: number;
-  /** Counts the deployment had before `shardCount` (issue #17). */
+  /** Counts the deployment had before `shardCount` (docs/decisions/0035). */
   readonly earlierShardCounts: readonly number[];
 }
 

@@ -7,7 +7,7 @@ import { resolveConnection, type ConnectionFlags } from "@troupe/host/internal";
  * environment or the running `troupe dev` name, runs `body` and closes it.
  * When the `OTEL_*` environment configures tracing, the OpenTelemetry SDK runs
  * meanwhile (service `troupe-cli`; the client's `send session` spans) and is
- * flushed before it returns (issue #18).
+ * flushed before it returns (docs/decisions/0036).
  *
  * @throws NatsUnreachableError when NATS does not answer (the message names the URL).
  */

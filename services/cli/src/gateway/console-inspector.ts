@@ -24,9 +24,9 @@ import {
 export interface ConsoleInspectorOptions {
   readonly natsUrl: string;
   readonly redisUrl: string;
-  /** NATS credentials and TLS (issue #17); default: `natsUrl` alone. */
+  /** NATS credentials and TLS (docs/decisions/0033); default: `natsUrl` alone. */
   readonly nats?: NatsClientSettings;
-  /** Redis mode, ACL user and TLS (issue #17); default: `redisUrl` alone. */
+  /** Redis mode, ACL user and TLS (docs/decisions/0033); default: `redisUrl` alone. */
   readonly redis?: RedisSettings;
   readonly prefix: string;
   /**
@@ -43,7 +43,7 @@ export interface OpenConsoleInspector extends ConsoleInspector {
 }
 
 /**
- * The gateway's console views (issue #16) over the admin functions of
+ * The gateway's console views (docs/decisions/0029) over the admin functions of
  * `troupe inspect`, `troupe status`, `troupe deadletters` and `troupe replay`:
  * read-only, every answer plain JSON. The shard count is read from the
  * deployment record at each call (64 when none was recorded yet); a replay

@@ -7,7 +7,7 @@ import { z } from "zod";
 export const MIN_TOKEN_LENGTH = 16;
 
 /**
- * The tokens file of `troupe gateway --tokens-file` (issue #16): a JSON array
+ * The tokens file of `troupe gateway --tokens-file` (docs/decisions/0028): a JSON array
  * of grants, each a bearer token and the session-id prefix it may reach
  * (`""` or absent: every session), with an optional name for logs.
  *

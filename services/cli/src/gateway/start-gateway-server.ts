@@ -7,9 +7,9 @@ import { openConsoleInspector } from "./console-inspector.js";
 export interface GatewayServerOptions {
   readonly natsUrl: string;
   readonly redisUrl: string;
-  /** NATS credentials and TLS (issue #17); default: `natsUrl` alone. */
+  /** NATS credentials and TLS (docs/decisions/0033); default: `natsUrl` alone. */
   readonly nats?: NatsClientSettings;
-  /** Redis mode, ACL user and TLS (issue #17); default: `redisUrl` alone. */
+  /** Redis mode, ACL user and TLS (docs/decisions/0033); default: `redisUrl` alone. */
   readonly redis?: RedisSettings;
   readonly prefix: string;
   /** Listen address; default 127.0.0.1 (without tokens only loopback is allowed). */
@@ -34,7 +34,7 @@ export interface GatewayServer {
 }
 
 /**
- * Starts the HTTP gateway of a deployment (issue #16) for `troupe gateway`
+ * Starts the HTTP gateway of a deployment (docs/decisions/0030) for `troupe gateway`
  * and `troupe dev`: connects a {@link TroupeClient} to NATS and serves
  * `@troupe/gateway` with it.
  *

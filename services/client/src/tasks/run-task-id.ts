@@ -5,7 +5,7 @@ import { isValidActorId, TroupeError } from "@troupe/protocol";
  * session the message went to and the message's client message id, which the
  * session's stored events resolve to a run (`message.accepted`, `run.started`).
  * Nothing else is needed to find the task again, so a task outlives the process
- * that created it (issue #15, docs/decisions/0025).
+ * that created it (docs/decisions/0025).
  *
  * Shape: `{ sessionId: string, clientMessageId: string }`, both 1 to 128 of
  * `[A-Za-z0-9_-]`.
@@ -20,7 +20,7 @@ const SEPARATOR = ".";
 
 /**
  * A task id that names a run: `<sessionId>.<clientMessageId>`, e.g.
- * `mcp-4f2c.c-91ab` (issue #15).
+ * `mcp-4f2c.c-91ab` (docs/decisions/0025).
  *
  * @param ref - the session and client message id (valid actor ids).
  * @returns the task id.

@@ -10,7 +10,7 @@ import type { RunTaskRef } from "./run-task-id.js";
  * (`tool.approval_requested`) or an answer to a question (`ask_user`,
  * `question.asked`). `sessionId` is the session that owns it: the task's own,
  * or a subagent's (`sub-…`), which is then settled through the parent with
- * `subagentSessionId` (issue #15).
+ * `subagentSessionId` (docs/decisions/0025).
  *
  * Shape: `{ kind: "approval", toolCallId, tool, arguments, sessionId }` or
  * `{ kind: "question", questionId, text, choices?, sessionId }`.
@@ -35,7 +35,7 @@ export type PendingInput =
 export type RunTaskState = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 /**
- * A run task's state as the session's stored events give it (issue #15).
+ * A run task's state as the session's stored events give it (docs/decisions/0025).
  *
  * Shape: `{ state, runId?, answer?, error?, pending?, sequence, createdAtMs?, updatedAtMs? }`:
  * - `state`: `working` until the run ends (also while the message waits to be
@@ -76,7 +76,7 @@ export interface TrackedEvent {
 /**
  * Derives a run task's status from the session's events, fed in stream order.
  * Pure: no IO, no clock, so the same events always give the same status, in
- * any process (issue #15: task state lives in the actors).
+ * any process (task state lives in the actors).
  *
  * The run is found as `TroupeClient.waitForRun` finds it: the session's
  * `message.accepted` naming the message (`cm:<clientMessageId>` or its client

@@ -62,7 +62,7 @@ export interface RunTasksOptions {
 
 /**
  * Protocol tasks (MCP tasks, A2A tasks) mapped to Troupe runs, with no state of
- * its own (issue #15, docs/decisions/0025): a task id encodes the session and
+ * its own (docs/decisions/0025): a task id encodes the session and
  * the client message id of the message that started the run
  * ({@link runTaskId}); its status is read from the session's stored events
  * ({@link RunTaskTracker}); cancelling sends `run.cancel`, settling an approval

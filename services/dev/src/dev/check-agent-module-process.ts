@@ -7,7 +7,7 @@ import { HostStartError, parseErrorLine } from "./host-start-error.js";
  * `troupe dev` spawns its hosts) and returns the models it reports. In a child,
  * because importing an agent module may do anything (start timers, exit);
  * before any server starts, so a bad module or a missing provider key is one
- * error and nothing to stop (issue #13).
+ * error and nothing to stop (docs/decisions/0019).
  *
  * @param command - how to start a host process (see `HostCommand`).
  * @param agentModule - `demo`, an absolute path or a package name.

@@ -34,7 +34,7 @@ export interface DevHostProcess {
   readonly agents: readonly string[];
   /** The model each agent uses, by agent name, as the host reported it. */
   readonly models: Readonly<Record<string, string>>;
-  /** The host's Prometheus endpoint, when it serves one (`--health-port`; issue #18). */
+  /** The host's Prometheus endpoint, when it serves one (`--health-port`). */
   readonly metricsUrl?: string;
   /** Settles when the process has exited. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -70,7 +70,7 @@ export async function startDevHostProcess(options: DevHostProcessOptions): Promi
   });
   const tail: string[] = [];
   // Until it is ready, the host's lines are held back: if it fails, its error
-  // is said once, by the thrown HostStartError (issue #13); once ready, they
+  // is said once, by the thrown HostStartError; once ready, they
   // are passed on (startup warnings included).
   let held: { line: string; stream: "stdout" | "stderr" }[] | undefined = [];
   let reported: { code: string; message: string } | undefined;

@@ -24,7 +24,7 @@ const PLACED_FIELDS = new Set([
 
 /**
  * Turns one line a `troupe host` wrote (its pino JSON log) into readable
- * lines for the `troupe dev` terminal (issue #13): `<level> <actor> <effect>:
+ * lines for the `troupe dev` terminal: `<level> <actor> <effect>:
  * <message> — <code>: <error message>` and the other scalar fields as
  * `key=value`; a stack (`err.stack`, which hosts log for expected errors only
  * at debug level) follows on indented lines. A line that is not a pino record

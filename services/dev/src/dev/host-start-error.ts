@@ -4,7 +4,7 @@ import { TROUPE_ERROR_CODES, TroupeError, type TroupeErrorCode } from "@troupe/p
  * A `troupe host` child of `troupe dev` did not start. When the host said why
  * (its `--json` error line `{"ok":false,"error":{"code","message"}}`), this
  * error carries that code and message only, so `troupe dev` prints the reason
- * once (issue #13: a bad agent module was printed four times); otherwise the
+ * once (a bad agent module was printed four times); otherwise the
  * host's last output. Not retryable: the same host would fail the same way.
  */
 export class HostStartError extends TroupeError {

@@ -44,7 +44,7 @@ export interface DevClusterOptions {
   readonly fresh?: boolean;
   /** Log level of the hosts (pino); default `"warn"`. */
   readonly hostLogLevel?: string;
-  /** Further environment of every host process (e.g. `TROUPE_DEMO_MCP_SERVERS`, issue #15). */
+  /** Further environment of every host process (e.g. `TROUPE_DEMO_MCP_SERVERS`). */
   readonly hostEnv?: Readonly<Record<string, string>>;
   /** One line per step while starting. */
   readonly onProgress?: (line: string) => void;
@@ -59,7 +59,7 @@ export interface DevClusterOptions {
   /** Restarts of one host allowed within a minute; after that it stays down. Default 5. */
   readonly maxRestartsPerMinute?: number;
   /**
-   * Starts the HTTP gateway once the hosts are up (issue #16; `troupe dev`
+   * Starts the HTTP gateway once the hosts are up (`troupe dev`
    * passes one, started in its own process); stopped before the hosts. Its
    * URL goes into the dev state file (`gatewayUrl`). Default: no gateway.
    */
@@ -171,7 +171,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       prefix,
       "--shards",
       String(shardCount),
-      // A free port each, for /healthz, /readyz and /metrics (issue #18).
+      // A free port each, for /healthz, /readyz and /metrics.
       "--health-port",
       "0",
       ...(agentModule === undefined ? [] : ["--agent", agentModule]),
@@ -280,7 +280,7 @@ async function choosePort(
   return (await isPortFree("127.0.0.1", usual)) ? usual : undefined;
 }
 
-/** A host as the dev state records it: id, pid and metrics URL (issue #18). */
+/** A host as the dev state records it: id, pid and metrics URL (docs/decisions/0038). */
 function devStateHost(host: DevHostProcess): DevState["hosts"][number] {
   return {
     hostId: host.hostId,

@@ -56,9 +56,9 @@ export interface LocalCluster extends AsyncDisposable {
  * `nats-server` (JetStream) and `redis-server` on free loopback ports with
  * their data in fresh temporary folders, one actor host serving `agents`, and
  * a {@link TroupeClient} of it. What `troupe dev` runs, minus the separate host
- * processes and the kept data (issue #13).
+ * processes and the kept data.
  *
- * @deprecated Use `createTestDeployment` of `@troupe/testkit` (issue #14): the
+ * @deprecated Use `createTestDeployment` of `@troupe/testkit` (docs/decisions/0023): the
  *   same, plus containers when a container runtime answers, several hosts, and
  *   helpers (`sendAndWait`, `expectEvents`, approvals, a clock for durable
  *   timers). Projects made by `troupe init` before the test kit still use this;

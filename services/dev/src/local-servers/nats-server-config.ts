@@ -25,9 +25,9 @@ export interface NatsServerConfigOptions {
   readonly portsFileDir?: string | undefined;
   /** `server_name`; JetStream clustering needs a unique one per server. */
   readonly serverName?: string | undefined;
-  /** `server_tags`, which stream placement tags match (issue #17). */
+  /** `server_tags`, which stream placement tags match (docs/decisions/0032). */
   readonly serverTags?: readonly string[] | undefined;
-  /** A `cluster` block: this server routes to the others (a 3-node JetStream cluster, issue #17). */
+  /** A `cluster` block: this server routes to the others (a 3-node JetStream cluster). */
   readonly cluster?: NatsClusterConfig | undefined;
 }
 
@@ -47,7 +47,7 @@ export interface NatsClusterConfig {
  * `@troupe/protocol`, so a plain publish to `troupe.<kind>.<id>.in` lands on the
  * shard subject `_troupe.inbox.<shard>.<kind>.<id>`. With `cluster` (and
  * `serverName`) it is one node of a JetStream cluster (`infra/nats-cluster.conf`
- * is its hand-written twin; issue #17).
+ * is its hand-written twin).
  *
  * The same text configures local binaries and containers (`infra/nats-server.conf`
  * is its hand-written twin). Config reference:

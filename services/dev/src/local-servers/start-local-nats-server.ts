@@ -30,7 +30,7 @@ export interface LocalNatsServer extends LocalServer {
    * sends the server SIGHUP (nats-server reloads its configuration, mappings
    * included, without dropping connections). Resolves once the signal is sent;
    * the reload itself takes a few milliseconds (`changeShardCount` waits for a
-   * probe to show the new mapping). Issue #17, docs/decisions/0035.
+   * probe to show the new mapping). See docs/decisions/0035.
    *
    * @param shardCount - the new shard count.
    */

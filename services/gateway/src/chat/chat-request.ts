@@ -18,7 +18,7 @@ const uiMessageSchema = z.looseObject({
 export type ChatUIMessage = z.infer<typeof uiMessageSchema>;
 
 /**
- * The body of `POST /api/chat` as `DefaultChatTransport` sends it (issue #16):
+ * The body of `POST /api/chat` as `DefaultChatTransport` sends it:
  * `{ id, messages, trigger, messageId, ... }` — `id` is the session id; a
  * client that sends only the last message may send `message` instead of
  * `messages`. Extra fields are allowed (the SDK adds the `body` option's).

@@ -11,7 +11,7 @@ import { findRunInProgress } from "./run-in-progress.js";
 import { gatewayErrorOf, runChunks, sendAndFollow } from "./run-stream.js";
 
 /**
- * `/api/chat` routes for the AI SDK's `useChat` (issue #16, decision 0027):
+ * `/api/chat` routes for the AI SDK's `useChat` (decision 0027):
  *
  * - `POST /api/chat` — the body `DefaultChatTransport` sends (`{ id, messages,
  *   trigger, messageId }`, `id` = session id; or `{ id, message }`). A last
@@ -115,14 +115,14 @@ function documentChatRoutes(app: GatewayApp): void {
   app.openAPIRegistry.registerPath({
     method: "post",
     path: "/api/chat",
-    summary: "useChat: send a user message, or answer approvals, and stream the run (issue #16)",
+    summary: "useChat: send a user message, or answer approvals, and stream the run",
     request: { body: { content: { "application/json": { schema: chatRequestSchema } } } },
     responses: { 200: stream, 400: error, 403: error, 409: error, 413: error, 503: error },
   });
   app.openAPIRegistry.registerPath({
     method: "get",
     path: "/api/chat/{id}/stream",
-    summary: "useChat resume: the run in progress from its start, or 204 (issue #16)",
+    summary: "useChat resume: the run in progress from its start, or 204",
     request: { params: chatParamsSchema },
     responses: { 200: stream, 204: { description: "No run in progress." }, 400: error, 403: error },
   });

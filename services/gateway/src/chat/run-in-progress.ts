@@ -9,7 +9,7 @@ export interface RunInProgress {
 const RUN_ENDS = ["run.completed", "run.failed", "run.cancelled"] as const;
 
 /**
- * The session's own run in progress, if any (issue #16, resume): its latest
+ * The session's own run in progress, if any (resume): its latest
  * `run.started` of the session actor, unless a later end event of that run
  * exists. Reads a few single events (`TroupeClient.lastEvent`); only when the
  * latest `run.started` is a subagent's (subagents publish on the parent's

@@ -34,8 +34,8 @@ function pausesAt(
 }
 
 /**
- * The chunks of run `runId` of a session, from its `run.started` on (issue
- * #16): what `GET /api/chat/:id/stream` (resume) and an approval POST
+ * The chunks of run `runId` of a session, from its `run.started` on
+ * (docs/decisions/0027): what `GET /api/chat/:id/stream` (resume) and an approval POST
  * (continuation) send. Ends at the run's end, or when it waits for approvals
  * only (a `finish` with reason `tool-calls`), or when `signal` aborts.
  *

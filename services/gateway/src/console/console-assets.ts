@@ -17,7 +17,7 @@ function isApiPath(path: string): boolean {
 }
 
 /**
- * Serves the built console at `/` (issue #16): its files, and `index.html`
+ * Serves the built console at `/` (docs/decisions/0029): its files, and `index.html`
  * for any other GET that is not under `/api` or `/v1` (the console routes in
  * the browser). Hashed files under `/assets/` are cached for a year,
  * `index.html` is revalidated. Without a build, `/` answers 404 `not_found`

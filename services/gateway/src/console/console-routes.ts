@@ -100,7 +100,7 @@ const actorParams = z.object({
 });
 
 /**
- * The web console at `/` and its read routes under `/v1/console` (issue #16):
+ * The web console at `/` and its read routes under `/v1/console` (docs/decisions/0029):
  *
  * - `GET /v1/console/machines` → `{ machines: MachineChart[] }` (session, run,
  *   tool call machines as state trees; needs no inspector).

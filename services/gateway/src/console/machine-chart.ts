@@ -1,5 +1,5 @@
 /**
- * A statechart as the console draws it (issue #16): the states of an xstate
+ * A statechart as the console draws it (docs/decisions/0029): the states of an xstate
  * machine as a tree, with the transitions leaving each state. Plain JSON.
  *
  * Shape: `{ kind, machineId, root: ChartState }`; `kind` is the actor kind the

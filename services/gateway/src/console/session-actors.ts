@@ -15,7 +15,7 @@ export interface ActorSighting {
 }
 
 /**
- * An actor of a session as its events show it (issue #16).
+ * An actor of a session as its events show it.
  *
  * Shape: `{ address, kind, id, role, label?, firstSequence, lastSequence, lastEventType }`;
  * `role` is `session` (the session itself), `subagent` (a subagent's `sub-…`

@@ -6,7 +6,7 @@ export const DEFAULT_FLEET_READY_TIMEOUT_MS = 10_000;
 
 /**
  * Waits until `fleet` caught up with the events stream (its `ready()`), as
- * every route that answers from it does first (issue #16).
+ * every route that answers from it does first (docs/decisions/0028).
  *
  * @param fleet - the index.
  * @param timeoutMs - how long to wait, in ms; default {@link DEFAULT_FLEET_READY_TIMEOUT_MS}.

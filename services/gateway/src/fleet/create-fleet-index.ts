@@ -26,7 +26,7 @@ export interface FleetIndexOptions {
 }
 
 /**
- * The fleet index following `client`'s deployment (issue #16): one ordered
+ * The fleet index following `client`'s deployment (docs/decisions/0028): one ordered
  * consumer on every session's durable events (`TroupeClient.allSessionEvents`,
  * `troupe.session.*.events.>`) from the events stream's start, then live; per
  * session a {@link SessionRecord} (state, agent, last run, run in progress,
@@ -42,7 +42,7 @@ export interface FleetIndexOptions {
  * JetStream. It starts following at the first call that reads it (`ready()`,
  * which every route of the index awaits first, or a query): a gateway that
  * only serves chats, and a `troupe dev` whose console is never opened, do not
- * decode every event of the deployment (issue #32: that was about 1.1 ms of
+ * decode every event of the deployment (that was about 1.1 ms of
  * the gateway's CPU and 0.4 ms of nats-server's per plain turn). `ready()`
  * resolves once the index caught up with what the stream held when it started
  * following (retrying every second while the stream is missing or unreachable).

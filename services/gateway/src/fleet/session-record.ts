@@ -6,7 +6,7 @@ const runEnds = new Set(["run.completed", "run.failed", "run.cancelled"]);
 
 /**
  * What the gateway knows of one session from its durable events, read in
- * stream order (issue #16): its state, agent, last run and run in progress,
+ * stream order (docs/decisions/0028): its state, agent, last run and run in progress,
  * its latest event, and its open approvals and questions by the rules of
  * `OpenWaits` (`@troupe/client/internal`, shared with the CLI), all closed by
  * the session's own `session.idle` / `session.closed`.

@@ -37,7 +37,7 @@ export type TokenVerifier = (
 ) => AccessScope | undefined | Promise<AccessScope | undefined>;
 
 /**
- * How the gateway authenticates requests (issue #16): a static list of
+ * How the gateway authenticates requests (docs/decisions/0028): a static list of
  * tokens, a verifier hook, or both (the list is tried first). Neither →
  * every request has {@link FULL_ACCESS}, and the gateway listens on loopback only.
  */

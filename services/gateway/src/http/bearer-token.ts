@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 
 /**
  * Whether an HTTP `Authorization` header carries the expected bearer token
- * (`Bearer <token>`, scheme case-insensitive; issue #15). Compares SHA-256
+ * (`Bearer <token>`, scheme case-insensitive). Compares SHA-256
  * digests in constant time, so neither the token's content nor its length
  * leaks through timing.
  *

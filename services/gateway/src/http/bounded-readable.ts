@@ -22,7 +22,7 @@ export class SlowReaderError extends Error {
 
 /**
  * A pull-based `ReadableStream` over an async iterator with a bounded queue
- * (issue #16, backpressure). The source is read only while the queue has
+ * (backpressure). The source is read only while the queue has
  * room, so a slow HTTP client never makes the gateway buffer without bound;
  * the source (a JetStream ordered consumer) waits instead, and nothing
  * upstream — hosts, other clients — is held up. When the queue stays full

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /**
- * Machine-readable codes of the gateway's JSON errors (issue #16). Clients
+ * Machine-readable codes of the gateway's JSON errors (docs/decisions/0030). Clients
  * branch on `code`; `message` is for people.
  */
 export type GatewayErrorCode =

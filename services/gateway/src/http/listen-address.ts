@@ -6,7 +6,7 @@ import { TroupeError } from "@troupe/protocol";
 
 /**
  * The rule `troupe mcp`, `troupe a2a` and `troupe gateway` share for where they may listen
- * (issue #15): without a bearer token only on a loopback address, so only this
+ * (docs/decisions/0030): without a bearer token only on a loopback address, so only this
  * machine reaches the agents; a token, when given, is not blank.
  *
  * @param options - `host`, `token` (undefined = none), `command` (e.g. `"troupe mcp"`)

@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 /**
  * Whether `host` names this machine only: `localhost`, `127.0.0.0/8` or `::1`
  * (brackets allowed). A gateway without tokens listens only on such an
- * address (issue #16), as `troupe mcp` and `troupe a2a` do (issue #15).
+ * address (docs/decisions/0030), as `troupe mcp` and `troupe a2a` do.
  *
  * @param host - a host name or address.
  */

@@ -6,7 +6,7 @@ interface NodeBindings {
 }
 
 /**
- * Closes the request's TCP connection now (issue #16, backpressure): what a
+ * Closes the request's TCP connection now (backpressure): what a
  * stream does when its client stopped reading. Erroring the response body is
  * not enough: `@hono/node-server` waits for the socket to drain before it
  * reads the body again, so a client that never reads would never see the

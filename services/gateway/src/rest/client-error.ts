@@ -3,10 +3,10 @@ import { MediaRejectedError } from "@troupe/protocol";
 import { GatewayError } from "../http/gateway-error.js";
 
 /**
- * The gateway error for what a `TroupeClient` call threw (issue #16):
+ * The gateway error for what a `TroupeClient` call threw (docs/decisions/0030):
  * `invalid_address` / `decode_failed` → 400 `invalid_request` (the session
  * would refuse it; nothing was published), `payload_too_large` → 413
- * `body_too_large`, `media_rejected` (issue #19) → 413 `body_too_large` (`too_large`),
+ * `body_too_large`, `media_rejected` → 413 `body_too_large` (`too_large`),
  * 415 `unsupported_media_type` (`type_not_allowed`) or 400 `media_rejected`
  * (`empty`, `too_many`, `not_found`, `mismatch`; `details.reason` says which),
  * `timeout` → 504 `timeout`, anything else from Troupe or

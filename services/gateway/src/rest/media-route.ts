@@ -48,7 +48,7 @@ export function uploadMediaType(contentType: string | undefined): string {
 }
 
 /**
- * Registers `POST /v1/media` (issue #19, docs/capabilities/media.md): the body is the raw
+ * Registers `POST /v1/media` (docs/capabilities/media.md): the body is the raw
  * bytes, `Content-Type` their media type, `?name=` an optional file name. The
  * bytes go through `TroupeClient.uploadMedia` (its limits and allowed media
  * types) into the deployment's media Object Store; the answer is 201 with the

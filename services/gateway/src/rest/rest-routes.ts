@@ -56,7 +56,7 @@ const postCommand = <P extends z.ZodObject, B extends z.ZodType>(
   });
 
 /**
- * Registers the `/v1` REST + SSE routes (issue #16), each documented in
+ * Registers the `/v1` REST + SSE routes (docs/decisions/0028), each documented in
  * `/v1/openapi.json`:
  *
  * - `POST /v1/sessions/{id}/messages` `{ text, clientMessageId?, agent?, metadata? }` → 202 SendReceipt;

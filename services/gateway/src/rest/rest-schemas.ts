@@ -14,7 +14,7 @@ import {
 // zod) have no `.openapi()`: they are named with zod's own `.meta()`, which
 // the OpenAPI generator reads too.
 //
-// Request and response bodies of the `/v1` REST routes (issue #16), built from
+// Request and response bodies of the `/v1` REST routes, built from
 // the protocol's schemas so that the gateway refuses exactly what a session
 // would refuse, before anything is published. Each is named in the OpenAPI
 // document (`/v1/openapi.json`).

@@ -18,7 +18,7 @@ export interface SessionEventFramesOptions {
 }
 
 /**
- * The SSE text of a session's events, one chunk per event (issue #16): the
+ * The SSE text of a session's events, one chunk per event (docs/decisions/0028): the
  * preamble, then an `id:`/`event:`/`data:` frame per event (ids by
  * `SseEventIds`), and a keep-alive comment after each `keepAliveMs` without
  * one. An iterator (not a generator) so that `return()` — the stream was

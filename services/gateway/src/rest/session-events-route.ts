@@ -43,7 +43,7 @@ const route = createRoute({
 });
 
 /**
- * Registers `GET /v1/sessions/{id}/events` (issue #16): `client.events()`
+ * Registers `GET /v1/sessions/{id}/events` (docs/decisions/0028): `client.events()`
  * from the request's cursor (`Last-Event-ID`, else `?from=`, else 1) as SSE
  * frames (`sessionEventFrames`) through a `boundedReadable`: at most
  * `limits.streamBufferChunks` frames wait for a slow client; when that queue

@@ -1,7 +1,7 @@
 import type { SessionEvent } from "@troupe/client";
 
 /**
- * Where a `GET /v1/sessions/:id/events` stream starts (issue #16).
+ * Where a `GET /v1/sessions/:id/events` stream starts (docs/decisions/0028).
  *
  * Shape: `{ fromSequence: number (1+), skipTransients: number (0+) }`: read the
  * session from events-stream sequence `fromSequence`, and leave out the first
@@ -36,7 +36,7 @@ export function sseCursor(lastEventId: string | undefined, from: number | undefi
 }
 
 /**
- * Gives each event of a `client.events()` iteration its SSE id (issue #16):
+ * Gives each event of a `client.events()` iteration its SSE id (docs/decisions/0028):
  * `<seq>` for a durable event (its events-stream sequence), `<seq>.<k>` for
  * the k-th (from 1) transient event read from the deltas stream after durable
  * event `<seq>` (`SessionEvent.sequence` of a delta is that of the durable

@@ -43,7 +43,7 @@ interface LoggedChunk {
 /**
  * Translates the events of ONE run tree of a session — the session's run,
  * its tool calls and its subagents' runs — into AI SDK UI message stream
- * chunks (`ai` 7, `UIMessageChunk`; issue #16, decision 0027). Pure: feed
+ * chunks (`ai` 7, `UIMessageChunk`; decision 0027). Pure: feed
  * events in events-stream order (durable events and the transient
  * `run.delta` / `tool.progress` that `TroupeClient.events` merges in) with
  * {@link RunStreamTranslator.push}; it returns the chunks to send.

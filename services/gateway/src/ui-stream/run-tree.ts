@@ -1,7 +1,7 @@
 import { toolActorId } from "@troupe/protocol";
 
 /**
- * Which actors belong to one run tree (issue #16): a session's run and the
+ * Which actors belong to one run tree (docs/decisions/0027): a session's run and the
  * runs of the subagents it delegated to. A subagent publishes on its parent
  * session's subjects under its own actors (`session/sub-…`, `run/sub-…`) and
  * with run ids that repeat the parent's (`r1`), and a tool call's actor is

@@ -18,7 +18,7 @@ interface ToolCallView {
 type ToolEvent = SessionEvent["event"];
 
 /**
- * The tool calls of a run tree as dynamic tool parts (issue #16, decision
+ * The tool calls of a run tree as dynamic tool parts (decision
  * 0027; the client knows no tool types, so every part is `dynamic`):
  *
  * | event                                   | chunks                                                                 |

@@ -1,7 +1,7 @@
 import { isValidActorId } from "@troupe/protocol";
 
 /**
- * Ids the UI message stream gives to what it shows (issue #16, decision 0027).
+ * Ids the UI message stream gives to what it shows (decision 0027).
  * Run ids (`r1`, `r2`, …) and model tool call ids repeat across a session
  * and its subagents' `sub-…` sessions, so every UI id names its owner.
  */

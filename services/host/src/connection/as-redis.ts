@@ -6,7 +6,7 @@ import type { Redis } from "ioredis";
  * `Redis`: agent modules' `redis` (`AgentModuleContext`), the console
  * inspector and the admin and MCP connections, whose readers hand it to such
  * code. Both classes share the commands Troupe uses and a Cluster runs every
- * Troupe script (one hash tag per shard, issue #17), so the cast is sound at
+ * Troupe script (one hash tag per shard), so the cast is sound at
  * run time for those commands. Every use is a call of this function, so `grep
  * asRedis` finds them all.
  *

@@ -5,7 +5,7 @@ import type { NatsClientSettings } from "./nats-client-settings.js";
 
 /**
  * Opens a host's NATS connection with the deployment's credentials and TLS
- * (issue #17), with the reconnect behaviour `ActorHost.start` uses for a URL
+ * (docs/decisions/0033), with the reconnect behaviour `ActorHost.start` uses for a URL
  * (nats.js defaults). The caller owns it: close it after `host.stop()`.
  *
  * @param settings - URLs, credentials, TLS.

@@ -3,7 +3,7 @@ import { TroupeError } from "@troupe/protocol";
 /**
  * A connection setting is unusable: the config file cannot be read or parsed,
  * breaks the schema, or a value (URL, file path, mode combination) is wrong.
- * Nothing was connected. Not retryable. Code `invalid_options` (issue #17).
+ * Nothing was connected. Not retryable. Code `invalid_options` (docs/decisions/0033).
  *
  * Shape: `TroupeError` plus `source` (e.g. `"--config /etc/troupe.yaml"`,
  * `"TROUPE_REDIS_URL"`, `"--nats-tls-ca"`). Messages never carry a password:

@@ -69,7 +69,7 @@ export type RedisConfig = z.infer<typeof redisConfigSchema>;
 /**
  * A connection config file (`--config <file>` / `TROUPE_CONFIG`), YAML or
  * JSON (JSON is YAML). Every field is optional; flags and `TROUPE_*`
- * variables override it field by field (issue #17). Relative file paths are
+ * variables override it field by field (docs/decisions/0033). Relative file paths are
  * taken relative to the config file's folder.
  *
  * @example

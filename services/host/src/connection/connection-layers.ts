@@ -88,7 +88,7 @@ export function flagsLayer(flags: ConnectionFlags): ConnectionLayer {
 }
 
 /**
- * The `TROUPE_NATS_*` / `TROUPE_REDIS_*` variables as a layer (issue #17).
+ * The `TROUPE_NATS_*` / `TROUPE_REDIS_*` variables as a layer (docs/decisions/0033).
  * Empty values count as unset.
  *
  * @throws {@link ConnectionConfigError} for a sentinel list without a master name (or the reverse).

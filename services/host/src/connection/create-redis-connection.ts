@@ -18,7 +18,7 @@ const CLUSTER_LEVEL_OPTIONS = [
 
 /**
  * Opens the deployment's Redis connection — the one factory every CLI entry
- * point uses (issue #17): a `Redis` for a standalone server (`redis://`,
+ * point uses (docs/decisions/0033): a `Redis` for a standalone server (`redis://`,
  * `rediss://`) or a Sentinel-managed master (`sentinels` + `name`), a
  * `Cluster` for Redis Cluster. ACL user, password and TLS files apply to every
  * node (and to the master found through Sentinel).

@@ -8,7 +8,7 @@ const SECRET_FIELDS = ["password", "pass", "token", "sentinelPassword", "seed"] 
 const URL_FIELDS = ["url", "natsUrl", "redisUrl", "nats", "redis"] as const;
 
 /**
- * Paths pino censors in every log record of a host (issue #17): passwords,
+ * Paths pino censors in every log record of a host (docs/decisions/0033): passwords,
  * tokens and seeds of option objects (`password`, `credentials.pass`,
  * `options.redis.sentinelPassword`, …, to a depth of four) become `***`; URLs
  * (`url`, `natsUrl`, `redisUrl`, and `nats` / `redis` when strings) keep
@@ -22,7 +22,7 @@ export const REDACTED_LOG_PATHS: readonly string[] = [...SECRET_FIELDS, ...URL_F
  * The pino logger `troupe host` gives its `ActorHost`: level from
  * `TROUPE_LOG_LEVEL` (default `info`), secrets redacted (see
  * {@link REDACTED_LOG_PATHS}), and `trace_id` / `span_id` of the active span
- * on every record written while one is (issue #18).
+ * on every record written while one is.
  *
  * @param destination - where lines go; default stdout (pino's default).
  * @returns the logger.

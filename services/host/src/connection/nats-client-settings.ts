@@ -2,7 +2,7 @@ import type { TroupeClientCredentials, TroupeClientTls } from "@troupe/client";
 
 /**
  * What nats.js / `TroupeClient.connect` needs besides a name: URLs,
- * credentials, TLS (issue #17). Spread it into `TroupeClient.connect({...})`
+ * credentials, TLS (docs/decisions/0033). Spread it into `TroupeClient.connect({...})`
  * or `connectNats({...})`; `connectHostNats` takes it for hosts.
  */
 export interface NatsClientSettings {

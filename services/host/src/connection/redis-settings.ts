@@ -1,7 +1,7 @@
 import type { TlsFiles } from "./connection-config.js";
 
 /**
- * Where Redis is, in one of three connection modes (issue #17):
+ * Where Redis is, in one of three connection modes (docs/decisions/0033):
  *
  * - `standalone`: one server, `redis://` or `rediss://` (TLS) URL;
  * - `cluster`: Redis Cluster, seed node URLs (ioredis `Cluster` discovers the rest);

@@ -39,14 +39,14 @@ const RESEARCHER_INSTRUCTIONS = [
  * `clock` (`read`), `save_note` (`idempotent_write`) and `send_email`
  * (`non_idempotent_write`, so the default policy asks the user to approve each
  * call; it only writes to an outbox in Redis) — and one subagent,
- * `researcher`, whose agent has only the `clock` (issue #14: a conversation
+ * `researcher`, whose agent has only the `clock` (a conversation
  * with a tool call, an approval and a subagent to record as a fixture).
  *
  * Model: `TROUPE_MODEL` when set (e.g. `openai:gpt-4o-mini`); otherwise — and
  * for `scripted` / `scripted:demo` — a `ScriptedModel` playing
  * {@link demoAgentScript}, which turns plain English into these tool calls.
  *
- * MCP servers (issue #15): those of `TROUPE_DEMO_MCP_SERVERS` (JSON of
+ * MCP servers: those of `TROUPE_DEMO_MCP_SERVERS` (JSON of
  * `mcpServers`; what `troupe dev --mcp <name>=<command line>` sets), their
  * tools offered as `<name>__<tool>` beside the demo's own.
  *

@@ -3,7 +3,7 @@ import { TroupeError } from "@troupe/protocol";
 
 /**
  * Environment variable through which `troupe dev --mcp` gives the demo agent's
- * hosts its MCP servers (issue #15): JSON `{ "<name>": { "command": "…",
+ * hosts its MCP servers: JSON `{ "<name>": { "command": "…",
  * "args": ["…"] } }`, the `mcpServers` of `defineAgent`. `troupe host` with
  * the demo agent reads it too.
  */

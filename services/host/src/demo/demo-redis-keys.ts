@@ -6,7 +6,7 @@ const keys = new RedisKeys(DEFAULT_DEPLOYMENT_PREFIX);
 /**
  * Redis hash of the demo's notes of one session (`troupe:demo:notes:<sessionId>`):
  * field = note title, value = note text (`save_note`). One per session, so a
- * new session starts with no notes (issue #13).
+ * new session starts with no notes.
  *
  * @param sessionId - the session whose run called `save_note`.
  */

@@ -13,7 +13,7 @@ export interface AgentModel {
    * model object (the demo's `troupe.scripted:demo-agent`).
    */
   readonly model: string;
-  /** The fallback chain after `model`, as spec strings or `<provider>:<model id>` (issue #19); absent when none. */
+  /** The fallback chain after `model`, as spec strings or `<provider>:<model id>` (docs/decisions/0042); absent when none. */
   readonly fallbackModels?: readonly string[];
 }
 
@@ -21,9 +21,9 @@ export interface AgentModel {
  * Resolves the model of each agent as a host will for a session that names no
  * model (the agent's, else `TROUPE_MODEL`, else the scripted demo), so that a
  * missing provider key stops `troupe dev` / `troupe host` at start rather than
- * failing the first message (issue #13); the models of a fallback chain too, so a
- * missing key of a fallback is not found first during an outage of the primary
- * (issue #19). Resolving makes no network call.
+ * failing the first message (docs/decisions/0019); the models of a fallback chain too, so a
+ * missing key of a fallback is not found first during an outage of the primary.
+ * Resolving makes no network call.
  *
  * @param agents - the agents served.
  * @param env - where keys and `TROUPE_MODEL` are read, as the hosts will.

@@ -7,7 +7,7 @@ import { demoAgents } from "../demo/demo-agents.js";
 
 /**
  * What `troupe host --check` checks, and `troupe dev` through it before it
- * starts any server (issue #13): the agent module imports and exports agents,
+ * starts any server (docs/decisions/0019): the agent module imports and exports agents,
  * and — when the agents are known without calling a factory (agents exported
  * as values, or the demo) — each agent's model has its provider key in this
  * environment, which the hosts inherit. A module exporting a factory is

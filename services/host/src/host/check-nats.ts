@@ -6,7 +6,7 @@ import { natsServerUrls } from "@troupe/protocol";
  * Connects to NATS once and closes the connection.
  *
  * @param url - NATS URL, e.g. `nats://127.0.0.1:4222`, or several seeds
- *   comma-separated (any one answering is enough; issue #17).
+ *   comma-separated (any one answering is enough).
  * @param timeoutMs - connect timeout, in ms; default 3 000 ms.
  * @throws NatsUnreachableError when no server answers.
  */

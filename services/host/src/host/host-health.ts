@@ -1,9 +1,9 @@
 /**
- * What a host process reports on its health endpoint (issue #17): `starting`
+ * What a host process reports on its health endpoint (docs/decisions/0034): `starting`
  * until `ActorHost.start` resolved (its initial share of shards is leased and
  * their consumers run), `ready` while it serves, `stalled` while the latest
  * 5 s window of its event loop had a delay over a quarter of the lease TTL
- * (synchronous work holds the host, issue #31), `draining` from the moment
+ * (synchronous work holds the host), `draining` from the moment
  * its graceful stop began (SIGTERM) until the process exits.
  */
 export type HostPhase = "starting" | "ready" | "stalled" | "draining";
@@ -30,7 +30,7 @@ export interface HostReadiness {
   readonly ownedShards?: number;
   /** Live hosts of the deployment at its last heartbeat. */
   readonly members?: number;
-  /** The event loop's delay over the latest 5 s window, in ms (issue #31). */
+  /** The event loop's delay over the latest 5 s window, in ms (docs/decisions/0047). */
   readonly eventLoopDelayMs?: { readonly p99: number; readonly max: number };
 }
 

@@ -8,8 +8,8 @@ export interface MetricsScrape {
 }
 
 /**
- * The HTTP routes of a host process (issue #17), as a Hono app so later routes
- * (`/metrics`, issue #18) are added beside them:
+ * The HTTP routes of a host process (docs/decisions/0034), as a Hono app so later routes
+ * (`/metrics`) are added beside them:
  *
  * - `GET /healthz` — liveness: `200 {"status":"ok"}` whenever the process and
  *   its event loop answer (also while starting and draining);
@@ -18,8 +18,8 @@ export interface MetricsScrape {
  *   and `draining` from SIGTERM on, so a load balancer or Kubernetes stops
  *   counting the pod while it hands its shards over; `503` `stalled` while the
  *   latest 5 s window of the event loop had a delay over a quarter of the lease
- *   TTL (issue #31). The body carries `eventLoopDelayMs: { p99, max }`.
- * - `GET /metrics` (issue #18, when `metrics` is given) — the host's
+ *   TTL (docs/decisions/0047). The body carries `eventLoopDelayMs: { p99, max }`.
+ * - `GET /metrics` (when `metrics` is given) — the host's
  *   OpenTelemetry metrics in the Prometheus text format (0.0.4), collected at
  *   each request.
  *

@@ -42,7 +42,7 @@ export interface ImportedAgentModule {
 /**
  * Imports a module given to `troupe host --agent` / `troupe dev --agent` and
  * checks its export, without calling a factory: `troupe dev` does this before
- * starting anything, so a bad module is one error (issue #13).
+ * starting anything, so a bad module is one error (docs/decisions/0019).
  *
  * @param specifier - module path (relative to the working directory) or package name.
  * @returns the imported module.
@@ -58,7 +58,7 @@ export async function importAgentModule(specifier: string): Promise<ImportedAgen
   try {
     loaded = (await import(url)) as Record<string, unknown>;
   } catch (error) {
-    // The import error is chained, not pasted in; the CLI prints the chain once (issue #11).
+    // The import error is chained, not pasted in; the CLI prints the chain once.
     throw new AgentModuleError(specifier, "cannot be imported", { cause: error });
   }
   loaded = moduleExports(loaded);

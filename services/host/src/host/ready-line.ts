@@ -9,11 +9,11 @@ export interface ReadyLine {
   readonly pid?: number;
   /** Names of the agents served; empty when the host serves no agents. */
   readonly agents: readonly string[];
-  /** The model each agent uses, by agent name (`troupe host` reports it; issue #13). */
+  /** The model each agent uses, by agent name (`troupe host` reports it). */
   readonly models?: Readonly<Record<string, string>>;
-  /** Base URL of the host's health endpoint (`troupe host --health-port`; issue #17). */
+  /** Base URL of the host's health endpoint (`troupe host --health-port`). */
   readonly healthUrl?: string;
-  /** URL of the host's Prometheus metrics (`<healthUrl>/metrics`; issue #18). */
+  /** URL of the host's Prometheus metrics (`<healthUrl>/metrics`). */
   readonly metricsUrl?: string;
 }
 

@@ -5,7 +5,7 @@ import { TroupeError } from "@troupe/protocol";
  * No Redis server answered at the URL, or it refused the credentials or the
  * TLS handshake. Retryable: start one (or fix the URL) and try again. Code
  * `unavailable`; `url` is the URL tried (or a description of the cluster /
- * sentinel settings), its password redacted (issue #17); `cause` the ioredis
+ * sentinel settings), its password redacted (docs/decisions/0033); `cause` the ioredis
  * error (e.g. `WRONGPASS`, `NOAUTH`, a TLS error).
  */
 export class RedisUnreachableError extends TroupeError {
@@ -19,7 +19,7 @@ export class RedisUnreachableError extends TroupeError {
     const reason = cause instanceof Error ? cause.message : String(cause);
     const shown = redactUrl(url);
     // The server answered but refused the credentials (ACL): starting a server
-    // is the wrong advice then (issue #17, found by a new user's trial).
+    // is the wrong advice then (found by a new user's trial).
     const refused = /\b(WRONGPASS|NOAUTH|NOPERM)\b/.test(reason);
     super(
       "unavailable",

@@ -25,8 +25,8 @@ export interface HostHttpServer {
 }
 
 /**
- * Serves a host process's HTTP routes (health now, metrics with issue #18) with
- * `@hono/node-server` (issue #17).
+ * Serves a host process's HTTP routes (health and metrics) with
+ * `@hono/node-server` (docs/decisions/0034).
  *
  * @param options - app, address and port.
  * @returns once listening.

@@ -3,7 +3,7 @@ import type { RedisConnectionLogger } from "@troupe/runtime";
 /**
  * A {@link RedisConnectionLogger} writing one line per report to stderr, for the
  * Redis clients the CLI creates outside the host's logger (the tools' client of
- * `troupe host`, the admin commands' client). Issue #11.
+ * `troupe host`, the admin commands' client). Decision 0010.
  *
  * @param name - what the line starts with, e.g. `troupe host h1`.
  * @returns the logger.

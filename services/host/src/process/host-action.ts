@@ -120,7 +120,7 @@ export interface HostCommandOptions extends Omit<HostProcessOptions, "agents"> {
  */
 export async function startHostProcess(options: HostProcessOptions = {}): Promise<HostProcess> {
   const connection = await resolveConnection(options);
-  // Known before the start, for the telemetry resource (issue #18): the
+  // Known before the start, for the telemetry resource: the
   // host's own default, `host-<pid>-<8 hex>`.
   const hostId = options.hostId ?? defaultHostId();
   // Liveness answers from before the start (which waits for the shards); readiness once it ran.
@@ -148,7 +148,7 @@ export async function startHostProcess(options: HostProcessOptions = {}): Promis
     options.agent ??
     (connection.source === "troupe dev" ? connection.dev?.agentModule : undefined) ??
     DEMO_AGENT_MODULE;
-  // The host's own connections carry the deployment's credentials and TLS (issue #17);
+  // The host's own connections carry the deployment's credentials and TLS;
   // the host does not own them, so they are closed after it stopped.
   const nats = await connectHostNats(connection.nats, options.hostId ?? "troupe-host");
   const hostRedis = createRedisConnection(connection.redis, {
@@ -180,7 +180,7 @@ export async function startHostProcess(options: HostProcessOptions = {}): Promis
       options.agents === undefined
         ? await loadAgentModule(agentModule, context)
         : await agentsOfExport(options.agents, context, "the agents option");
-    // A model whose provider key is missing stops the host now, not at the first message (issue #13).
+    // A model whose provider key is missing stops the host now, not at the first message.
     models = agentModels(agents, process.env);
     shardCount =
       options.shards ??

@@ -2,12 +2,12 @@ import { Option, type Command } from "commander";
 import { portNumber, positiveInteger } from "../settings/parse-number.js";
 
 /**
- * Adds the options of `troupe host`'s health endpoint and drain (issue #17):
+ * Adds the options of `troupe host`'s health endpoint and drain (docs/decisions/0034):
  * `--health-port <port>` (`TROUPE_HEALTH_PORT`; off when absent, 0 = any free
  * port), `--health-host <address>` (`TROUPE_HEALTH_HOST`, default 127.0.0.1;
  * `0.0.0.0` in a container, where the kubelet probes the pod's address) and
  * `--drain-timeout <ms>` (`TROUPE_DRAIN_TIMEOUT_MS`, the host's `drainTimeoutMs`,
- * default 10 000); `--no-metrics` leaves `/metrics` (Prometheus, issue #18)
+ * default 10 000); `--no-metrics` leaves `/metrics` (Prometheus)
  * off the health endpoint, where it is served by default.
  *
  * @param command - the `host` command.

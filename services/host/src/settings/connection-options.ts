@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 
 /**
- * Adds the connection options every command shares (issue #17): servers
+ * Adds the connection options every command shares (docs/decisions/0033): servers
  * (`--nats`, `--redis`, `--redis-cluster`, `--redis-sentinels` +
  * `--redis-master`), credentials given as files or user names (`--nats-user`,
  * `--nats-creds`, `--nats-nkey`, `--redis-user`), TLS files, `--prefix` and

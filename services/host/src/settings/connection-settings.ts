@@ -32,9 +32,15 @@ export interface ConnectionSettings {
    * only take a URL). May hold a password: print with `redactUrl`.
    */
   readonly redisUrl: string;
-  /** NATS URLs, credentials and TLS, for every NATS connection the command opens (issue #17). */
+  /**
+   * NATS URLs, credentials and TLS, for every NATS connection the command opens
+   * (docs/decisions/0033).
+   */
   readonly nats: NatsClientSettings;
-  /** Redis endpoint (standalone, cluster, sentinel), ACL user, password and TLS (issue #17). */
+  /**
+   * Redis endpoint (standalone, cluster, sentinel), ACL user, password and TLS
+   * (docs/decisions/0033).
+   */
   readonly redis: RedisSettings;
   /** Deployment prefix (Redis keys, stream names); default `"troupe"`. */
   readonly prefix: string;
@@ -47,7 +53,7 @@ export interface ConnectionSettings {
 }
 
 /**
- * Finds the servers for a command (issue #17). Each field, first that is set:
+ * Finds the servers for a command (docs/decisions/0033). Each field, first that is set:
  *
  * 1. flags (`--nats`, `--redis`, `--redis-cluster`, `--nats-creds`, …);
  * 2. environment (`TROUPE_NATS_URL`, `TROUPE_NATS_PASSWORD`, `TROUPE_REDIS_URL`, …);

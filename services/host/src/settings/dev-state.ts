@@ -4,7 +4,7 @@ import { devStatePath, readDevStateFile, type DevState } from "@troupe/client/in
 
 // The state file's schema, path and readers live in @troupe/client, so that
 // `TroupeClient.connect()` finds a running `troupe dev` the same way the CLI
-// does (issue #13); only `troupe dev` writes it, from here.
+// does; only `troupe dev` writes it, from here.
 export {
   devStatePath,
   devStateSchema,

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 
-/** The stream flags of `troupe host` and `troupe dev` (issue #17). */
+/** The stream flags of `troupe host` and `troupe dev` (docs/decisions/0032). */
 export interface StreamFlags {
   /** `--stream-replicas` / `TROUPE_STREAM_REPLICAS`: replicas of every stream, 1–5. */
   readonly streamReplicas?: number | undefined;
@@ -19,8 +19,8 @@ export interface StreamSettings {
 /**
  * Adds the stream replication flags to a command: `--stream-replicas <count>`
  * (`TROUPE_STREAM_REPLICAS`), `--stream-cluster <name>` (`TROUPE_STREAM_CLUSTER`)
- * and `--stream-tags <tags>` (`TROUPE_STREAM_TAGS`, comma-separated). Issue #17,
- * decision 0032.
+ * and `--stream-tags <tags>` (`TROUPE_STREAM_TAGS`, comma-separated).
+ * Decision 0032.
  *
  * @param command - `troupe host` or `troupe dev`.
  * @returns the same command.

@@ -35,7 +35,7 @@ export interface HostMetricsEndpoint {
  * Creates the host process's OpenTelemetry `MeterProvider` with a Prometheus
  * reader that serves no port of its own (`preventServerStart`): the host's
  * health server answers `GET /metrics` with {@link HostMetricsEndpoint.scrape}
- * (issue #18). Registers it as the global meter provider, so the runtime's and
+ * (docs/decisions/0038). Registers it as the global meter provider, so the runtime's and
  * the agents' instruments (`metrics.getMeter("troupe")`) record into it; call it
  * **before** `ActorHost.start`, which creates its instruments once. Resource:
  * `service.name` and `troupe.host.id` (also a label of every series, as

@@ -4,7 +4,7 @@ import type { DiagLogger } from "@opentelemetry/api";
 /**
  * A diag logger for the OpenTelemetry SDK that writes its warnings and errors
  * — an export to a collector that cannot be reached, a bad setting — each
- * distinct one once, as a `troupe: OpenTelemetry …` line (issue #18: with no
+ * distinct one once, as a `troupe: OpenTelemetry …` line (with no
  * diag logger the SDK says nothing, and traces go nowhere unnoticed). Info
  * and debug messages are dropped; `OTEL_LOG_LEVEL` gives the SDK's own
  * console logger instead.

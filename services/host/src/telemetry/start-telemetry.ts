@@ -53,9 +53,8 @@ const NOTHING_STARTED: Telemetry = {
 
 /**
  * Starts the OpenTelemetry Node SDK for a `troupe` process when the standard
- * `OTEL_*` environment variables configure it (issue #18,
- * docs/decisions/0036) — the one place the CLI registers an SDK; the
- * libraries use only `@opentelemetry/api`.
+ * `OTEL_*` environment variables configure it (docs/decisions/0036) — the one
+ * place the CLI registers an SDK; the libraries use only `@opentelemetry/api`.
  *
  * Tracing (see `telemetrySettings`): the exporter, OTLP protocol and endpoint,
  * batch delays (`OTEL_BSP_SCHEDULE_DELAY`) and sampler come from the

@@ -1,6 +1,6 @@
 /**
  * What the standard OpenTelemetry environment variables ask of a Troupe
- * process (issue #18, docs/decisions/0036). Pure: reads only `env`.
+ * process (docs/decisions/0036). Pure: reads only `env`.
  *
  * - `OTEL_SDK_DISABLED=true`: nothing at all.
  * - Tracing is on when `OTEL_TRACES_EXPORTER` names an exporter (not `none`),

@@ -1,7 +1,7 @@
 import { isSpanContextValid, trace } from "@opentelemetry/api";
 
 /**
- * The ids of the active span for a log record (issue #18): `trace_id` and
+ * The ids of the active span for a log record: `trace_id` and
  * `span_id` (32 and 16 lowercase hex characters, the OpenTelemetry log data
  * model's names), or nothing when no valid span is active (tracing off, or
  * outside any span). Used as the `mixin` of every pino logger the CLI creates.

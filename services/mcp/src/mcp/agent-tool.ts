@@ -23,7 +23,7 @@ const MAX_DESCRIPTION_CHARS = 300;
 /**
  * How `troupe mcp` describes an agent: its name, and the first line of its
  * instructions (cut after the first sentence when that line is long), e.g.
- * `demo` → "You are the Troupe demo agent." (issue #15).
+ * `demo` → "You are the Troupe demo agent."
  *
  * @param agent - `{ name, instructions }` of an agent definition.
  */
@@ -44,7 +44,7 @@ export function servedAgentOf(agent: {
 }
 
 /**
- * The MCP tool of an agent (issue #15): named after the agent, input
+ * The MCP tool of an agent (docs/decisions/0025): named after the agent, input
  * `{ message: string, sessionId?: string }`, output
  * `{ answer, state, sessionId, taskId, runId? }` (`structuredContent`),
  * task support `optional` (a call with `task` returns at once, see
@@ -125,8 +125,8 @@ export function parseAgentToolArguments(value: unknown): AgentToolArguments {
 
 /**
  * Where a `tools/call` that carries an idempotency key in its `_meta`
- * (`dev.troupe/idempotency-key`, what a Troupe host sends to every MCP tool;
- * issue #15) goes: a client message id derived from the key, and — when the
+ * (`dev.troupe/idempotency-key`, what a Troupe host sends to every MCP tool)
+ * goes: a client message id derived from the key, and — when the
  * call names no session — a session id derived from it too, so a retried call
  * (the same key) starts no second run and answers with the first run's task.
  *

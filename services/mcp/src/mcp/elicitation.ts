@@ -7,7 +7,7 @@ const MAX_ARGUMENTS_CHARS = 500;
 
 /**
  * The elicitation request (`elicitation/create`, form mode) that puts an
- * approval or a question of a run to the MCP client's user (issue #15):
+ * approval or a question of a run to the MCP client's user (docs/decisions/0025):
  *
  * - approval: "Approve send_email {…}?" with `{ approve: boolean, reason?: string }`;
  * - question: the question's text with `{ answer: string }` (an enum of its choices when it has some).
@@ -53,7 +53,7 @@ export function elicitationFor(pending: PendingInput, taskId: string): ElicitReq
 }
 
 /**
- * How the user's response settles the approval or question (issue #15):
+ * How the user's response settles the approval or question (docs/decisions/0025):
  * `accept` with `approve: true` approves, with `approve: false` denies (with
  * the `reason`); `decline` denies an approval; an accepted answer answers a
  * question. `cancel` (dismissed) or a declined question settle nothing: the

@@ -18,7 +18,7 @@ export interface McpHttpServer {
 }
 
 /**
- * Serves MCP over Streamable HTTP at `/mcp` (issue #15): one SDK
+ * Serves MCP over Streamable HTTP at `/mcp`: one SDK
  * `StreamableHTTPServerTransport` and one server from `createMcpServer` per
  * MCP session (`Mcp-Session-Id`), kept in memory — a session is a connection,
  * not task state: after a restart clients initialize again and their tasks

@@ -14,7 +14,7 @@ export interface McpListenAddress {
 }
 
 /**
- * Checks where `troupe mcp` may listen (issue #15): without a token only on a
+ * Checks where `troupe mcp` may listen: without a token only on a
  * loopback address, so only this machine reaches the agents.
  *
  * @param options - `host` (default 127.0.0.1), `port` (default 7410; 0 = any free), `token`.

@@ -6,7 +6,7 @@ import type { RunTaskRef, RunTaskStatus } from "@troupe/client/tasks";
 export const TASK_POLL_INTERVAL_MS = 500;
 
 /**
- * A run task as an MCP task (spec 2025-11-25, `tasks/get`; issue #15). The
+ * A run task as an MCP task (spec 2025-11-25, `tasks/get`). The
  * states map one to one; `ttl` is `null` (the task lives as long as the
  * deployment keeps the session's events); times come from the events, or
  * `nowMs` before the session admitted the message.

@@ -46,7 +46,7 @@ export interface ServingMcp {
 
 /**
  * Serves the agents of a deployment as an MCP server, over Streamable HTTP or
- * stdio (issue #15; see `createTroupeMcpServer`). On stdio nothing but MCP
+ * stdio (see `createTroupeMcpServer`). On stdio nothing but MCP
  * messages goes to stdout.
  *
  * @param options - see {@link ServeMcpOptions}.

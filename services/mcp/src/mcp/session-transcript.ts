@@ -3,8 +3,8 @@ import { decodeTranscriptEntry, transcriptSubject, type TranscriptEntry } from "
 
 /**
  * Reads a session's transcript (`_troupe.transcript.<sessionId>` in the
- * deployment's transcript stream), in entry order, each entry once (issue #15:
- * the `troupe://sessions/{sessionId}/transcript` resource of `troupe mcp`).
+ * deployment's transcript stream), in entry order, each entry once (the
+ * `troupe://sessions/{sessionId}/transcript` resource of `troupe mcp`).
  *
  * @param js - JetStream client of the deployment.
  * @param stream - the transcript stream (`streamNames(prefix).transcript`).
@@ -59,7 +59,7 @@ export function formatTranscript(sessionId: string, entries: readonly Transcript
       }
       if ((entry.toolCalls ?? []).length > 0) lines.push("");
     } else if (entry.role === "summary") {
-      // A compaction summary (issue #19): the entries before `through` stay above it.
+      // A compaction summary: the entries before `through` stay above it.
       lines.push(`**summary** (of entries 0–${entry.through - 1})`, "", entry.text, "");
     } else {
       lines.push(`**tool** \`${entry.toolName}\` (${entry.toolCallId}): ${entry.status}`, "");

@@ -52,7 +52,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /**
  * An MCP server (the SDK's low-level `Server`, protocol 2025-11-25) that serves
- * a Troupe deployment's agents (issue #15):
+ * a Troupe deployment's agents (docs/decisions/0025):
  *
  * - `tools/list`: one tool per agent ({@link agentTool}); `tools/call` sends
  *   the message to the session (a new one without `sessionId`) and waits for

@@ -2,7 +2,7 @@ import { TroupeError } from "@troupe/protocol";
 import type { Clock } from "@troupe/runtime";
 
 /**
- * The controllable clock of a test deployment (issue #14): the deployment's
+ * The controllable clock of a test deployment (docs/decisions/0023): the deployment's
  * time is the real time plus an offset that only {@link TestClock.advance}
  * changes, so it starts at the real time and only moves forward.
  *

@@ -76,7 +76,7 @@ export interface TestDeploymentOptions {
 }
 
 /**
- * Starts a throwaway Troupe deployment for a test (issue #14): real NATS
+ * Starts a throwaway Troupe deployment for a test (docs/decisions/0023): real NATS
  * JetStream and Redis servers — containers (`nats:2.10`, `redis:7`, through the
  * optional `testcontainers` package) when a container runtime answers, else the
  * local `nats-server` and `redis-server` binaries on free loopback ports —

@@ -169,7 +169,7 @@ export interface TestDeployment extends AsyncDisposable {
   ): Promise<CommandOutcome>;
 
   /**
-   * The recorded history of an actor (issue #14), for a fixture that
+   * The recorded history of an actor (docs/decisions/0020), for a fixture that
    * `replayHistory` replays offline: its journal re-run through the pure step,
    * every generation, and with `tree` the whole conversation (a session's runs,
    * tool calls, subagents). What `troupe history export` writes; save it with

@@ -2,8 +2,7 @@ import { TroupeError } from "@troupe/protocol";
 
 /**
  * The events a test waited for did not all appear within its timeout
- * (`expectEvents`, `waitForApproval`, `waitForQuestion` of a test deployment;
- * issue #14). Code `timeout`.
+ * (`expectEvents`, `waitForApproval`, `waitForQuestion` of a test deployment). Code `timeout`.
  *
  * Shape: `{ code: "timeout", sessionId, timeoutMs, missing, seen }`: `missing`
  * describes the first expectation not met (and those after it), `seen` lists

@@ -39,8 +39,8 @@ export interface ContainerTestServers {
  * @returns The client URLs and a stop function.
  * @throws TroupeError (`unavailable`) when the optional `testcontainers`
  *   package is not installed.
- * @throws The testcontainers error when a container does not start (source: issue #14,
- *   the detection moved here from the repository's test harness).
+ * @throws The testcontainers error when a container does not start (the detection
+ *   moved here from the repository's test harness; decision 0023).
  */
 export async function startContainerTestServers(
   options: ContainerTestServersOptions,

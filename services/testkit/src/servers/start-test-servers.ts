@@ -48,7 +48,7 @@ export interface TestServers extends AsyncDisposable {
  * Starts isolated NATS (JetStream, Troupe's inbox subject mapping) and Redis
  * servers for one suite: containers (`nats:2.10`, `redis:7`) when a container
  * runtime is reachable, otherwise the local binaries on free loopback ports in
- * temporary folders (issue #14: the one copy of this choice; the repository's
+ * temporary folders (the one copy of this choice; the repository's
  * test harness and `createTestDeployment` both use it).
  *
  * @param options - See {@link TestServersOptions}.

@@ -7,7 +7,7 @@ export const DEFAULT_A2A_PORT = 41241;
 
 /**
  * `troupe a2a [--agent <name>] [--port N] [--host addr] [--token T]`: serves
- * the deployment's agents over the Agent2Agent protocol (issue #15; see
+ * the deployment's agents over the Agent2Agent protocol (see
  * `services/cli/src/a2a/README.md`). Runs until SIGINT/SIGTERM.
  */
 export function a2aCommand(): Command {

@@ -55,7 +55,7 @@ export async function inspectAction(address: string, options: JsonOptions): Prom
 
 /**
  * Adds each host's metrics URL that a running `troupe dev` recorded in its
- * state file (issue #18): host ids are unique per process, so matching by id
+ * state file (docs/decisions/0038): host ids are unique per process, so matching by id
  * never names another deployment's host.
  */
 function withDevMetricsUrls(report: ClusterStatus, dev: DevState | undefined): ClusterStatus {
@@ -88,8 +88,8 @@ export async function statusAction(options: JsonOptions): Promise<void> {
 
 /**
  * `troupe deadletters [--limit n] [--since <duration|time>]`: prints
- * {@link listDeadLetters}'s view, newest first (issue #11: publishes that
- * matched no route show here with code `unroutable_subject`; issue #13:
+ * {@link listDeadLetters}'s view, newest first (publishes that
+ * matched no route show here with code `unroutable_subject`; with
  * `--since`, the published subject and the body's start).
  *
  * @param options - flags; `since` is already a time, Unix ms (`parseSince`).
@@ -175,7 +175,7 @@ export interface HistoryExportOptions extends ConnectionFlags {
 /**
  * `troupe history export <kind>/<id> [--tree] [-o file] [--format json|ndjson]`:
  * writes the recorded history ({@link exportHistoryCommand}) to `--output`, or
- * to stdout; with `--output`, one line on stderr says what was written (issue #14).
+ * to stdout; with `--output`, one line on stderr says what was written (docs/decisions/0021).
  *
  * @throws InvalidAddressError for a malformed address or unknown kind;
  *   ActorNotFoundError when the actor has no stored snapshot;

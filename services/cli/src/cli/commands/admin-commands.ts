@@ -5,7 +5,7 @@ import type { HistoryExportOptions, JsonOptions } from "./admin-actions.js";
 
 /**
  * `troupe inspect`, `troupe status`, `troupe replay`, `troupe deadletters` and
- * `troupe history export` / `troupe history replay` (issue #14):
+ * `troupe history export` / `troupe history replay`:
  * read-only views of a deployment (Redis snapshots, leases and timers; JetStream
  * consumers, journal and dead letters). See `services/cli/src/admin/README.md` for what each reads.
  */

@@ -55,11 +55,11 @@ type Ask = (question: string, signal: AbortSignal) => Promise<string | undefined
  * `troupe chat [sessionId]`: an interactive conversation. Streams each answer,
  * shows tool calls, and asks approvals and the agent's questions inline.
  * `--attach <file>` (repeatable, as `troupe send`'s) uploads the files before
- * the first prompt and sends their references with the first message (issue #19).
+ * the first prompt and sends their references with the first message.
  * Ctrl-C during an answer cancels the run; `/exit`, Ctrl-D or Ctrl-C at the
  * prompt leaves (the session stays; `troupe chat <id>` continues it).
  *
- * No input is lost (issue #13). In a terminal, what is typed while an answer
+ * No input is lost (docs/decisions/0018). In a terminal, what is typed while an answer
  * streams is not echoed into it: each line is queued and sent, in order, when
  * the prompt returns (`you › <line> (typed ahead)`); an approval or a question
  * takes the next line typed after it appears. From a pipe or a file, each line
@@ -70,7 +70,7 @@ type Ask = (question: string, signal: AbortSignal) => Promise<string | undefined
  * {@link WAITING_ON_HUMAN_EXIT_CODE}. Exit 1 when the input is not a terminal
  * and a run failed, was cancelled or its message was refused.
  *
- * A session an earlier chat left waiting on a human is picked up (issue #13):
+ * A session an earlier chat left waiting on a human is picked up:
  * before the first prompt chat reads the stored events once (the rules of
  * `tail --until-idle`), asks each open approval and question (also a
  * subagent's) as during a run — from a pipe the first lines answer them — and
@@ -141,7 +141,7 @@ async function chat(
           : "  (one message a line from stdin, each after the previous answer)\n",
       ),
   );
-  // The `--attach` files go with the first message sent (issue #19).
+  // The `--attach` files go with the first message sent.
   let pendingAttachments = attachments;
   if (attachments.length > 0) {
     write(
@@ -156,7 +156,7 @@ async function chat(
   let turn: Turn | undefined;
   let interrupts = 0;
   let waitingOnHuman = false;
-  // Set when chat gives up on a cluster that is gone (issue #13).
+  // Set when chat gives up on a cluster that is gone.
   let loss: ClusterLoss | undefined;
   const giveUp = (why: ClusterLoss) => {
     if (loss !== undefined) return;
@@ -324,7 +324,7 @@ async function chat(
   };
   try {
     // A session left waiting on a human (or with a run going on) by an earlier
-    // chat: ask its waits and follow its run before the first prompt (issue #13).
+    // chat: ask its waits and follow its run before the first prompt.
     await runTurn("reading the session's events", (signal, show) =>
       resumeSession(client, sessionId, signal, show, () =>
         write(colors.dim("· a run of this session is in progress; its answer follows\n")),
@@ -403,7 +403,7 @@ interface Turn {
 }
 
 /**
- * Picks up a session where it is when the chat starts (issue #13): reads its
+ * Picks up a session where it is when the chat starts (docs/decisions/0018): reads its
  * stored events once, from sequence 1 to the end, with the rules of `troupe
  * tail --until-idle` (`SessionProgress`). An approval or a question still
  * open there is shown and asked (through `show`, as if it came up now); a run

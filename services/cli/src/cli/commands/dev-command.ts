@@ -117,7 +117,7 @@ export function devCommand(): Command {
       const running = await readDevState();
       if (running !== undefined) throw new DevAlreadyRunningError(running.pid, running);
       // Before any server starts: a bad module or a missing provider key is one
-      // error and exit code 1 (issue #13).
+      // error and exit code 1.
       await checkAgentModuleInProcess(
         troupeHostCommand,
         options.agent === undefined ? DEMO_AGENT_MODULE : absoluteModule(options.agent),
@@ -174,7 +174,7 @@ export function devCommand(): Command {
             : { [DEMO_MCP_SERVERS_VARIABLE]: JSON.stringify(mcpServers) }),
         },
         onProgress: step,
-        // Host logs (pino JSON) as readable lines; a stack only at debug level (issue #13).
+        // Host logs (pino JSON) as readable lines; a stack only at debug level.
         onHostOutput: (number, line) => {
           for (const readable of formatHostLogLine(line))
             say(pc.dim(`[host ${number}] ${readable}`));
@@ -199,7 +199,7 @@ export function devCommand(): Command {
                 const { startGatewayServer } =
                   await import("../../gateway/start-gateway-server.js");
                 // Servers given by TROUPE_NATS_URL / TROUPE_REDIS_URL take the credentials and
-                // TLS of the environment and TROUPE_CONFIG, as the hosts do (issue #17).
+                // TLS of the environment and TROUPE_CONFIG, as the hosts do.
                 const external = await externalServerSettings(deployment);
                 return await startGatewayServer({
                   ...deployment,
@@ -292,7 +292,7 @@ function absoluteModule(specifier: string): string {
   return specifier.startsWith(".") ? resolve(specifier) : specifier;
 }
 
-/** Credentials and TLS for the servers `troupe dev` did not start itself (issue #17). */
+/** Credentials and TLS for the servers `troupe dev` did not start itself (docs/decisions/0033). */
 async function externalServerSettings(deployment: {
   readonly natsUrl: string;
   readonly redisUrl: string;

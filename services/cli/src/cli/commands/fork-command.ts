@@ -26,11 +26,11 @@ export function forkPointOf(at: string | undefined): { atSequence?: number; atRu
 }
 
 /**
- * `troupe fork <sessionId> [--at <seq|runId>] [--to <newId>]` (issue #19,
- * docs/capabilities/fork.md): forks a session into a new one that shares its transcript up
- * to the point (not copied) and goes on independently. Prints the new
- * session's id (or `{ ok, verdict, sessionId, from, … }` with `--json`). Exit
- * code 0 when the fork was made; 1 when it was refused (`unknown_session`,
+ * `troupe fork <sessionId> [--at <seq|runId>] [--to <newId>]`
+ * (docs/capabilities/fork.md): forks a session into a new one that shares its
+ * transcript up to the point (not copied) and goes on independently. Prints the
+ * new session's id (or `{ ok, verdict, sessionId, from, … }` with `--json`).
+ * Exit code 0 when the fork was made; 1 when it was refused (`unknown_session`,
  * `fork_point_out_of_range`, `session_exists`, …) or no host answered in 5 s.
  */
 export function forkCommand(): Command {

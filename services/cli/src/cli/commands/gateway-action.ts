@@ -18,7 +18,7 @@ export interface GatewayCommandOptions extends ConnectionFlags {
 
 /**
  * Runs `troupe gateway` until SIGINT/SIGTERM: finds the deployment as every
- * client command does and serves it over HTTP (issue #16). Prints one line
+ * client command does and serves it over HTTP. Prints one line
  * on stdout once listening: its URL and how requests are authenticated.
  *
  * @throws TroupeError `invalid_options` for a bad tokens file or an empty

@@ -5,7 +5,7 @@ import type { GatewayCommandOptions } from "./gateway-action.js";
 /**
  * `troupe gateway [--port N] [--host <addr>] [--token <secret>] [--tokens-file <path>]
  * [--cors-origin <origin>]… [--max-body-bytes N] [--no-console]`: serves the
- * deployment over HTTP (issue #16): the AI SDK UI message stream for
+ * deployment over HTTP: the AI SDK UI message stream for
  * `useChat`, REST + SSE under `/v1`, and the web console at `/`. See
  * `services/gateway/README.md`.
  */

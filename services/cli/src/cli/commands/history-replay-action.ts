@@ -21,7 +21,7 @@ export interface HistoryReplayOptions {
  * `troupe history replay <file-or-dir> [--agent <module>] [--json]`: replays a
  * recorded history (or every `*.json` / `*.ndjson` under a folder) offline with
  * this release's agent machines (`replayHistory` / `replayHistories` from
- * `@troupe/agents`; issue #14) and prints a report — on a divergence the
+ * `@troupe/agents`) and prints a report — on a divergence the
  * actor, generation, message, path, expected and got. Exit code 1 when a
  * history does not replay or a file is not a history. No servers.
  *

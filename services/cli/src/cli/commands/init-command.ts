@@ -13,7 +13,7 @@ interface InitCommandOptions {
 /**
  * `troupe init [dir]`: creates a project with an agent, its test and a README
  * (see `initProject`), runs `npm install` unless `--no-install`, and prints
- * the next steps (issue #13).
+ * the next steps.
  */
 export function initCommand(): Command {
   return new Command("init")

@@ -31,7 +31,7 @@ export interface McpCommandOptions extends ConnectionFlags {
  * Runs `troupe mcp` until SIGINT/SIGTERM (or, with `--stdio`, until the
  * client closes stdin): finds the deployment as every client command does,
  * loads the agent module to learn the agents' names and descriptions, and
- * serves them (issue #15). Every line of its own goes to stderr, except the
+ * serves them. Every line of its own goes to stderr, except the
  * HTTP startup line (stdout).
  *
  * @throws TroupeError `invalid_options` for a non-loopback `--host` without a

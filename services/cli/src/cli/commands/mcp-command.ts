@@ -4,7 +4,7 @@ import type { McpCommandOptions } from "./mcp-action.js";
 
 /**
  * `troupe mcp [--agent <name>]… [--port N | --stdio] [--host <addr>] [--token <secret>]`:
- * serves the deployment's agents as an MCP server (issue #15), one tool per
+ * serves the deployment's agents as an MCP server (docs/decisions/0025), one tool per
  * agent, MCP tasks mapped to runs, transcripts as resources. See
  * `services/cli/src/mcp/README.md`.
  */

@@ -3,13 +3,13 @@ import { connectionOptions } from "@troupe/host/internal";
 
 /**
  * `troupe migrate redis-keys`: moves a stopped deployment's Redis keys to the
- * layout of issue #17 (a shard's keys under one hash tag), which hosts of this
+ * hash-tagged layout (a shard's keys under one hash tag), which hosts of this
  * version require (`RedisKeyLayoutError`, decision 0031).
  */
 export function migrateCommand(): Command {
   const redisKeys = connectionOptions(new Command("redis-keys"))
     .description(
-      "move the deployment's Redis keys to the hash-tagged layout of issue #17 (stop every host first)",
+      "move the deployment's Redis keys to the hash-tagged layout (stop every host first)",
     )
     .action(async (options: { nats?: string; redis?: string; prefix?: string }) => {
       const [{ withAdmin }, { migrateRedisKeyLayout }] = await Promise.all([

@@ -12,7 +12,7 @@ interface ScheduleCommandFlags extends ConnectionFlags, ScheduleFlags {
 }
 
 /**
- * `troupe schedule add | at | list | cancel` (issue #19, docs/capabilities/schedules.md):
+ * `troupe schedule add | at | list | cancel` (docs/capabilities/schedules.md):
  * durable cron and one-shot schedules that send a message to a session.
  * Exit code 1 when the schedule (or the local check before sending) refuses
  * the command, or no host answered within `--timeout`.

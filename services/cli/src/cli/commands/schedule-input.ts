@@ -13,7 +13,7 @@ export interface ScheduleFlags {
 }
 
 /**
- * Builds and checks a `schedule.create` before anything is sent (issue #19):
+ * Builds and checks a `schedule.create` before anything is sent:
  * the id, the cron pattern and time zone (croner, as the schedule actor reads
  * them), the `at` time (ISO 8601) and the catch-up policy.
  *

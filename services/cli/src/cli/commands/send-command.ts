@@ -32,7 +32,7 @@ const hiddenEvents = new Set([
  * `--wait` it shows tool calls and approvals on stderr, prints the answer on
  * stdout and exits 0, or exits 1 with the error when the run fails or is
  * cancelled. `<text>` `-` reads the text from stdin (one argument is capped at
- * 128 KiB by the OS; issue #13), without its final line break. A text over
+ * 128 KiB by the OS), without its final line break. A text over
  * `MAX_TEXT_LENGTH` (262,144 characters) is refused with
  * `MessageTextTooLongError` (exit 1) before anything is sent.
  */
@@ -72,7 +72,7 @@ export function sendCommand(): Command {
         ...(options.id === undefined ? {} : { clientMessageId: options.id }),
       };
       await withClient(options, async (client) => {
-        // Attachments are uploaded first; the message holds their references (issue #19).
+        // Attachments are uploaded first; the message holds their references.
         const attachments = await uploadAttachments(client, options.attach ?? []);
         const message = attachments.length === 0 ? fields : { ...fields, attachments };
         // Said on stderr, so a user sees the files went along (the demo model ignores them).

@@ -89,7 +89,7 @@ function settles(toolCallId: string): CommandSpec {
  * each waits (up to 5 s) for the session's verdict on it (`command.settled` or
  * `message.rejected`, matched by the command's id) and says it: exit code 0
  * when applied; 1 when already settled, nothing to act on, an unknown id,
- * refused, or no verdict (no host) — issue #11.
+ * refused, or no verdict (no host) — decision 0013.
  */
 export function sessionCommands(): Command[] {
   const approve = decisionCommand("approve", "--note <text>", "a note recorded with the approval");
@@ -164,7 +164,7 @@ export function sessionCommands(): Command[] {
     });
   const compact = connectionOptions(new Command("compact"))
     .description(
-      "compact the session's transcript: its next model call summarises the older entries first (issue #19)",
+      "compact the session's transcript: its next model call summarises the older entries first",
     )
     .argument("<sessionId>", "the session")
     .option("--json", "print the result as JSON")

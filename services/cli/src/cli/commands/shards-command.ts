@@ -4,7 +4,7 @@ import type { ShardsResizeOptions } from "./shards-resize-action.js";
 
 /**
  * `troupe shards resize --to <count>`: raises the shard count of a live
- * deployment (issue #17, docs/decisions/0035; the operator procedure is in
+ * deployment (docs/decisions/0035; the operator procedure is in
  * docs/design.md, "Changing the shard count").
  */
 export function shardsCommand(): Command {

@@ -4,7 +4,7 @@ import { positiveInteger } from "@troupe/host/internal";
 /**
  * `troupe stop`: stops the `troupe dev` running for this TROUPE_HOME from
  * another terminal (e.g. one started in the background), as Ctrl-C would
- * (issue #13). Exit code 1 when none runs or it did not exit within `--timeout`.
+ * (docs/decisions/0019). Exit code 1 when none runs or it did not exit within `--timeout`.
  */
 export function stopCommand(): Command {
   return new Command("stop")

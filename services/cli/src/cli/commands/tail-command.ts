@@ -33,7 +33,7 @@ interface TailOptions extends ConnectionFlags {
  * tool call waits for approval or a question for its answer; one
  * `· waiting for …` line each, with the command that settles it). With
  * `--json` its last line is `{ "stop": "idle" }` or
- * `{ "stop": "waiting_on_human", "waits": HumanWait[] }` (issue #13; see
+ * `{ "stop": "waiting_on_human", "waits": HumanWait[] }` (see
  * `SessionProgress`).
  */
 export function tailCommand(): Command {
@@ -96,7 +96,7 @@ export function tailCommand(): Command {
             fromSequence,
             signal: abort.signal,
           })) {
-            // A delta's sequence is that of the durable event before it (issue #11).
+            // A delta's sequence is that of the durable event before it.
             const position =
               event.deltaSequence === undefined ? event.sequence : event.sequence + 1;
             if (position >= printFrom) {

@@ -4,7 +4,7 @@ import { positiveInteger } from "@troupe/host/internal";
 
 /**
  * `troupe tenants config`: writes the server-side isolation of several tenants
- * (issue #17, decision 0033) — a nats-server `accounts` block (one account per
+ * (decision 0033) — a nats-server `accounts` block (one account per
  * tenant, JetStream and the inbox mapping on, a host and a client user), Redis
  * ACL lines (one user per tenant, limited to its key prefix) and each tenant's
  * connection files, with fresh random passwords.

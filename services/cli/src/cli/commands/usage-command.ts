@@ -13,7 +13,7 @@ const isCalendarDay = (day: string) => {
 
 /**
  * `troupe usage --session <id> | --tree <id> | --agent <name> [--day YYYY-MM-DD]
- * [--json]` (issue #19): the spend that model calls of agents with
+ * [--json]`: the spend that model calls of agents with
  * `limits.budget` recorded — a session's own and its tree's, a session tree
  * attributed per subagent session, or an agent's calendar day. See
  * docs/capabilities/spend-limits.md.

@@ -59,7 +59,7 @@ interface PackageJson {
 const NPM_INIT_TEST_SCRIPT = 'echo "Error: no test specified" && exit 1';
 
 /**
- * Creates a Troupe project in `dir` (issue #13): `agent.ts` (one agent with one
+ * Creates a Troupe project in `dir` (docs/decisions/0017): `agent.ts` (one agent with one
  * tool, an offline scripted model), `agent.test.ts` (vitest, against real
  * servers through `startLocalCluster`), `tsconfig.json` (NodeNext), `README.md`,
  * `.gitignore`, and `package.json` with `"type": "module"`, the scripts `dev`,

@@ -2,7 +2,7 @@ import { TroupeError } from "@troupe/protocol";
 
 /**
  * `troupe init` was given a folder that already holds files other than an npm
- * project's `package.json`, lock file and `node_modules` (issue #13). Nothing
+ * project's `package.json`, lock file and `node_modules`. Nothing
  * was written. Not retryable: choose another folder or move the files.
  */
 export class ProjectExistsError extends TroupeError {

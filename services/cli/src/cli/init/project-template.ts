@@ -30,8 +30,8 @@ export interface ProjectDependencies {
  * What a project made by `troupe init` depends on: the Troupe packages its
  * code imports (`@troupe/agents`, `@troupe/client`, and `@troupe/cli` for the
  * command) at `^troupeVersion`, `zod` at the range the CLI itself uses, and
- * for development `@troupe/testkit` (its test's `createTestDeployment`, issue
- * #14) at `^troupeVersion`, TypeScript, Node's types and vitest at the ranges
+ * for development `@troupe/testkit` (its test's `createTestDeployment`) at
+ * `^troupeVersion`, TypeScript, Node's types and vitest at the ranges
  * this repository uses (a unit test keeps them equal).
  *
  * @param troupeVersion - e.g. `"0.1.0"`.
@@ -68,7 +68,7 @@ const TESTKIT_PACKAGE = "@troupe/testkit";
 
 /**
  * Where this CLI's Troupe packages came from, when not from the npm registry
- * (they are not published yet; issue #13): `@troupe/*` name → `file:<absolute
+ * (they are not published yet): `@troupe/*` name → `file:<absolute
  * path>` of a tarball.
  *
  * - Installed (`<project>/node_modules/@troupe/cli`): the `file:` specs of

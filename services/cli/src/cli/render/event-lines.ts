@@ -40,7 +40,7 @@ export interface EventLinesContext {
  * | `question.asked`          | bold magenta `? <text>`, the choices, the `troupe answer` command    |
  * | `question.answered`       | dim `↳ answered: <text>`                                             |
  * | `subagent.started` / `.completed` | cyan `⇢ <agent>: <task>` / `⇠ <agent>: <answer>`             |
- * | `budget.warning`          | yellow `⚠ <scope> budget <scopeId>: <spent> of <limit> <unit> spent` (issue #19) |
+ * | `budget.warning`          | yellow `⚠ <scope> budget <scopeId>: <spent> of <limit> <unit> spent` |
  *
  * @param event - the event.
  * @param context - see {@link EventLinesContext}.
@@ -92,7 +92,7 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
       return [c.red(`✗ run ${runId} failed (${code}): ${message}`)];
     }
     case "run.model_fallback": {
-      // Issue #19: the model in use is unavailable; the run goes on with the next one.
+      // The model in use is unavailable; the run goes on with the next one.
       const { runId, from, to, code, statusCode } = event.payload;
       const why = statusCode === undefined ? code : `${code}, HTTP ${statusCode}`;
       return [c.yellow(`↪ run ${runId}: ${from} unavailable (${why}), falling back to ${to}`)];
@@ -177,7 +177,7 @@ export function eventLines(event: KnownEvent, context: EventLinesContext): strin
       return [c.cyan(`⇠ ${context.subagentName(subagent) ?? subagent}: ${formatValue(text)}`)];
     }
     case "session.compacted": {
-      // Issue #19, docs/capabilities/compaction.md.
+      // docs/capabilities/compaction.md.
       const { through, tokensBefore, tokensAfter, reason } = event.payload;
       return [
         c.dim(
