@@ -36,7 +36,10 @@ async function packageSources(): Promise<string[]> {
         withFileTypes: true,
       }).catch(() => []);
       for (const entry of entries) {
-        const isSource = /\.(ts|mjs)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name);
+        const isSource =
+          /\.(ts|mjs)$/.test(entry.name) &&
+          !/\.test\.ts$/.test(entry.name) &&
+          !join(entry.parentPath, entry.name).includes("probe");
         if (entry.isFile() && isSource) files.push(join(entry.parentPath, entry.name));
       }
     }
@@ -86,7 +89,12 @@ describe("the reference pages cover the code", () => {
     const settings = await readRepositoryFile("docs/reference/settings.md");
     const read = new Set<string>();
     for (const file of await packageSources()) {
-      for (const name of variablesRead(await readFile(file, "utf8"))) read.add(name);
+      // A probe file of layering.test.ts (run beside this file) may be gone already.
+      const source = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return "";
+        throw error;
+      });
+      for (const name of variablesRead(source)) read.add(name);
     }
     const missing = [...read].filter((name) => !settings.includes(`\`${name}\``)).sort();
 
