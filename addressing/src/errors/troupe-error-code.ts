@@ -32,6 +32,8 @@
  * | `schedule_rejected` | a schedule refused a `schedule.create` or `schedule.cancel` (`schedule.rejected`: bad cron pattern or time zone, no future tick, unknown or settled schedule) |
  * | `budget_exceeded` | a model call's worst case does not fit in one of its spend budgets (run, session tree, agent per day); the run ends with it before the call (`BudgetExceededError`) |
  * | `media_rejected` | an image or file was refused: over the size limit, a media type not allowed, too many per message, or a reference to an object the media store does not hold (`MediaRejectedError`); nothing was published |
+ * | `cassette_mismatch` | a model request has no recording in the test kit's model cassette (`CassetteMismatchError`, with a line diff of the prompt) |
+ * | `cassette_missing` | a model cassette to replay does not exist (`CassetteMissingError`) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -71,6 +73,8 @@ export const TROUPE_ERROR_CODES = [
   "unknown_session",
   "fork_point_out_of_range",
   "fork_too_deep",
+  "cassette_mismatch",
+  "cassette_missing",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

@@ -93,3 +93,10 @@ export { formatHistory, parseHistory, type TroupeHistory } from "@troupe/protoco
 // Written by tests too: the scripted model's request and the client's outcome types.
 export { lastUserText, type ScriptedRequest, type ScriptedStep } from "@troupe/agents";
 export type { CommandOutcome, RunOutcome, SessionEvent } from "@troupe/client";
+// Model cassettes: record a test's model calls once, replay them offline.
+export {
+  ModelCassette,
+  type CassetteMode,
+  type ModelCassetteOptions,
+} from "./cassette/model-cassette.js";
+export { CassetteMismatchError, CassetteMissingError } from "./cassette/cassette-mismatch-error.js";
