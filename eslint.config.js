@@ -137,7 +137,7 @@ const folderLayers = {
   "services/dev": ["local-servers", "dev"],
   "services/admin": [["admin", "tenants"]],
   "services/cli": [["gateway"], "cli"],
-  "services/testkit": ["servers", "clock", "cassette", "script", "events", "deployment"],
+  "services/testkit": ["servers", "clock", "cassette", "script", "events", "deployment", "evals"],
   test: ["harness", "support", "fixtures", "bench"],
 };
 

@@ -100,3 +100,21 @@ export {
   type ModelCassetteOptions,
 } from "./cassette/model-cassette.js";
 export { CassetteMismatchError, CassetteMissingError } from "./cassette/cassette-mismatch-error.js";
+// Evaluations: a dataset, the agent under test, scorers; results as JSON and a table.
+export {
+  runEval,
+  type EvalCase,
+  type EvalCaseResult,
+  type EvalReport,
+  type RunEvalOptions,
+} from "./evals/run-eval.js";
+export {
+  contains,
+  exact,
+  judge,
+  toolCalledWith,
+  type EvalToolCall,
+  type Score,
+  type Scorer,
+  type ScorerInput,
+} from "./evals/scorers.js";

@@ -252,7 +252,8 @@ describe("a project made by `troupe init` from the packed packages, outside the 
       timings["npx vitest run (the generated test and the example)"] = secondsSince(startMs);
       expect(stdout).toMatch(/✓ agent\.test\.ts \(1 test\)/);
       expect(stdout).toMatch(/✓ support-agent\.test\.ts \(3 tests\)/);
-      expect(stdout).toMatch(/Tests\s+4 passed \(4\)/);
+      expect(stdout).toMatch(/✓ agent\.eval\.test\.ts \(1 test\)/);
+      expect(stdout).toMatch(/Tests\s+5 passed \(5\)/);
     },
     VITEST_TIMEOUT_MS + 10_000,
   );

@@ -197,6 +197,9 @@ describe("the public packages published to a local registry, installed by name i
       });
       timings["npm test (the generated test)"] = secondsSince(startMs);
       expect(stdout).toMatch(/✓ agent\.test\.ts \(\d+ tests?\)/);
+      // The evaluation example: three cases, each scored, printed as a table.
+      expect(stdout).toMatch(/✓ agent\.eval\.test\.ts \(1 test\)/);
+      expect(stdout).toMatch(/mean\s+1\.00\s+1\.00\s+3\/3/);
       expect(stdout).toMatch(/Tests\s+(\d+) passed \(\1\)/);
       expect(stdout).not.toMatch(/failed/);
     },

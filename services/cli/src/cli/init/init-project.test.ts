@@ -32,6 +32,7 @@ describe("initProject", () => {
     expect(result.written).toEqual([
       "agent.ts",
       "agent.test.ts",
+      "agent.eval.test.ts",
       "tsconfig.json",
       "README.md",
       ".gitignore",

@@ -15,6 +15,7 @@ export const PROJECT_TEMPLATE_DIR = join(CLI_ROOT, "templates", "project");
 export const TEMPLATE_FILES: readonly (readonly [template: string, target: string])[] = [
   ["agent.ts", "agent.ts"],
   ["agent.test.ts", "agent.test.ts"],
+  ["agent.eval.test.ts", "agent.eval.test.ts"],
   ["tsconfig.json", "tsconfig.json"],
   ["README.md", "README.md"],
   ["gitignore", ".gitignore"],
