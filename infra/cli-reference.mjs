@@ -278,18 +278,13 @@ function firstLine(text) {
 }
 
 /**
- * Descriptions as one line of prose. A note of the project's own tracker
- * ("(issue #19)", "of issue #17") is left out: it means nothing to a reader of
- * the reference.
+ * Descriptions as one line of prose (the sources hold no tracker numbers:
+ * test/src/docs/no-issue-numbers.test.ts).
  *
  * @param {string} text
  */
 function plain(text) {
-  return text
-    .replace(/\s*\n\s*/g, " ")
-    .replace(/\s*\(issues? #\d+(?:,\s*#\d+)*\)/g, "")
-    .replace(/\s+of issues? #\d+(?:,\s*#\d+)*/g, "")
-    .trim();
+  return text.replace(/\s*\n\s*/g, " ").trim();
 }
 
 /**

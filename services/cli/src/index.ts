@@ -32,6 +32,14 @@ function deprecated(name: string, from: string): void {
   );
 }
 
+/** `fn` under its old name: the same call, after one {@link deprecated} warning. */
+function moved<F extends (...args: never[]) => unknown>(fn: F, name: string, from: string): F {
+  return ((...args: Parameters<F>) => {
+    deprecated(name, from);
+    return fn(...args);
+  }) as F;
+}
+
 /** Options of {@link startDevCluster}: `hostCommand` defaults to this package's `troupe host`. */
 export type DevClusterOptions = Omit<dev.DevClusterOptions, "hostCommand"> &
   Partial<Pick<dev.DevClusterOptions, "hostCommand">>;
@@ -50,12 +58,7 @@ export type LocalClusterOptions = dev.LocalClusterOptions;
 /** @deprecated Import from `@troupe/dev`. */
 export type LocalCluster = dev.LocalCluster;
 /** @deprecated Import from `@troupe/dev` (or use `@troupe/testkit`'s `createTestDeployment`). */
-export async function startLocalCluster(
-  options: dev.LocalClusterOptions,
-): Promise<dev.LocalCluster> {
-  deprecated("startLocalCluster", "@troupe/dev");
-  return await dev.startLocalCluster(options);
-}
+export const startLocalCluster = moved(dev.startLocalCluster, "startLocalCluster", "@troupe/dev");
 /** @deprecated Import from `@troupe/dev`. */
 export const DevAlreadyRunningError = dev.DevAlreadyRunningError;
 /** @deprecated Import from `@troupe/dev`. */
@@ -79,39 +82,27 @@ export type LocalNatsServerOptions = dev.LocalNatsServerOptions;
 /** @deprecated Import from `@troupe/dev`. */
 export type LocalRedisServerOptions = dev.LocalRedisServerOptions;
 /** @deprecated Import from `@troupe/dev`. */
-export async function startLocalNatsServer(
-  options?: dev.LocalNatsServerOptions,
-): Promise<dev.LocalNatsServer> {
-  deprecated("startLocalNatsServer", "@troupe/dev");
-  return await dev.startLocalNatsServer(options);
-}
+export const startLocalNatsServer = moved(
+  dev.startLocalNatsServer,
+  "startLocalNatsServer",
+  "@troupe/dev",
+);
 /** @deprecated Import from `@troupe/dev`. */
-export async function startLocalRedisServer(
-  options?: dev.LocalRedisServerOptions,
-): Promise<dev.LocalServer> {
-  deprecated("startLocalRedisServer", "@troupe/dev");
-  return await dev.startLocalRedisServer(options);
-}
+export const startLocalRedisServer = moved(
+  dev.startLocalRedisServer,
+  "startLocalRedisServer",
+  "@troupe/dev",
+);
 /** @deprecated Import from `@troupe/host`. */
 export type RunHostOptions = host.RunHostOptions;
 /** @deprecated Import from `@troupe/host` (or start a whole host process with its `startHostProcess`). */
-export async function runHost(
-  options: host.RunHostOptions,
-): Promise<Awaited<ReturnType<typeof host.runHost>>> {
-  deprecated("runHost", "@troupe/host");
-  return await host.runHost(options);
-}
+export const runHost = moved(host.runHost, "runHost", "@troupe/host");
 /** @deprecated Import from `@troupe/host`. */
 export type AgentModuleContext = host.AgentModuleContext;
 /** @deprecated Import from `@troupe/host`. */
 export type AgentModuleExport = host.AgentModuleExport;
 /** @deprecated Import from `@troupe/host`. */
-export async function loadAgents(
-  ...args: Parameters<typeof host.loadAgents>
-): ReturnType<typeof host.loadAgents> {
-  deprecated("loadAgents", "@troupe/host");
-  return await host.loadAgents(...args);
-}
+export const loadAgents = moved(host.loadAgents, "loadAgents", "@troupe/host");
 /** @deprecated Import from `@troupe/host`. */
 export const AgentModuleError = host.AgentModuleError;
 /** @deprecated Import from `@troupe/host`. */
@@ -123,18 +114,8 @@ export type RedisUnreachableError = host.RedisUnreachableError;
 /** @deprecated Import from `@troupe/host`. */
 export type DemoAgentsContext = host.DemoAgentsContext;
 /** @deprecated Import from `@troupe/host`. */
-export function demoAgents(
-  ...args: Parameters<typeof host.demoAgents>
-): ReturnType<typeof host.demoAgents> {
-  deprecated("demoAgents", "@troupe/host");
-  return host.demoAgents(...args);
-}
+export const demoAgents = moved(host.demoAgents, "demoAgents", "@troupe/host");
 /** @deprecated Import from `@troupe/host`. */
-export function demoModel(
-  ...args: Parameters<typeof host.demoModel>
-): ReturnType<typeof host.demoModel> {
-  deprecated("demoModel", "@troupe/host");
-  return host.demoModel(...args);
-}
+export const demoModel = moved(host.demoModel, "demoModel", "@troupe/host");
 /** @deprecated Import from `@troupe/host`. */
 export const DEMO_AGENT_NAME = host.DEMO_AGENT_NAME;

@@ -45,19 +45,36 @@ export async function userDocFiles(): Promise<string[]> {
   ];
 }
 
-/** Every `*.md` file under a folder of the repository, sorted, relative to the root. */
-export async function markdownFilesUnder(folder: string): Promise<string[]> {
+/**
+ * Every file under a folder of the repository, sorted, relative to the root
+ * (with `/`): none under `node_modules/` or `dist/`, and none of the probe
+ * files `test/src/foundation/layering.test.ts` writes and deletes while it
+ * runs. A missing folder has none.
+ */
+export async function repositoryFilesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(join(repositoryRoot, folder), {
     recursive: true,
     withFileTypes: true,
-  });
+  }).catch(() => []);
   return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".md"))
+    .filter((entry) => entry.isFile())
     .map((entry) =>
       relative(repositoryRoot, join(entry.parentPath, entry.name)).replaceAll("\\", "/"),
     )
-    .filter((file) => !file.split("/").includes("node_modules"))
+    .filter((file) => !file.split("/").some((part) => part === "node_modules" || part === "dist"))
+    .filter((file) => !/(layering|cycle)-probe/.test(file))
     .sort();
+}
+
+/** Every `*.md` file under a folder of the repository, sorted, relative to the root. */
+export async function markdownFilesUnder(folder: string): Promise<string[]> {
+  return (await repositoryFilesUnder(folder)).filter((file) => file.endsWith(".md"));
+}
+
+/** The folders of the root package.json's workspaces but the test suites' own (`test`). */
+export async function packageFolders(): Promise<string[]> {
+  const manifest = JSON.parse(await readRepositoryFile("package.json")) as { workspaces: string[] };
+  return manifest.workspaces.filter((workspace) => workspace !== "test");
 }
 
 /** Reads a file of the repository. */

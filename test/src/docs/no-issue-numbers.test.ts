@@ -10,10 +10,10 @@
  * `docs/decisions/`, `docs/design.md`, the `test` workspace, `*.test.ts` files
  * inside `src/` — is left as it is.
  */
-import { readdir, readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { readRepositoryFile, repositoryRoot } from "./markdown-files.js";
+import { packageFolders, repositoryFilesUnder, repositoryRoot } from "./markdown-files.js";
 
 /** Folders of a published workspace that ship whole, tests included (examples and templates). */
 const SHIPPED_FOLDERS = ["bin", "templates", "examples"];
@@ -33,25 +33,15 @@ function issueReferences(text: string): string[] {
 }
 
 async function filesUnder(folder: string, skipTests: boolean): Promise<string[]> {
-  const entries = await readdir(join(repositoryRoot, folder), {
-    recursive: true,
-    withFileTypes: true,
-  }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) =>
-      relative(repositoryRoot, join(entry.parentPath, entry.name)).replaceAll("\\", "/"),
-    )
-    .filter((file) => !file.split("/").some((part) => part === "node_modules" || part === "dist"))
-    .filter((file) => !skipTests || !/\.test\.tsx?$/.test(file));
+  return (await repositoryFilesUnder(folder)).filter(
+    (file) => !skipTests || !/\.test\.tsx?$/.test(file),
+  );
 }
 
 /** The shipped and user-read files of every published workspace, relative to the root. */
 async function shippedFiles(): Promise<string[]> {
-  const manifest = JSON.parse(await readRepositoryFile("package.json")) as { workspaces: string[] };
-  const workspaces = manifest.workspaces.filter((workspace) => workspace !== "test");
   const nested = await Promise.all(
-    workspaces.map(async (workspace) => [
+    (await packageFolders()).map(async (workspace) => [
       `${workspace}/README.md`,
       `${workspace}/package.json`,
       ...(await filesUnder(`${workspace}/src`, true)),

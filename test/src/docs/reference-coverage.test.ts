@@ -11,7 +11,12 @@ import { join } from "node:path";
 import { builtinEventSchemas } from "@troupe/protocol";
 import { hostSettingsSchema } from "@troupe/runtime";
 import { describe, expect, test } from "vitest";
-import { readRepositoryFile, repositoryRoot } from "./markdown-files.js";
+import {
+  packageFolders,
+  readRepositoryFile,
+  repositoryFilesUnder,
+  repositoryRoot,
+} from "./markdown-files.js";
 
 /** The `### \`type\`` sections of a Markdown text, by heading. */
 function sections(text: string): Map<string, string> {
@@ -24,24 +29,13 @@ function sections(text: string): Map<string, string> {
   return found;
 }
 
-/** The source files of every published workspace (`<workspace>/src/**\/*.ts` but tests, and `bin/*.mjs`). */
+/** The source files of every workspace but `test` (`<workspace>/src/**\/*.ts` but tests, and `bin/*.mjs`). */
 async function packageSources(): Promise<string[]> {
-  const manifest = JSON.parse(await readRepositoryFile("package.json")) as { workspaces: string[] };
-  const { readdir } = await import("node:fs/promises");
   const files: string[] = [];
-  for (const workspace of manifest.workspaces.filter((name) => name !== "test")) {
+  for (const workspace of await packageFolders()) {
     for (const folder of ["src", "bin"]) {
-      const entries = await readdir(join(repositoryRoot, workspace, folder), {
-        recursive: true,
-        withFileTypes: true,
-      }).catch(() => []);
-      for (const entry of entries) {
-        const isSource =
-          /\.(ts|mjs)$/.test(entry.name) &&
-          !/\.test\.ts$/.test(entry.name) &&
-          !join(entry.parentPath, entry.name).includes("probe");
-        if (entry.isFile() && isSource) files.push(join(entry.parentPath, entry.name));
-      }
+      const found = await repositoryFilesUnder(`${workspace}/${folder}`);
+      files.push(...found.filter((file) => /\.(ts|mjs)$/.test(file) && !/\.test\.ts$/.test(file)));
     }
   }
   return files;
@@ -90,10 +84,12 @@ describe("the reference pages cover the code", () => {
     const read = new Set<string>();
     for (const file of await packageSources()) {
       // A probe file of layering.test.ts (run beside this file) may be gone already.
-      const source = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return "";
-        throw error;
-      });
+      const source = await readFile(join(repositoryRoot, file), "utf8").catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === "ENOENT") return "";
+          throw error;
+        },
+      );
       for (const name of variablesRead(source)) read.add(name);
     }
     const missing = [...read].filter((name) => !settings.includes(`\`${name}\``)).sort();

@@ -2,6 +2,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { repositoryWorkspaces } from "../packaging/pack-workspaces.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const sourceFolders = [
@@ -139,21 +140,15 @@ describe("import graph", () => {
     expect(importCycles(graph)).toEqual([]);
   });
 
-  it("has no cycle between packages, and nothing shipped depends on the CLI", async () => {
-    const rootManifest = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as {
-      workspaces: string[];
-    };
-    const dependencies = new Map<string, string[]>();
-    for (const workspace of rootManifest.workspaces) {
-      const manifest = JSON.parse(
-        await readFile(join(root, workspace, "package.json"), "utf8"),
-      ) as { name: string; private?: boolean; dependencies?: Record<string, string> };
-      if (manifest.private === true) continue;
-      dependencies.set(
-        manifest.name,
-        Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith("@troupe/")),
-      );
-    }
+  it("has no cycle between packages, and nothing shipped depends on the CLI", () => {
+    const dependencies = new Map(
+      repositoryWorkspaces()
+        .filter(({ manifest }) => manifest.private !== true)
+        .map(({ manifest }) => [
+          manifest.name,
+          Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith("@troupe/")),
+        ]),
+    );
     expect(importCycles(dependencies)).toEqual([]);
     const dependents = [...dependencies]
       .filter(([, names]) => names.includes("@troupe/cli"))

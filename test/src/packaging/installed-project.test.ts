@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { waitFor } from "../support/wait-for.js";
 import { packPublicPackages, PUBLIC_PACKAGES } from "./pack-workspaces.js";
-import { cleanEnvironment, runCommand } from "./run-command.js";
+import { cleanEnvironment, runCommand, secondsSince } from "./run-command.js";
 
 /** `npm pack` of the public packages with their turbo builds; a cold build takes ~60 s here. */
 const PACK_TIMEOUT_MS = 240_000;
@@ -96,7 +96,6 @@ export default defineAgent({
 `;
 
 /** Seconds since `startMs`, one decimal. */
-const secondsSince = (startMs: number) => Math.round((Date.now() - startMs) / 100) / 10;
 
 describe("a project made by `troupe init` from the packed packages, outside the repository", () => {
   let workspace: string | undefined;

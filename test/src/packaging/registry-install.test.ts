@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRunMarker } from "../harness/test-run-marker.js";
 import { LocalRegistry } from "./local-registry.js";
 import { packPublicPackages, PUBLIC_PACKAGES, publicWorkspaces } from "./pack-workspaces.js";
-import { runCommand } from "./run-command.js";
+import { runCommand, secondsSince } from "./run-command.js";
 
 /** `npm pack` of the public packages with their turbo builds (or the wait for the global setup's). */
 const PACK_TIMEOUT_MS = 240_000;
@@ -43,7 +43,6 @@ const workspaceVersions = new Map(
 );
 
 /** Seconds since `startMs`, one decimal. */
-const secondsSince = (startMs: number) => Math.round((Date.now() - startMs) / 100) / 10;
 
 /** What the test reads of the project's `package-lock.json`. */
 interface Lockfile {

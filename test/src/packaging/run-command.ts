@@ -1,5 +1,9 @@
 import { execFile } from "node:child_process";
 
+/** Seconds since `startMs` (a `Date.now()`), to 0.1 s: the timings the packaging tests print. */
+export const secondsSince = (startMs: number): number =>
+  Math.round((Date.now() - startMs) / 100) / 10;
+
 /** Options of {@link runCommand}. */
 export interface RunCommandOptions {
   /** Working directory. */

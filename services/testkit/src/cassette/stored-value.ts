@@ -35,7 +35,10 @@ export function fromStored(value: unknown): unknown {
   return value;
 }
 
-/** JSON with the object keys sorted at every level: one text per value, for hashing. */
+/**
+ * JSON with the object keys sorted at every level: one text per value, for
+ * hashing. Give it a stored value ({@link toStored}): dates and bytes as written.
+ */
 export function canonicalJson(value: unknown): string {
   const sorted = (item: unknown): unknown => {
     if (Array.isArray(item)) return item.map(sorted);
@@ -49,5 +52,5 @@ export function canonicalJson(value: unknown): string {
     }
     return item;
   };
-  return JSON.stringify(sorted(toStored(value)));
+  return JSON.stringify(sorted(value));
 }
