@@ -100,6 +100,7 @@ export * from "./v1/events/budget-events.js";
 // Effects: the input and output of every effect a built-in machine requests,
 // one schema each, shared by the machine that requests it and its handler.
 export * from "./v1/effects/model-call.js";
+export * from "./v1/effects/agent-definition-pin.js";
 export * from "./v1/effects/model-fallback.js";
 export * from "./v1/effects/model-call-delta.js";
 export * from "./v1/effects/tool-execute.js";

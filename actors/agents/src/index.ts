@@ -54,6 +54,13 @@ export {
   type RequestedEffect,
 } from "@troupe/runtime";
 export * from "./agents/unknown-agent-error.js";
+export { DefinitionUnavailableError } from "./agents/pinned-definitions.js";
+export {
+  agentDefinitionRecordSchema,
+  definitionRecordOf,
+  type AgentDefinitionRecord,
+  type HashedDefinitionRecord,
+} from "./agents/definition-record.js";
 export * from "./agents/context-budget.js";
 export {
   COMPACTION_INSTRUCTIONS,

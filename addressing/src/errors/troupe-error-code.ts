@@ -34,6 +34,7 @@
  * | `media_rejected` | an image or file was refused: over the size limit, a media type not allowed, too many per message, or a reference to an object the media store does not hold (`MediaRejectedError`); nothing was published |
  * | `cassette_mismatch` | a model request has no recording in the test kit's model cassette (`CassetteMismatchError`, with a line diff of the prompt) |
  * | `cassette_missing` | a model cassette to replay does not exist (`CassetteMissingError`) |
+ * | `definition_unavailable` | a run is pinned to an agent definition this host cannot serve: its record is not in the definition store, or it names a model object this host does not have; the run fails with it (`DefinitionUnavailableError`, docs/decisions/0055) |
  * | `internal` | anything else; a bug or an unexpected exception |
  *
  * Codes are only ever added. A receiver that meets a code it does not know treats
@@ -75,6 +76,7 @@ export const TROUPE_ERROR_CODES = [
   "fork_too_deep",
   "cassette_mismatch",
   "cassette_missing",
+  "definition_unavailable",
 ] as const;
 
 /** One of {@link TROUPE_ERROR_CODES}. */

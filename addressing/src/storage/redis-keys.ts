@@ -159,6 +159,18 @@ export class RedisKeys {
     return `${this.prefix}:model-stream-attempt:${sessionId}:${modelCallId}`;
   }
   /**
+   * The record of one agent definition (docs/decisions/0055): its canonical JSON,
+   * written once (`SET NX`) by the first host that serves it, without a TTL —
+   * runs pinned to it may wait on an approval for days.
+   *
+   * @param agent - the agent's name (a subagent's `<parent>--<subagent>`).
+   * @param hash - the record's SHA-256, 64 hex digits.
+   * @example new RedisKeys("troupe").agentDefinition("assistant", "ab…") // "troupe:agent-definition:assistant:ab…"
+   */
+  agentDefinition(agent: string, hash: string): string {
+    return `${this.prefix}:agent-definition:${agent}:${hash}`;
+  }
+  /**
    * A tool call's idempotency record: a hash with `state`, `attempts`,
    * `effectClass`, `result` (JSON), `createdAtMs`, `startedAtMs`,
    * `completedAtMs` and a TTL.

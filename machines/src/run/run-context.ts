@@ -1,4 +1,10 @@
-import type { ToolPolicyOverrides, TranscriptBase, Usage, ActorInput } from "@troupe/protocol";
+import type {
+  ActorInput,
+  ToolPolicyOverrides,
+  TranscriptBase,
+  Usage,
+  UsedAgentDefinition,
+} from "@troupe/protocol";
 import type { ToolPhase } from "./tool-phase.js";
 
 /**
@@ -66,6 +72,13 @@ export interface ActiveRun {
   readonly toolPhase: ToolPhase | undefined;
   /** A forked session's shared transcript prefix, from `run.start` (docs/decisions/0043). */
   readonly transcriptBase?: TranscriptBase | undefined;
+  /**
+   * The agent definition the run is pinned to (docs/decisions/0055), from the
+   * output of its first model call (and replaced when a later call reports a
+   * declared migration); passed to every later model call. Absent before the
+   * first call completes, and in runs of earlier releases until their next call.
+   */
+  readonly definition?: UsedAgentDefinition | undefined;
 }
 
 /** Context of {@link runMachine}. */

@@ -29,6 +29,7 @@ import {
   finishCancelled,
   nextRetry,
   queueSteer,
+  recordDefinition,
   requestCancel,
   requestModelCall,
 } from "./run-steps.js";
@@ -82,6 +83,7 @@ export const runMachine = setup({
     fallBack: step(fallBack),
     emitBudgetWarnings: step(emitBudgetWarnings),
     recordCompaction: step(recordCompaction),
+    recordDefinition: step(recordDefinition),
     requestCompaction: step(requestCompaction),
   },
   guards: {
@@ -155,15 +157,15 @@ export const runMachine = setup({
           {
             guard: "hasToolCalls",
             target: "runningTools",
-            actions: ["recordCompaction", "startTools"],
+            actions: ["recordDefinition", "recordCompaction", "startTools"],
           },
           {
             guard: "hasSteersToDeliver",
             target: "calling",
             reenter: true,
-            actions: ["recordCompaction", "deliverSteers"],
+            actions: ["recordDefinition", "recordCompaction", "deliverSteers"],
           },
-          { target: "idle", actions: ["recordCompaction", "complete"] },
+          { target: "idle", actions: ["recordDefinition", "recordCompaction", "complete"] },
         ],
         "effect.failed": [
           { guard: not("isCurrentEffect") },

@@ -119,9 +119,32 @@ export const requestModelCall: RunStep = (context) => {
     ...(context.summaryIndex === undefined ? {} : { summaryIndex: context.summaryIndex }),
     ...(context.compactRequested === true ? { compact: "manual" as const } : {}),
     ...(run.transcriptBase === undefined ? {} : { transcriptBase: run.transcriptBase }),
+    // The pin, without how the run came to it.
+    ...(run.definition === undefined
+      ? {}
+      : {
+          definition: {
+            hash: run.definition.hash,
+            ...(run.definition.version === undefined ? {} : { version: run.definition.version }),
+          },
+        }),
   };
   const effectId = modelCallEffectId(run);
   return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input })] };
+};
+
+/**
+ * Pins the run to the agent definition its model call reports
+ * (docs/decisions/0055): the first call's, or a later one's that moved the run
+ * through a declared migration. A handler of an earlier release reports none,
+ * and the pin stays as it was.
+ */
+export const recordDefinition: RunStep = ({ run }, event) => {
+  const output = event.type === "effect.completed" ? readModelCallOutput(event.output) : undefined;
+  const reported = output?.definition;
+  if (run === undefined || reported === undefined) return {};
+  if (run.definition !== undefined && run.definition.hash === reported.hash) return {};
+  return { context: { run: { ...run, definition: reported } } };
 };
 
 /** Keeps a steer text for the next safe point. */
@@ -164,6 +187,8 @@ export const complete: RunStep = (context, event) => {
     usage,
     // The model that answered, when the handler named it.
     ...(output.model === undefined ? {} : { model: output.model }),
+    // The definition the run was pinned to (the handler of this call reported it).
+    ...(run.definition === undefined ? {} : { definition: run.definition }),
   });
   return finish(context, run, "completed", assistant(run, output.text), completed, output.text);
 };

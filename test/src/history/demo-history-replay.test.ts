@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 // ../fixtures/histories/README.md) replays offline, with no servers. A
 // deliberately incompatible change to the session machine — its state
 // `running` renamed `busy` — makes the replay fail with a readable divergence,
-// and a migration (version 4, reading version-2 snapshots) makes it pass.
+// and a migration (version 5, reading version-2 snapshots) makes it pass.
 
 const FIXTURE = new URL("../fixtures/histories/demo-conversation.json", import.meta.url);
 const history = parseHistory(readFileSync(FIXTURE, "utf8"));
@@ -47,10 +47,10 @@ function renameState(machine: AnyStateMachine, from: string, to: string): AnySta
   return createMachine(rewrite(machine.config) as never, machine.implementations as never);
 }
 
-/** The session state value `running` (of a version-2 snapshot) is called `busy` in version 4. */
+/** The session state value `running` (of a version-2 snapshot) is called `busy` in version 5. */
 function migrateToBusy(persisted: unknown, fromVersion: string): unknown {
-  if (fromVersion === "4") return persisted;
-  // First the release's own migrations (to version 3), then the rename.
+  if (fromVersion === "5") return persisted;
+  // First the release's own migrations (to version 4), then the rename.
   const current = session.migrate!(persisted, fromVersion) as { value?: unknown };
   return current.value === "running" ? { ...current, value: "busy" } : current;
 }
@@ -97,25 +97,25 @@ describe("a conversation recorded from troupe dev", () => {
     // Bumping the version without a migration: the recorded snapshots cannot be read.
     const { migrate: releaseMigrations, ...withoutMigrations } = changed;
     expect(releaseMigrations).toBeDefined();
-    const unreadable = replayHistory({ history, kinds: [{ ...withoutMigrations, version: "4" }] });
+    const unreadable = replayHistory({ history, kinds: [{ ...withoutMigrations, version: "5" }] });
     expect(unreadable.divergence?.reason).toContain("has no migrate hook");
     // Bumping it with the release's migrations only (which know no `busy`) still diverges.
-    const unmigrated = replayHistory({ history, kinds: [{ ...changed, version: "4" }] });
+    const unmigrated = replayHistory({ history, kinds: [{ ...changed, version: "5" }] });
     expect(unmigrated.divergence).toMatchObject({ path: "/state/value", got: "busy" });
   });
 
-  it("a migration from version 2 to 4 makes the recorded conversation replay", () => {
-    expect(AGENT_MACHINES_VERSION).toBe("3");
+  it("a migration from version 2 to 5 makes the recorded conversation replay", () => {
+    expect(AGENT_MACHINES_VERSION).toBe("4");
     const migrated: ActorKindDefinition = {
       ...session,
       machine: busySession,
-      version: "4",
+      version: "5",
       migrate: migrateToBusy,
     };
     const report = replayHistory({ history, kinds: [migrated] });
     expect(report.divergence, formatHistoryReplayReport(report)).toBeUndefined();
     const sessions = report.actors.filter((actor) => actor.actor.startsWith("session/"));
-    expect(sessions.every((actor) => actor.migrated && actor.replayedVersion === "4")).toBe(true);
+    expect(sessions.every((actor) => actor.migrated && actor.replayedVersion === "5")).toBe(true);
     expect(formatHistoryReplayReport(report)).toContain(
       "machine v2 → replayed as v4 through migrate",
     );

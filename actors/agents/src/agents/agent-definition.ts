@@ -28,8 +28,23 @@ export interface AgentOptions {
    * and a recorded history names it, so a replay report can say which agent
    * definition produced it (docs/decisions/0020). Change it when the instructions, tools
    * or settings change in a way a reader of old histories should know.
+   *
+   * A run is pinned to the definition of its first model call — its content
+   * hash and this version — and continues under it on every host, even one
+   * serving a newer definition, unless that one declares `migrate` from the
+   * pinned version (docs/decisions/0055, docs/operating/deploy.md).
    */
   readonly version?: string;
+  /**
+   * Moves runs pinned to earlier versions of this agent onto this definition at
+   * their next model call: `from` lists those versions (1 to 64, not this
+   * agent's own `version`, which must be declared). The call's journaled output
+   * records the move (`definition.migratedFrom`), so a replay needs no host.
+   * Runs pinned to a version `from` does not name keep their pinned definition.
+   * Tool calls already made keep the arguments the model wrote: a migration
+   * that changes a tool's input schema needs a tool that still accepts them.
+   */
+  readonly migrate?: { readonly from: readonly string[] };
   /**
    * Model spec string or AI SDK model; default: the session's model, then
    * `TROUPE_MODEL`, then the scripted demo. A list of 1 to 5 is a fallback
@@ -112,6 +127,8 @@ export interface AgentDefinition {
   readonly instructions: string;
   /** See `AgentOptions.version`; undefined when not declared. */
   readonly version: string | undefined;
+  /** See `AgentOptions.migrate`; absent = runs pinned to another definition keep it. */
+  readonly migrate?: { readonly from: readonly string[] } | undefined;
   /** Undefined = the session's model, then `TROUPE_MODEL`, then the scripted demo. The primary of a chain. */
   readonly model: ModelSpec | undefined;
   /** The models after the primary of a fallback chain, in order (docs/decisions/0042); absent or empty = none. */

@@ -48,6 +48,7 @@ import {
   migrateToolCallSnapshot,
 } from "./machine-versions.js";
 import { createModelCallHandler } from "./model-call-handler.js";
+import { RedisAgentDefinitionStore } from "./definition-store.js";
 import { SpendGuard, RedisSpendLedger, type Environment } from "@troupe/models/internal";
 import { watchPendingApprovals } from "./approvals-pending.js";
 import { JetStreamScheduleIndex } from "../schedules/jetstream-schedule-index.js";
@@ -149,6 +150,8 @@ export function agentKinds(
       },
       // Spend limits across hosts: reservations and spend in Redis.
       spend: new SpendGuard(new RedisSpendLedger(services.redis, services.keys)),
+      // Pinned definitions: every host of the deployment reads the records (docs/decisions/0055).
+      definitions: new RedisAgentDefinitionStore(services.redis, services.keys),
     });
     const [pureSession, pureRun, pureTool] = agentMachineKinds();
     const session: ActorKindDefinition = {

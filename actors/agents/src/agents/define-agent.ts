@@ -61,6 +61,11 @@ export const agentPlainPartsSchema = z.object({
     .prefault({}),
   approvalTimeoutMs: z.number().int().min(1).default(DEFAULT_APPROVAL_TIMEOUT_MS),
   version: z.string().min(1).max(64).optional(),
+  migrate: z
+    .strictObject({
+      from: z.array(z.string().min(1).max(64)).min(1, "must name at least one version").max(64),
+    })
+    .optional(),
   media: z.strictObject({ accepts: z.array(mediaTypePatternSchema).max(64) }).optional(),
 });
 
@@ -97,6 +102,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     toolPolicy: options.toolPolicy,
     approvalTimeoutMs: options.approvalTimeoutMs,
     version: options.version,
+    migrate: options.migrate,
     media:
       options.media === undefined
         ? undefined
@@ -110,6 +116,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
       });
     }
   }
+  issues.push(...migrateIssues(options));
   issues.push(...modelIssues(options.model));
   issues.push(...contextIssues(options.context));
   const mcpServers = parseMcpServers(options.mcpServers);
@@ -140,6 +147,31 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     subagents: Object.freeze(subagents.subagents),
     ...(options.context === undefined ? {} : { context: Object.freeze({ ...options.context }) }),
   });
+}
+
+/**
+ * Problems of `options.migrate` beyond its shape (docs/decisions/0055): a
+ * migration needs the agent's own `version`, and cannot name it.
+ */
+function migrateIssues(options: AgentOptions): AgentIssue[] {
+  const from = options.migrate?.from;
+  if (!Array.isArray(from)) return [];
+  if (options.version === undefined) {
+    return [
+      {
+        path: ["migrate"],
+        message: "a migration moves runs onto this agent's version: declare `version` too",
+      },
+    ];
+  }
+  return from.includes(options.version)
+    ? [
+        {
+          path: ["migrate", "from"],
+          message: `names the agent's own version "${options.version}"; list the earlier versions whose runs move onto it`,
+        },
+      ]
+    : [];
 }
 
 /** `model` (the primary) and `fallbackModels` of a definition, from the `model` option. */

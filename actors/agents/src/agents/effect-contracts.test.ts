@@ -135,6 +135,8 @@ describe("the effects the machines request are the effects the handlers run", ()
           text: "Hello there.",
           usage: expect.any(Object) as unknown,
           transcriptLength: 2,
+          // The definition the handler reported, kept by the run as its pin.
+          definition: { hash: expect.stringMatching(/^[0-9a-f]{64}$/) as string },
         },
       ],
     ]);

@@ -144,15 +144,25 @@ describe("agent machine versions", () => {
     });
   });
 
-  it("reads a version 2 snapshot unchanged: the fields issue #19 added are optional (version 3)", () => {
+  it("reads a version 2 snapshot unchanged: the fallback and compaction fields are optional (version 3)", () => {
     const persisted = {
       value: "calling",
       context: { sessionId: "s1", lastRunId: undefined, run: { runId: "r1", retry: 2 } },
     };
-    expect(AGENT_MACHINES_VERSION).toBe("3");
     expect(migrateRunSnapshot(persisted, "2")).toBe(persisted);
     expect(migrateSessionSnapshot(persisted, "2")).toBe(persisted);
     expect(migrateToolCallSnapshot(persisted, "2")).toBe(persisted);
+  });
+
+  it("reads a version 3 snapshot unchanged: a run without a definition pin pins at its next call (version 4)", () => {
+    const persisted = {
+      value: "runningTools",
+      context: { sessionId: "s1", lastRunId: undefined, run: { runId: "r1", retry: 1 } },
+    };
+    expect(AGENT_MACHINES_VERSION).toBe("4");
+    expect(migrateRunSnapshot(persisted, "3")).toBe(persisted);
+    expect(migrateSessionSnapshot(persisted, "3")).toBe(persisted);
+    expect(migrateToolCallSnapshot(persisted, "3")).toBe(persisted);
   });
 
   it("refuses a snapshot of a version it does not know", () => {

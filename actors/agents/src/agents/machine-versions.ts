@@ -32,11 +32,16 @@ type PersistedSnapshot = { readonly context?: unknown } & Record<string, unknown
  *   of version 2 — which would wait for the wrong effect id or stall on a
  *   transcript role it does not know — from taking such an actor during a
  *   rolling deploy.
+ * - `4` (docs/decisions/0055): a run is pinned to the agent definition of its
+ *   first model call (`run.definition`) and passes it to every later call. The
+ *   field is optional, so a version 3 snapshot reads unchanged (its run pins at
+ *   its next call); the raise keeps a host of version 3 — which would drop the
+ *   pin and answer with whatever definition it serves — from taking such a run.
  */
-export const AGENT_MACHINES_VERSION = "3";
+export const AGENT_MACHINES_VERSION = "4";
 
 /** The versions the hooks read, oldest first; the last is {@link AGENT_MACHINES_VERSION}. */
-const READABLE_VERSIONS: readonly string[] = ["1", "2", AGENT_MACHINES_VERSION];
+const READABLE_VERSIONS: readonly string[] = ["1", "2", "3", AGENT_MACHINES_VERSION];
 
 /**
  * Reads a `run/<sessionId>` snapshot of an earlier version.

@@ -127,6 +127,8 @@ describe("model.call handler", () => {
       finishReason: "stop",
       usage: { inputTokens: 20, outputTokens: 4 },
       toolCalls: [],
+      // The run's first call pins the served definition.
+      definition: { hash: expect.stringMatching(/^[0-9a-f]{64}$/) as string },
     });
   });
 

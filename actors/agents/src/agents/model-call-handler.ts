@@ -38,6 +38,8 @@ import {
   settleModelCallSpend,
 } from "./model-call-spend.js";
 import { type MediaStore, loadPromptMedia } from "@troupe/tools/internal";
+import { PinnedDefinitions } from "./pinned-definitions.js";
+import { type AgentDefinitionStore, InMemoryAgentDefinitionStore } from "./definition-store.js";
 
 /** Options of {@link createModelCallHandler}. */
 export interface ModelCallHandlerOptions {
@@ -75,6 +77,14 @@ export interface ModelCallHandlerOptions {
    * from (docs/decisions/0045); absent: every attachment is shown as a text stand-in.
    */
   readonly media?: MediaStore | undefined;
+  /**
+   * Where agent definition records are written and read (docs/decisions/0055):
+   * a run's first call pins the served definition, whose record is stored here,
+   * and a later call under another definition reads the pinned record. Hosts of
+   * one deployment must share it (`agentKinds` uses Redis). Default: this
+   * process only.
+   */
+  readonly definitions?: AgentDefinitionStore;
 }
 
 /**
@@ -92,6 +102,12 @@ export interface ModelCallHandlerOptions {
  * effect classes (and, for an agent with a fallback chain, `model` and
  * `modelIndex`: the model that answered). An availability error of a chain's
  * model carries its chain position in `details` (`withModelChainPosition`).
+ *
+ * Pinned definitions (docs/decisions/0055): the call is made under the run's
+ * pinned agent definition (`input.definition`) — the served one when it is the
+ * same or declares `migrate` from the pinned version, else the pinned record
+ * read from `definitions` — and the output's `definition` reports it; a run's
+ * first call pins the served definition.
  *
  * Cancellation: when the signal aborts with an {@link EffectCancelledError}
  * the handler resolves with what streamed so far (`cancelled: true`,
@@ -113,7 +129,8 @@ export interface ModelCallHandlerOptions {
  *   ModelNotConfiguredError `model_not_configured`, UnknownAgentError `unknown_agent`,
  *   TroupeError `effect_failed` (retryable, transcript unreadable or short), TroupeError
  *   `internal` (malformed input), TroupeError `payload_too_large` (an answer over
- *   `MAX_MODEL_OUTPUT_BYTES`), or the signal's reason when aborted for another reason.
+ *   `MAX_MODEL_OUTPUT_BYTES`), DefinitionUnavailableError `definition_unavailable` (the pinned
+ *   definition cannot be served), or the signal's reason when aborted for another reason.
  * @example
  * ```ts
  * const run = defineActorKind({
@@ -135,6 +152,10 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     resolved.set(key, cached);
     return cached;
   };
+  const definitions = new PinnedDefinitions(
+    options.definitions ?? new InMemoryAgentDefinitionStore(),
+    env,
+  );
 
   return async (rawInput: unknown, context: EffectContext): Promise<ModelCallOutput> => {
     const input = parseEffectInput(MODEL_CALL_EFFECT, modelCallInputSchema, rawInput);
@@ -142,7 +163,9 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     // A fresh host's first calls wait for the agent's MCP servers to connect
     // (or fail), so their tools are offered.
     await options.agents.ready(input.agent);
-    const agent = options.agents.get(input.agent);
+    // The run's pinned definition, or the served one (docs/decisions/0055).
+    const pinned = await definitions.resolve(options.agents.get(input.agent), input.definition);
+    const agent = pinned.agent;
     // The model of the agent's fallback chain this call uses (docs/decisions/0042).
     const chain = modelChainOf(agent, input.model);
     const modelIndex = input.model === undefined ? (input.modelIndex ?? 0) : 0;
@@ -304,6 +327,7 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
           : withPolicyDecisions(streamed.toolCalls, agent, input.toolPolicy),
         ...answeredBy,
         ...(compaction === undefined ? {} : { compaction }),
+        definition: pinned.used,
       });
     };
     try {

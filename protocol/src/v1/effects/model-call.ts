@@ -8,6 +8,7 @@ import { MAX_MODEL_CHAIN_LENGTH, modelLabelSchema } from "./model-fallback.js";
 import { budgetWarningSchema } from "../events/budget-events.js";
 import { compactionReasonSchema, compactionResultSchema } from "../compaction/compaction-result.js";
 import { transcriptBaseSchema } from "../fork/transcript-base.js";
+import { agentDefinitionPinSchema, usedAgentDefinitionSchema } from "./agent-definition-pin.js";
 
 /**
  * Name of the effect that calls the model for one step of a run: requested by
@@ -32,7 +33,7 @@ export { MAX_TOOL_CALL_ID_LENGTH };
  * Shape: `{ sessionId, runId, agent?, model?, transcriptLength (entries, 0+),
  * modelCallIndex (1+), retry (1+), withoutTools (default false), toolPolicy?
  * ({ ask?, deny? } tool-name patterns), parentSessionId?, parentRunId?,
- * modelIndex? (0 to 4, absent = 0) }`.
+ * modelIndex? (0 to 4, absent = 0), definition? ({ hash, version? }) }`.
  */
 export const modelCallInputSchema = nullAsAbsent(
   z.preprocess(
@@ -91,6 +92,12 @@ export const modelCallInputSchema = nullAsAbsent(
        * segment's length are read from the sessions it names; absent = no fork.
        */
       transcriptBase: transcriptBaseSchema.optional(),
+      /**
+       * The agent definition the run is pinned to (docs/decisions/0055), from its
+       * first model call's output; absent for a run's first call (the handler
+       * pins the definition it serves then).
+       */
+      definition: agentDefinitionPinSchema.optional(),
     }),
   ),
 );
@@ -138,7 +145,7 @@ export type ModelToolCall = z.infer<typeof modelToolCallSchema>;
  * ignored). `null` reads as absent.
  *
  * Shape: `{ text, reasoning?, finishReason, usage: { inputTokens, outputTokens },
- * toolCalls (default [], ids distinct), cancelled?, model?, modelIndex? }`. `finishReason` is the AI
+ * toolCalls (default [], ids distinct), cancelled?, model?, modelIndex?, definition? }`. `finishReason` is the AI
  * SDK's (`stop`, `length`, `content-filter`, `tool-calls`, `error`, `other`) or
  * `cancelled`; token counts are whole numbers ≥ 0 (0 when the provider
  * reported none).
@@ -181,6 +188,12 @@ export const modelCallOutputSchema = nullAsAbsent(
     budgetWarnings: z.array(budgetWarningSchema).optional(),
     /** The handler compacted the transcript before calling (docs/decisions/0040). */
     compaction: compactionResultSchema.optional(),
+    /**
+     * The agent definition the call was made under (docs/decisions/0055): the
+     * run keeps it as its pin; `migratedFrom` when a declared migration moved
+     * the run onto it. Absent from handlers of earlier releases.
+     */
+    definition: usedAgentDefinitionSchema.optional(),
   }),
 );
 /** See {@link modelCallOutputSchema}; `toolCalls` is always present after parsing. */

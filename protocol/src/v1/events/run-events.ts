@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { usedAgentDefinitionSchema } from "../effects/agent-definition-pin.js";
 import { identifierSchema, tokenCountSchema } from "../field-schemas.js";
 
 /**
@@ -52,7 +53,8 @@ export type RunDelta = z.infer<typeof runDeltaSchema>;
 /**
  * `run.completed` — the run ended with an answer.
  *
- * Shape: `{ runId: string, text: string, usage: Usage, model?: string }`;
+ * Shape: `{ runId: string, text: string, usage: Usage, model?: string,
+ * definition?: { hash, version?, migratedFrom? } }`;
  * `usage` sums every model call of the run; `model` names the model that gave
  * the answer (a label, see docs/capabilities/fallback-models.md; absent in events of
  * earlier releases).
@@ -64,6 +66,8 @@ export const runCompletedSchema = z.object({
   model: z.string().min(1).max(256).optional(),
   /** Transcript entries after the run (a fork point); absent in older events. */
   transcriptLength: z.number().int().nonnegative().optional(),
+  /** The agent definition the run was pinned to (docs/decisions/0055); absent in older events. */
+  definition: usedAgentDefinitionSchema.optional(),
 });
 /** Payload of `run.completed`. */
 export type RunCompleted = z.infer<typeof runCompletedSchema>;
