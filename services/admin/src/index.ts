@@ -19,7 +19,9 @@ export { DEFAULT_DEPLOYMENT_PREFIX, type AdminDeps } from "./admin/admin-deps.js
 export {
   inspectActor,
   inspectionNotes,
+  pinnedDefinitionOf,
   type ActorInspection,
+  type PinnedDefinitionView,
   type ShardLeaseView,
 } from "./admin/inspect-actor.js";
 export {

@@ -141,13 +141,32 @@ interface Generation {
   outboxItems: number;
 }
 
+/** The agent definition a run is pinned to (docs/decisions/0055), as `troupe inspect` reports it. */
+interface PinnedDefinition {
+  agent?: string;
+  hash: string;
+  version?: string;
+  migratedFrom?: { hash: string; version?: string };
+}
+
+function describeDefinition(definition: PinnedDefinition): string {
+  const one = (pin: { hash: string; version?: string }) =>
+    `${pin.version === undefined ? "no version" : `version ${pin.version}`} (sha256 ${pin.hash.slice(0, 12)})`;
+  const migrated =
+    definition.migratedFrom === undefined ? "" : `, migrated from ${one(definition.migratedFrom)}`;
+  return `${definition.agent ?? "the default agent"} ${one(definition)}${migrated}`;
+}
+
 /** Snapshot generations of one actor (GET /v1/console/actors/:kind/:id) and its replay verdict. */
 function Inspection({ address }: { address: string }) {
   const inspection = usePoll(
     () =>
-      api<{ generations?: Generation[]; lease?: unknown; dirty?: boolean }>(
-        `/v1/console/actors/${address}`,
-      ),
+      api<{
+        generations?: Generation[];
+        lease?: unknown;
+        dirty?: boolean;
+        definition?: PinnedDefinition;
+      }>(`/v1/console/actors/${address}`),
     3000,
     address,
   );
@@ -164,6 +183,11 @@ function Inspection({ address }: { address: string }) {
   return (
     <div className="inspection" data-testid="inspection">
       <ErrorLine error={inspection.error ?? failure} />
+      {inspection.data?.definition !== undefined && (
+        <div className="muted small" data-testid="definition">
+          Agent definition: {describeDefinition(inspection.data.definition)}
+        </div>
+      )}
       <table>
         <thead>
           <tr>

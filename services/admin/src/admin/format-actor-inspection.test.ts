@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { formatActorInspection, formatStateValue } from "./format-actor-inspection.js";
+import {
+  formatActorInspection,
+  formatPinnedDefinition,
+  formatStateValue,
+} from "./format-actor-inspection.js";
+import { pinnedDefinitionOf } from "./inspect-actor.js";
 import type { ActorInspection } from "./inspect-actor.js";
 
 const inspection: ActorInspection = {
@@ -106,5 +111,42 @@ describe("formatStateValue", () => {
     expect(formatStateValue({ running: { tools: "waiting" } })).toBe("running.tools.waiting");
     expect(formatStateValue({ a: "x", b: { c: "y" } })).toBe("{a: x, b: c.y}");
     expect(formatStateValue(undefined)).toBe("-");
+  });
+});
+
+describe("the pinned definition of a run actor", () => {
+  const hash = "a1b2c3d4e5f6".padEnd(64, "0");
+  const from = "0f".repeat(32);
+
+  it("is read from the run's context, and printed as one line", () => {
+    const view = pinnedDefinitionOf({
+      sessionId: "s1",
+      run: {
+        runId: "r1",
+        agent: "cashier",
+        definition: { hash, version: "2", migratedFrom: { hash: from, version: "1" } },
+      },
+    });
+    expect(view).toEqual({
+      agent: "cashier",
+      hash,
+      version: "2",
+      migratedFrom: { hash: from, version: "1" },
+    });
+    const text = formatActorInspection({ ...inspection, address: "run/s1", definition: view });
+    expect(text).toContain(
+      "definition  cashier version 2 (sha256 a1b2c3d4e5f6), migrated from version 1 (sha256 0f0f0f0f0f0f)",
+    );
+    expect(formatActorInspection(inspection)).not.toContain("definition");
+  });
+
+  it("is absent for a session, an idle run and a run not pinned yet", () => {
+    expect(pinnedDefinitionOf({ sessionId: "s1", queue: [] })).toBeUndefined();
+    expect(pinnedDefinitionOf({ sessionId: "s1", run: undefined })).toBeUndefined();
+    expect(pinnedDefinitionOf({ run: { runId: "r1" } })).toBeUndefined();
+    expect(pinnedDefinitionOf({ run: { runId: "r1", definition: { hash } } })).toEqual({ hash });
+    expect(formatPinnedDefinition({ hash })).toBe(
+      "the default agent no version (sha256 a1b2c3d4e5f6)",
+    );
   });
 });

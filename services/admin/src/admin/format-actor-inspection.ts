@@ -1,5 +1,5 @@
 import { formatDurationMs } from "./format-duration-ms.js";
-import type { ActorInspection, ShardLeaseView } from "./inspect-actor.js";
+import type { ActorInspection, PinnedDefinitionView, ShardLeaseView } from "./inspect-actor.js";
 import type { SnapshotGenerationView } from "./snapshot-generation-view.js";
 import { labelledLines, textTable } from "./text-table.js";
 
@@ -34,6 +34,9 @@ export function formatActorInspection(inspection: ActorInspection): string {
           : "not confirmed yet",
     ],
     ["dirty", inspection.dirty ? "yes (effects running or outbox unconfirmed)" : "no"],
+    ...(inspection.definition === undefined
+      ? []
+      : [["definition", formatPinnedDefinition(inspection.definition)] as [string, string]]),
   ]);
   const sections = [summary];
   if (inspection.generations.length > 0) {
@@ -45,6 +48,20 @@ export function formatActorInspection(inspection: ActorInspection): string {
     sections.push(["notes:", ...inspection.notes.map((note) => `  - ${note}`)].join("\n"));
   }
   return sections.join("\n\n");
+}
+
+/**
+ * A pinned agent definition as one line: `cashier version 2 (sha256 1a2b3c4d5e6f), migrated from version 1 (sha256 …)`.
+ *
+ * @param view - from `inspectActor`'s `definition`.
+ */
+export function formatPinnedDefinition(view: PinnedDefinitionView): string {
+  const one = (pin: { hash: string; version?: string }) =>
+    `${pin.version === undefined ? "no version" : `version ${pin.version}`} (sha256 ${pin.hash.slice(0, 12)})`;
+  const agent = view.agent ?? "the default agent";
+  const migrated =
+    view.migratedFrom === undefined ? "" : `, migrated from ${one(view.migratedFrom)}`;
+  return `${agent} ${one(view)}${migrated}`;
 }
 
 function formatLease(lease: ShardLeaseView): string {

@@ -46,6 +46,53 @@ export interface ActorInspection {
   readonly generations: readonly SnapshotGenerationView[];
   /** Inconsistencies found in the stored data, in words (usually empty). */
   readonly notes: readonly string[];
+  /**
+   * For a run actor in a run: the agent definition the run is pinned to
+   * (docs/decisions/0055), from the latest snapshot; undefined otherwise.
+   */
+  readonly definition?: PinnedDefinitionView | undefined;
+}
+
+/**
+ * The agent definition a run is pinned to, as `troupe inspect run/<session>` shows it.
+ *
+ * Shape: `{ agent?, hash (64 hex digits), version?, migratedFrom?: { hash, version? } }`;
+ * `agent` absent = the host's default agent.
+ */
+export interface PinnedDefinitionView {
+  readonly agent?: string;
+  readonly hash: string;
+  readonly version?: string;
+  readonly migratedFrom?: { readonly hash: string; readonly version?: string };
+}
+
+/**
+ * The pinned definition of a run actor's context (`context.run.definition`). Pure.
+ *
+ * @param context - a decoded snapshot context.
+ * @returns the view; undefined for another kind of context or a run not pinned yet.
+ */
+export function pinnedDefinitionOf(context: unknown): PinnedDefinitionView | undefined {
+  const run = (context as { run?: unknown } | null | undefined)?.run;
+  if (typeof run !== "object" || run === null) return undefined;
+  const { agent, definition } = run as { agent?: unknown; definition?: unknown };
+  if (typeof definition !== "object" || definition === null) return undefined;
+  const { hash, version, migratedFrom } = definition as Record<string, unknown>;
+  if (typeof hash !== "string") return undefined;
+  const from = migratedFrom as { hash?: unknown; version?: unknown } | undefined;
+  return {
+    ...(typeof agent === "string" ? { agent } : {}),
+    hash,
+    ...(typeof version === "string" ? { version } : {}),
+    ...(typeof from?.hash === "string"
+      ? {
+          migratedFrom: {
+            hash: from.hash,
+            ...(typeof from.version === "string" ? { version: from.version } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 /**
@@ -112,6 +159,9 @@ export async function inspectActor(deps: AdminDeps, address: string): Promise<Ac
     dirty: dirty === 1,
     generations,
     notes,
+    definition: pinnedDefinitionOf(
+      generations[0]?.latest === true ? generations[0].context : undefined,
+    ),
   };
 }
 
