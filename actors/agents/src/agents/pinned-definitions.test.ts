@@ -208,8 +208,20 @@ describe("the model.call handler under a pin", () => {
         return scripted.doStream(options);
       },
     };
-    const old = defineAgent({ ...v1, name: "cashier", model: recording, tools: [payV1] });
-    const changed = defineAgent({ ...v1b, name: "cashier", model: recording, tools: [payV2] });
+    const old = defineAgent({
+      name: "cashier",
+      version: "1",
+      instructions: "Pay what the user asks.",
+      model: recording,
+      tools: [payV1],
+    });
+    const changed = defineAgent({
+      name: "cashier",
+      version: "1",
+      instructions: "Pay what the user asks, in euros.",
+      model: recording,
+      tools: [payV2],
+    });
     const store = new InMemoryAgentDefinitionStore();
     const transcript = new InMemoryTranscriptReader();
     transcript.append("s1", { role: "user", text: "pay 5", messageId: "m1" });

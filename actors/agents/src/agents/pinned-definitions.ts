@@ -202,7 +202,8 @@ function pinnedView(
     instructions: record.instructions,
     version: record.version,
     model: primary,
-    fallbackModels: Object.freeze(fallbacks),
+    // Only a chain's primary can be the host's default (a record's null).
+    fallbackModels: Object.freeze(fallbacks.filter((spec) => spec !== undefined)),
     tools: Object.freeze(tools),
     subagents: Object.freeze(subagents),
     limits: { ...served.limits, ...record.limits },
