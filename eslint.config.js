@@ -129,7 +129,7 @@ const folderLayers = {
   "actors/stores": ["stores"],
   "actors/replay": ["replay"],
   "actors/runtime": [["streams", "observability"], "host"],
-  "actors/models": [["models", "budget"]],
+  "actors/models": [["models", "budget", "cassette"]],
   "actors/tools": ["telemetry", "media", "tools", "mcp"],
   "actors/agents": [["transcript", "schedules"], "agents"],
   "services/gateway": ["http", "ui-stream", "fleet", ["chat", "rest", "console"]],
@@ -137,7 +137,7 @@ const folderLayers = {
   "services/dev": ["local-servers", "dev"],
   "services/admin": [["admin", "tenants"]],
   "services/cli": [["gateway"], "cli"],
-  "services/testkit": ["servers", "clock", "cassette", "script", "events", "deployment", "evals"],
+  "services/testkit": ["servers", "clock", "script", "events", "deployment", "evals"],
   test: ["harness", "support", "fixtures", "bench"],
 };
 

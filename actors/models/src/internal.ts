@@ -11,3 +11,7 @@ export * from "./budget/spend-ledger.js";
 export * from "./budget/redis-spend-ledger.js";
 export * from "./budget/spend-guard.js";
 export * from "./budget/recording-spend-ledger.js";
+// Model cassettes: record a test's model calls, replay them offline (the test kit re-exports them).
+export * from "./cassette/model-cassette.js";
+export * from "./cassette/cassette-mismatch-error.js";
+export { cassetteRequest, requestKey, requestLines } from "./cassette/cassette-request.js";

@@ -57,6 +57,11 @@ export {
 } from "./admin/export-history-command.js";
 export { redisTimeMs } from "./admin/redis-time-ms.js";
 export {
+  writeHistoryCassette,
+  type HistoryCassetteOptions,
+  type HistoryCassetteReport,
+} from "./admin/history-cassette.js";
+export {
   renderTenantsConfig,
   CLIENT_DENIED_PUBLISH_SUBJECTS,
   type TenantSpec,

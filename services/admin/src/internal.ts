@@ -9,6 +9,7 @@ export * from "./admin/assemble-cluster-status.js";
 export * from "./admin/cluster-status.js";
 export * from "./admin/export-history-command.js";
 export * from "./admin/format-actor-inspection.js";
+export * from "./admin/history-cassette.js";
 export * from "./admin/format-cluster-status.js";
 export * from "./admin/format-dead-letters.js";
 export * from "./admin/format-duration-ms.js";

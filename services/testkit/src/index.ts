@@ -96,10 +96,17 @@ export type { CommandOutcome, RunOutcome, SessionEvent } from "@troupe/client";
 // Model cassettes: record a test's model calls once, replay them offline.
 export {
   ModelCassette,
+  CassetteMismatchError,
+  CassetteMissingError,
   type CassetteMode,
   type ModelCassetteOptions,
-} from "./cassette/model-cassette.js";
-export { CassetteMismatchError, CassetteMissingError } from "./cassette/cassette-mismatch-error.js";
+} from "@troupe/agents/internal";
+// A recorded conversation as a cassette (what `troupe history export --cassette` writes).
+export {
+  writeHistoryCassette,
+  type HistoryCassetteOptions,
+  type HistoryCassetteReport,
+} from "@troupe/admin";
 // Evaluations: a dataset, the agent under test, scorers; results as JSON and a table.
 export {
   runEval,

@@ -4,7 +4,7 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { Redis } from "ioredis";
 import { RedisKeys } from "@troupe/protocol/internal";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -332,6 +332,8 @@ describe("the troupe CLI against a troupe dev cluster", () => {
     const sent = await troupe(["send", "history-1", "what time is it in Paris?", "--wait"]);
     expect(sent.code).toBe(0);
     const folder = await mkdtemp(join(tmpdir(), "troupe-history-"));
+    // Apart from the histories: `history replay <folder>` reads every JSON file there.
+    const cassetteFile = join(`${folder}-cassettes`, "history-1.json");
     try {
       const file = join(folder, "history-1.ndjson");
       const exported = await troupe([
@@ -343,9 +345,35 @@ describe("the troupe CLI against a troupe dev cluster", () => {
         "ndjson",
         "-o",
         file,
+        "--cassette",
+        cassetteFile,
       ]);
       expect(exported.stderr).toMatch(/wrote 3 actors \(session\/history-1: \d+ messages/);
+      // The demo's time tool: the call that asks for it, the answer after its result.
+      expect(exported.stderr).toContain(
+        `wrote a model cassette of 2 model requests to ${cassetteFile}`,
+      );
       expect(exported.code).toBe(0);
+      const cassette = JSON.parse(await readFile(cassetteFile, "utf8")) as {
+        entries: {
+          request: { prompt: { role: string }[] };
+          stream: { part: { type: string; delta?: string } }[];
+        }[];
+      };
+      const streamedText = (entry: (typeof cassette.entries)[number]) =>
+        entry.stream
+          .filter(({ part }) => part.type === "text-delta")
+          .map(({ part }) => part.delta)
+          .join("");
+      // The recorded answer is the one `send --wait` printed; its request ends with the tool result.
+      expect(sent.stdout).toContain(streamedText(cassette.entries[1]!));
+      expect(streamedText(cassette.entries[1]!)).toMatch(/Paris/);
+      expect(cassette.entries[1]!.request.prompt.map((message) => message.role)).toEqual([
+        "system",
+        "user",
+        "assistant",
+        "tool",
+      ]);
       const replayed = await troupe(["history", "replay", folder]);
       expect(replayed.stdout).toContain("✓ history-1.ndjson");
       expect(replayed.stdout).toContain("1 history file(s) under");
@@ -367,6 +395,7 @@ describe("the troupe CLI against a troupe dev cluster", () => {
       expect(broken.code).toBe(1);
     } finally {
       await rm(folder, { recursive: true, force: true });
+      await rm(`${folder}-cassettes`, { recursive: true, force: true });
     }
   }, 90_000);
 

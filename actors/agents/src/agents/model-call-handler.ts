@@ -85,6 +85,12 @@ export interface ModelCallHandlerOptions {
    * process only.
    */
   readonly definitions?: AgentDefinitionStore;
+  /**
+   * Wraps every model the handler resolves (agents' models, the session's, the
+   * compaction model) before it is called — e.g. a cassette that records the
+   * requests (the test kit's history cassettes). Default: none.
+   */
+  readonly wrapModel?: (model: LanguageModelInstance) => LanguageModelInstance;
 }
 
 /**
@@ -145,12 +151,13 @@ export interface ModelCallHandlerOptions {
 export function createModelCallHandler(options: ModelCallHandlerOptions): EffectHandler {
   const env = options.env ?? process.env;
   const resolved = new Map<string, LanguageModelInstance>();
+  const wrap = options.wrapModel ?? ((model: LanguageModelInstance) => model);
   const modelFor = (spec: ModelSpec | undefined): LanguageModelInstance => {
-    if (spec !== undefined && typeof spec !== "string") return spec;
+    if (spec !== undefined && typeof spec !== "string") return wrap(spec);
     const key = spec ?? "";
     const cached = resolved.get(key) ?? resolveModel(spec, env);
     resolved.set(key, cached);
-    return cached;
+    return wrap(cached);
   };
   const definitions = new PinnedDefinitions(
     options.definitions ?? new InMemoryAgentDefinitionStore(),

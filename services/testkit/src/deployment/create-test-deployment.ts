@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { agentKinds, historyAgentsOf } from "@troupe/agents";
 import type { AgentModuleContext, AgentModuleExport } from "@troupe/host";
 import { agentsOfExport } from "@troupe/host";
-import { exportHistoryCommand } from "@troupe/admin";
+import { exportHistoryCommand, writeHistoryCassette } from "@troupe/admin";
 import { TroupeClient } from "@troupe/client";
 import {
   DEFAULT_DEPLOYMENT_PREFIX,
@@ -12,9 +12,11 @@ import {
   type EventType,
 } from "@troupe/protocol";
 import { RedisKeys } from "@troupe/protocol/internal";
+import { streamNames } from "@troupe/protocol";
+import { JetStreamTranscriptReader, RedisAgentDefinitionStore } from "@troupe/agents/internal";
 import { ActorHost, redisRetryDelayMs, type HostSettingsInput } from "@troupe/runtime";
 import { advanceDurableTimers } from "@troupe/runtime/internal";
-import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { Redis } from "ioredis";
 import { pino } from "pino";
@@ -248,6 +250,23 @@ export async function createTestDeployment(
           () => connected.answer(sessionId, questionId, text, subagentOf(question)),
           { timeoutMs: defaultTimeoutMs },
         );
+      },
+      async exportCassette(sessionId, file) {
+        const conversation = await deployment.exportHistory(
+          { kind: "session", id: sessionId },
+          { tree: true },
+        );
+        // exportHistory opened the connection.
+        const { nats } = await history!;
+        return await writeHistoryCassette(conversation, {
+          file,
+          agents,
+          transcript: new JetStreamTranscriptReader(
+            jetstream(nats),
+            streamNames(prefix).transcript,
+          ),
+          definitions: new RedisAgentDefinitionStore(timerRedis, keys),
+        });
       },
       async exportHistory(address, exportOptions = {}) {
         history ??= (async () => {

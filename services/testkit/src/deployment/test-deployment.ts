@@ -12,6 +12,7 @@ import type { TestClock } from "../clock/test-clock.js";
 import type { EventExpectation, ExpectedEvents } from "../events/event-expectation.js";
 import type { PendingApproval, PendingQuestion, WaitOptions } from "../events/session-waits.js";
 import type { TestServersProvider } from "../servers/test-servers-provider.js";
+import type { HistoryCassetteReport } from "@troupe/admin";
 
 /**
  * How a run ended (`RunOutcome` of `@troupe/client`: `status` `completed` with
@@ -187,6 +188,19 @@ export interface TestDeployment extends AsyncDisposable {
     address: string | ActorAddress,
     options?: { readonly tree?: boolean },
   ): Promise<TroupeHistory>;
+
+  /**
+   * Writes a model cassette of a conversation (`writeHistoryCassette`): every
+   * model request of the session's runs (and its subagents'), rendered as the
+   * host rendered it, with the answer it got. Open it with
+   * `ModelCassette.open({ file })` to replay the conversation with no model.
+   *
+   * @param sessionId - the conversation's session.
+   * @param file - where to write the cassette (JSON; its folder is created).
+   * @returns `{ file, calls, skipped }`.
+   * @throws as {@link TestDeployment.exportHistory}.
+   */
+  exportCassette(sessionId: string, file: string): Promise<HistoryCassetteReport>;
 
   /**
    * Closes the client, stops the hosts (gracefully), then the servers, and

@@ -2,7 +2,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import pc from "picocolors";
 import { dirname } from "node:path";
 import { agentKinds, historyAgentsOf, type AgentDefinition } from "@troupe/agents";
-import { formatHistory, type HistoryFileFormat } from "@troupe/protocol";
+import { formatHistory, streamNames, type HistoryFileFormat } from "@troupe/protocol";
+import { RedisKeys } from "@troupe/protocol/internal";
+import { JetStreamTranscriptReader, RedisAgentDefinitionStore } from "@troupe/agents/internal";
 import type { AdminDeps, ClusterStatus } from "@troupe/admin/internal";
 import {
   exportHistoryCommand,
@@ -15,6 +17,7 @@ import {
   formatReplayReport,
   inspectActor,
   replayActorCommand,
+  writeHistoryCassette,
 } from "@troupe/admin/internal";
 import type { DevState, AgentModuleContext, ConnectionFlags } from "@troupe/host/internal";
 import { DEMO_AGENT_MODULE, loadAgentModule } from "@troupe/host/internal";
@@ -170,12 +173,17 @@ export interface HistoryExportOptions extends ConnectionFlags {
   readonly tree?: boolean;
   readonly output?: string;
   readonly format: HistoryFileFormat;
+  /** Also write a model cassette of the conversation here (implies `tree`). */
+  readonly cassette?: string;
 }
 
 /**
- * `troupe history export <kind>/<id> [--tree] [-o file] [--format json|ndjson]`:
+ * `troupe history export <kind>/<id> [--tree] [-o file] [--format json|ndjson] [--cassette file]`:
  * writes the recorded history ({@link exportHistoryCommand}) to `--output`, or
  * to stdout; with `--output`, one line on stderr says what was written (docs/decisions/0021).
+ * `--cassette` also writes a model cassette of the conversation (the test kit's
+ * `writeHistoryCassette`, rendered with the served agents against the
+ * deployment's transcripts and definition records) and says so on stderr.
  *
  * @throws InvalidAddressError for a malformed address or unknown kind;
  *   ActorNotFoundError when the actor has no stored snapshot;
@@ -193,7 +201,7 @@ export async function historyExportAction(
         ...adminDeps(admin),
         nats: admin.nats,
         kinds: agentKinds({ agents }),
-        tree: options.tree === true,
+        tree: options.tree === true || options.cassette !== undefined,
         troupeVersion: cliVersion(),
         agents: historyAgentsOf(agents),
       },
@@ -202,11 +210,33 @@ export async function historyExportAction(
     const text = formatHistory(history, options.format);
     if (options.output === undefined) {
       process.stdout.write(text);
-      return;
+    } else {
+      // `-o fixtures/x.json` in a project without `fixtures/` yet makes it.
+      await mkdir(dirname(options.output), { recursive: true });
+      await writeFile(options.output, text, "utf8");
+      process.stderr.write(`${describeExport(history, options.output, Buffer.byteLength(text))}\n`);
     }
-    // `-o fixtures/x.json` in a project without `fixtures/` yet makes it.
-    await mkdir(dirname(options.output), { recursive: true });
-    await writeFile(options.output, text, "utf8");
-    process.stderr.write(`${describeExport(history, options.output, Buffer.byteLength(text))}\n`);
+    if (options.cassette !== undefined) {
+      const prefix = admin.settings.prefix;
+      const report = await writeHistoryCassette(history, {
+        file: options.cassette,
+        agents,
+        transcript: new JetStreamTranscriptReader(
+          admin.jsm.jetstream(),
+          streamNames(prefix).transcript,
+        ),
+        definitions: new RedisAgentDefinitionStore(
+          admin.redis,
+          new RedisKeys(prefix, admin.shardCount),
+        ),
+      });
+      const left =
+        report.skipped.length === 0
+          ? ""
+          : ` (${report.skipped.length} left out: cancelled or unreadable)`;
+      process.stderr.write(
+        `wrote a model cassette of ${report.calls} model request${report.calls === 1 ? "" : "s"} to ${report.file}${left}\n`,
+      );
+    }
   });
 }

@@ -75,6 +75,10 @@ export function adminCommands(): Command[] {
         "--agent <module>",
         "agent module the hosts serve (default: the running troupe dev's, else the demo agent)",
       )
+      .option(
+        "--cassette <file>",
+        "also write a model cassette of the conversation (implies --tree): each model request rendered again, with the answer it got, for ModelCassette replay in tests",
+      )
       .action(async (address: string, options: HistoryExportOptions) => {
         const { historyExportAction } = await import("./admin-actions.js");
         await historyExportAction(address, options);
