@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { Role, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
+import {
+  Role,
+  type Message,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+} from "@a2a-js/sdk";
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -59,7 +65,7 @@ export function userMessage(
 }
 
 /** A `SendMessage` request for `message`. */
-export function request(message: Message, returnImmediately = false) {
+export function request(message: Message, returnImmediately = false): SendMessageRequest {
   return {
     tenant: "",
     message,
