@@ -63,9 +63,10 @@ describe("troupe a2a: SubscribeToTask resumes after a cursor", () => {
   it("after troupe a2a is SIGKILLed and restarted mid-answer, the stream resumed with Last-Event-ID gets every update once, in order", async () => {
     const before = await a2aClient(a2a.ready.url);
     // 30 words 400 ms apart (12 s): still streaming when the new process is up.
-    const stream = before
-      .sendMessageStream(request(userMessage("/slow 400", { contextId: "a2a-resume-1" })))
-      [Symbol.asyncIterator]();
+    const sent = before.sendMessageStream(
+      request(userMessage("/slow 400", { contextId: "a2a-resume-1" })),
+    );
+    const stream = sent[Symbol.asyncIterator]();
     const first = await stream.next();
     expect(first.done !== true && first.value.payload?.$case).toBe("task");
     const taskId =

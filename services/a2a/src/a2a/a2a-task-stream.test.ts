@@ -18,7 +18,7 @@ function envelope(type: string, payload: Record<string, unknown>, actor: string)
     type,
     payload,
     meta: { actor, seq: 1, timestampMs: 1_000 },
-  } as EventEnvelope;
+  };
 }
 /** A durable event at events-stream sequence `sequence`. */
 const durable = (

@@ -13,7 +13,7 @@ function envelope(type: string, payload: Record<string, unknown>, actor: string)
     type,
     payload,
     meta: { actor, seq: 1, timestampMs: 1_000 },
-  } as EventEnvelope;
+  };
 }
 const durable = (sequence: number, type: string, payload: Record<string, unknown>) =>
   ({
