@@ -141,24 +141,30 @@ describe("troupe a2a: SubscribeToTask resumes after a cursor", () => {
     expect(nothing.map((event) => event.payload?.$case)).toEqual(["task"]);
   }, 60_000);
 
-  it("a malformed Last-Event-ID is refused as invalid params", async () => {
-    const response = await fetch(a2a.ready.agents[0]!.endpoint, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        "content-type": "application/json",
-        "A2A-Version": "1.0",
-        "Last-Event-ID": "41",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "SubscribeToTask",
-        params: { id: "a2a-resume-2.c1" },
-      }),
-    });
-    const body = await response.text();
-    expect(body).toContain("-32602");
-    expect(body).toContain("is not a task stream cursor");
+  it("a malformed Last-Event-ID is refused as invalid params, in protocol 1.0 and 0.3", async () => {
+    const subscribe = async (version: "1.0" | "0.3") => {
+      const response = await fetch(a2a.ready.agents[0]!.endpoint, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          "content-type": "application/json",
+          "A2A-Version": version,
+          "Last-Event-ID": "41",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: version === "1.0" ? "SubscribeToTask" : "tasks/resubscribe",
+          params: { id: "a2a-resume-2.c1" },
+        }),
+      });
+      return await response.text();
+    };
+    for (const version of ["1.0", "0.3"] as const) {
+      const body = await subscribe(version);
+      expect(body, version).toContain("-32602");
+      expect(body, version).toContain("Last-Event-ID: ");
+      expect(body, version).toContain("is not a task stream cursor");
+    }
   }, 30_000);
 });

@@ -27,7 +27,12 @@ import {
 } from "@a2a-js/sdk/errors";
 import type { TroupeClient } from "@troupe/client";
 import { isValidActorId, TroupeError } from "@troupe/protocol";
-import { InvalidTaskIdError, parseRunTaskId, isFinalRunTaskState } from "@troupe/client/tasks";
+import {
+  formatTaskStreamCursor,
+  InvalidTaskIdError,
+  parseRunTaskId,
+  isFinalRunTaskState,
+} from "@troupe/client/tasks";
 import type { RunTasks, RunTaskRef, RunTaskStatus } from "@troupe/client/tasks";
 import { approvalReply, a2aMessageText, questionReply } from "./a2a-message-input.js";
 import { resumeCursorOf } from "./a2a-stream-cursor.js";
@@ -195,7 +200,7 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
       const status = await this.tasks.status(ref.taskId);
       if (after !== undefined && after.eventSequence > status.sequence) {
         throw new RequestMalformedError(
-          `Last-Event-ID ${after.eventSequence}.${after.deltaSequence} is past the last event of task ${ref.taskId} (${status.sequence}): send a cursor this server sent.`,
+          `Last-Event-ID ${formatTaskStreamCursor(after)} is past the last event of task ${ref.taskId} (${status.sequence}): send a cursor this server sent.`,
         );
       }
       return { ref, status, after };
