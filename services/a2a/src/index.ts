@@ -17,6 +17,7 @@ export {
   type ServedA2aAgent,
 } from "./a2a/a2a-server.js";
 export { a2aAgentCard, type A2aAgentCardOptions } from "./a2a/a2a-agent-card.js";
+export { A2A_CURSOR_HEADER, A2A_CURSOR_METADATA_KEY } from "./a2a/a2a-stream-cursor.js";
 export {
   TroupeA2aRequestHandler,
   type TroupeA2aRequestHandlerOptions,

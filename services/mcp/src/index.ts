@@ -23,3 +23,4 @@ export {
   type McpListenAddress,
 } from "./mcp/mcp-listen-address.js";
 export { servedAgentOf, type ServedAgent } from "./mcp/agent-tool.js";
+export { MCP_CURSOR_META_KEY } from "./mcp/answer-progress.js";

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export * from "./mcp/agent-tool.js";
+export * from "./mcp/answer-progress.js";
 export * from "./mcp/elicitation.js";
 export * from "./mcp/mcp-http-server.js";
 export * from "./mcp/mcp-listen-address.js";

@@ -1,94 +1,18 @@
-import { randomUUID } from "node:crypto";
-import { Role, TaskState, type Message, type StreamResponse, type Task } from "@a2a-js/sdk";
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  type Client,
-} from "@a2a-js/sdk/client";
+import { TaskState, type StreamResponse, type Task } from "@a2a-js/sdk";
 import { TroupeClient } from "@troupe/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTroupe, startTroupeDev, type TroupeDev } from "../support/troupe-cli.js";
 import { startTroupeA2a, type TroupeA2a } from "./troupe-a2a-process.js";
-
-const TOKEN = "a2a-test-token";
-
-/** The demo model's answer to `/slow` (actors/models/src/models/demo-script.ts). */
-const SLOW_ANSWER =
-  "This answer streams slowly, one word at a time, so that there is time to cancel " +
-  "the run or to stop the host while the model call is still streaming its text.";
-
-/** An official SDK client of the agent card at `baseUrl`, sending `token` as a bearer token when given. */
-async function a2aClient(baseUrl: string, token: string | undefined = TOKEN): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
-  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-  });
-  return await new ClientFactory(options).createFromUrl(baseUrl);
-}
-
-/** A user message in the SDK's v1.0 shape. */
-function userMessage(text: string, ids: { contextId?: string; taskId?: string } = {}): Message {
-  return {
-    messageId: randomUUID(),
-    contextId: ids.contextId ?? "",
-    taskId: ids.taskId ?? "",
-    role: Role.ROLE_USER,
-    parts: [
-      {
-        content: { $case: "text", value: text },
-        metadata: {},
-        filename: "",
-        mediaType: "text/plain",
-      },
-    ],
-    metadata: {},
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
-
-function request(message: Message, returnImmediately = false) {
-  return {
-    tenant: "",
-    message,
-    configuration: {
-      acceptedOutputModes: [],
-      taskPushNotificationConfig: undefined,
-      returnImmediately,
-    },
-    metadata: {},
-  };
-}
-
-function asTask(result: Message | Task): Task {
-  expect("status" in result, "a task, not a message").toBe(true);
-  return result as Task;
-}
-
-/** The text of a task's answer artifact. */
-function answerOf(task: Task): string | undefined {
-  const part = task.artifacts.find((artifact) => artifact.artifactId === "answer")?.parts[0];
-  return part?.content?.$case === "text" ? part.content.value : undefined;
-}
-
-/** The answer a stream's artifact chunks add up to (a chunk with `append: false` replaces it). */
-function streamedText(events: readonly StreamResponse[]): string {
-  let text = "";
-  for (const event of events) {
-    if (event.payload?.$case !== "artifactUpdate") continue;
-    const content = event.payload.value.artifact?.parts[0]?.content;
-    const chunk = content?.$case === "text" ? content.value : "";
-    text = event.payload.value.append ? text + chunk : chunk;
-  }
-  return text;
-}
+import {
+  a2aClient,
+  answerOf,
+  asTask,
+  request,
+  SLOW_ANSWER,
+  streamedText,
+  TOKEN,
+  userMessage,
+} from "./a2a-test-client.js";
 
 /** The text of a task's status message. */
 function statusText(task: Task): string {

@@ -9,6 +9,7 @@ import {
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { TroupeClient } from "@troupe/client";
+import { compareTaskStreamCursors, parseTaskStreamCursor } from "@troupe/client/tasks";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -294,6 +295,68 @@ describe("troupe mcp serves the agents of a troupe dev over MCP", () => {
       "Sent the email to grace@example.com.",
     );
   }, 120_000);
+
+  it("tasks/result with the cursor of the last progress it got resumes after a SIGKILL and restart of troupe mcp: every text delta once, in order", async () => {
+    const port = String(await freePort());
+    const first = await mcp(["--port", port]);
+    const before = await client(first.url);
+    const created = await before.request(
+      {
+        method: "tools/call",
+        params: { name: "demo", arguments: { message: "/slow 300" }, task: {} },
+      },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    /** The text and cursor of each progress notification. */
+    type Progress = { text: string; cursor: string };
+    const progressOf = (notification: { message?: string; _meta?: Record<string, unknown> }) => ({
+      text: notification.message ?? "",
+      cursor: notification._meta?.["dev.troupe/cursor"] as string,
+    });
+    const received: Progress[] = [];
+    let threeChunks!: () => void;
+    const streaming = new Promise<void>((resolve) => (threeChunks = resolve));
+    const cut = before
+      .request({ method: "tasks/result", params: { taskId } }, CallToolResultSchema, {
+        onprogress: (notification) => {
+          received.push(progressOf(notification));
+          if (received.length === 3) threeChunks();
+        },
+      })
+      .catch((error: unknown) => error);
+    await streaming;
+    expect(await first.stop("SIGKILL")).toBeNull();
+    // The client would wait for the lost response until its request timeout: close it.
+    await before.close();
+    expect(await cut).toBeInstanceOf(Error);
+    const last = received.at(-1)!.cursor;
+
+    const second = await mcp(["--port", port]);
+    const after = await client(second.url);
+    const resumed: Progress[] = [];
+    const result = await after.request(
+      { method: "tasks/result", params: { taskId, _meta: { "dev.troupe/cursor": last } } },
+      CallToolResultSchema,
+      { onprogress: (notification) => resumed.push(progressOf(notification)) },
+    );
+    const answer = textOf(result);
+    expect(answer).toMatch(/^This answer streams slowly, one word at a time/);
+    expect(resumed.length).toBeGreaterThan(0);
+    const all = [...received, ...resumed];
+    expect(all.map((progress) => progress.text).join("")).toBe(answer);
+    const cursors = all.map((progress) => parseTaskStreamCursor(progress.cursor));
+    for (let index = 1; index < cursors.length; index++) {
+      expect(compareTaskStreamCursors(cursors[index - 1]!, cursors[index]!)).toBeLessThan(0);
+    }
+    // A malformed cursor is refused before anything is read.
+    await expect(
+      after.request(
+        { method: "tasks/result", params: { taskId, _meta: { "dev.troupe/cursor": "41" } } },
+        CallToolResultSchema,
+      ),
+    ).rejects.toThrow(/is not a task stream cursor/);
+  }, 90_000);
 
   it("tasks/cancel cancels the run (run.cancelled on the session's events)", async () => {
     const server = await mcp(["--port", "0"]);

@@ -16,9 +16,8 @@ import type {
   SubscribeToTaskRequest,
   Task,
   TaskPushNotificationConfig,
-  TaskState,
 } from "@a2a-js/sdk";
-import type { A2ARequestHandler } from "@a2a-js/sdk/server";
+import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import {
   PushNotificationNotSupportedError,
   RequestMalformedError,
@@ -29,22 +28,17 @@ import {
 import type { TroupeClient } from "@troupe/client";
 import { isValidActorId, TroupeError } from "@troupe/protocol";
 import {
+  formatTaskStreamCursor,
   InvalidTaskIdError,
   parseRunTaskId,
   isFinalRunTaskState,
-  RunTaskTracker,
 } from "@troupe/client/tasks";
-import type { RunTasks, RunTaskRef, PendingInput, RunTaskStatus } from "@troupe/client/tasks";
+import type { RunTasks, RunTaskRef, RunTaskStatus } from "@troupe/client/tasks";
 import { approvalReply, a2aMessageText, questionReply } from "./a2a-message-input.js";
-import { AnswerStream } from "./answer-stream.js";
-import {
-  a2aTask,
-  a2aTaskState,
-  a2aTaskStatus,
-  ANSWER_ARTIFACT_ID,
-  answerArtifact,
-  textPart,
-} from "./a2a-task-view.js";
+import { resumeCursorOf } from "./a2a-stream-cursor.js";
+import { A2aTaskStream, type A2aTaskStreamOptions } from "./a2a-task-stream.js";
+import { a2aTask, a2aTaskState } from "./a2a-task-view.js";
+import { hideSettled, pendingKey, stopAt } from "./settled-input.js";
 
 /** A task: its session, client message id and id. */
 type TaskRef = RunTaskRef & { readonly taskId: string };
@@ -82,7 +76,10 @@ export interface TroupeA2aRequestHandlerOptions {
  * - `SendStreamingMessage` / `SubscribeToTask` stream the task: the task, its
  *   state changes, the answer as chunks of the artifact `answer` from the
  *   run's text deltas, and the final state; the stream ends at a final state
- *   or at `input-required`.
+ *   or at `input-required` ({@link A2aTaskStream}). Every update carries its
+ *   cursor in `metadata["troupe/cursor"]`; a `SubscribeToTask` with that
+ *   cursor in its `Last-Event-ID` header sends only what came after it
+ *   (docs/decisions/0056).
  * - `CancelTask` sends `run.cancel` for the run and returns the `canceled` task.
  * - Push notifications, `ListTasks` and the extended card are not supported.
  */
@@ -136,7 +133,7 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const { ref, settled, status } = await a2aErrors(() => this.begin(params.message));
     yield { payload: { $case: "task", value: this.task(ref, hideSettled(status, settled)) } };
-    yield* this.stream(ref, settled, a2aTaskState(hideSettled(status, settled)));
+    yield* this.stream({ ref, settled, initial: a2aTaskState(hideSettled(status, settled)) });
   }
 
   /** `GetTask`: the task as the session's events give it now. @throws TaskNotFoundError for a malformed id. */
@@ -179,21 +176,42 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
     });
   }
 
-  /** `SubscribeToTask`: the task now, then streamed as {@link sendMessageStream}. @throws UnsupportedOperationError for a final task. */
+  /**
+   * `SubscribeToTask` (and 0.3 `tasks/resubscribe`): the task now, then
+   * streamed as {@link sendMessageStream}. Without a cursor, from the
+   * session's first event. With the `troupe/cursor` of an update the client
+   * got in the `Last-Event-ID` header, only the updates after it, also for a
+   * task that became final meanwhile (an empty stream after the task when
+   * the client has them all).
+   *
+   * @param params - `id`: the task id.
+   * @param context - the SDK's call context (the request headers).
+   * @throws UnsupportedOperationError for a final task without a cursor;
+   *   RequestMalformedError for a malformed `Last-Event-ID`, or one past the
+   *   session's last event; TaskNotFoundError for a malformed task id.
+   */
   async *resubscribe(
     params: SubscribeToTaskRequest,
+    context?: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const { ref, status } = await a2aErrors(async () => {
+    const { ref, status, after } = await a2aErrors(async () => {
+      const after = resumeCursorOf(context);
       const ref = taskRef(params.id);
-      return { ref, status: await this.tasks.status(ref.taskId) };
+      const status = await this.tasks.status(ref.taskId);
+      if (after !== undefined && after.eventSequence > status.sequence) {
+        throw new RequestMalformedError(
+          `Last-Event-ID ${formatTaskStreamCursor(after)} is past the last event of task ${ref.taskId} (${status.sequence}): send a cursor this server sent.`,
+        );
+      }
+      return { ref, status, after };
     });
-    if (isFinalRunTaskState(status.state)) {
+    if (after === undefined && isFinalRunTaskState(status.state)) {
       throw new UnsupportedOperationError(
-        `Task ${ref.taskId} is ${status.state}: there is nothing to subscribe to (GetTask gives its result).`,
+        `Task ${ref.taskId} is ${status.state}: there is nothing to subscribe to (GetTask gives its result, a Last-Event-ID cursor the updates after it).`,
       );
     }
     yield { payload: { $case: "task", value: this.task(ref, status) } };
-    yield* this.stream(ref, undefined, a2aTaskState(status));
+    yield* this.stream({ ref, initial: a2aTaskState(status), after });
   }
 
   /** @throws UnsupportedOperationError: there is no task index. */
@@ -294,88 +312,24 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
     return { ref, settled: pendingKey(pending), status };
   }
 
-  /**
-   * Streams a task from the session's events (all of them, from the first):
-   * state changes, the answer's chunks, and the final state. Ends at a final
-   * state or at an `input-required` other than `settled`.
-   */
+  /** Streams a task from the session's events (all of them, from the first) through {@link A2aTaskStream}. */
   private async *stream(
-    ref: TaskRef,
-    settled: string | undefined,
-    initial: TaskState,
+    options: A2aTaskStreamOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const tracker = new RunTaskTracker(ref);
-    const answer = new AnswerStream();
-    const stop = stopAt(settled);
+    const view = new A2aTaskStream(options);
     const abort = new AbortController();
-    let state = initial;
     try {
-      for await (const event of this.client.events(ref.sessionId, {
+      for await (const event of this.client.events(options.ref.sessionId, {
         fromSequence: 1,
         signal: abort.signal,
       })) {
-        const status = tracker.observe(event);
-        if (event.deltaSequence !== undefined) {
-          if (event.event.type !== "run.delta" || status.runId === undefined) continue;
-          const delta = event.event.payload;
-          if (delta.runId !== status.runId) continue;
-          const chunk = answer.add(delta);
-          if (chunk !== undefined) yield this.chunk(ref, chunk.text, chunk.append, false);
-          continue;
-        }
-        if (stop(status)) {
-          if (status.answer !== undefined) {
-            const last = answer.finish(status.answer);
-            yield this.chunk(ref, last.text, last.append, true);
-          }
-          yield this.statusUpdate(ref, status);
-          return;
-        }
-        const shown = hideSettled(status, settled);
-        const next = a2aTaskState(shown);
-        if (next !== state) {
-          state = next;
-          yield this.statusUpdate(ref, shown);
-        }
+        const { items, end } = view.read(event);
+        yield* items;
+        if (end) return;
       }
     } finally {
       abort.abort();
     }
-  }
-
-  private chunk(ref: TaskRef, text: string, append: boolean, lastChunk: boolean): StreamResponse {
-    const artifact = {
-      ...answerArtifact(text),
-      parts: [textPart(text)],
-      artifactId: ANSWER_ARTIFACT_ID,
-    };
-    return {
-      payload: {
-        $case: "artifactUpdate",
-        value: {
-          taskId: ref.taskId,
-          contextId: ref.sessionId,
-          artifact,
-          append,
-          lastChunk,
-          metadata: {},
-        },
-      },
-    };
-  }
-
-  private statusUpdate(ref: TaskRef, status: RunTaskStatus): StreamResponse {
-    return {
-      payload: {
-        $case: "statusUpdate",
-        value: {
-          taskId: ref.taskId,
-          contextId: ref.sessionId,
-          status: a2aTaskStatus(ref, status, new Date().toISOString()),
-          metadata: {},
-        },
-      },
-    };
   }
 
   private task(ref: TaskRef, status: RunTaskStatus): Task {
@@ -397,33 +351,6 @@ export function clientMessageIdOf(messageId: string): string {
   if (messageId === "") throw new RequestMalformedError("message.messageId is required.");
   if (isValidActorId(messageId)) return messageId;
   return `a2a-${createHash("sha256").update(messageId).digest("hex").slice(0, 32)}`;
-}
-
-/** Identity of an open approval or question, to tell the one just settled from a new one. */
-function pendingKey(pending: PendingInput): string {
-  return pending.kind === "approval"
-    ? `approval ${pending.sessionId} ${pending.toolCallId}`
-    : `question ${pending.sessionId} ${pending.questionId}`;
-}
-
-/** Stop when final, or at an `input-required` other than the one just settled. */
-function stopAt(settled: string | undefined): (status: RunTaskStatus) => boolean {
-  return (status) =>
-    isFinalRunTaskState(status.state) ||
-    (status.state === "input_required" &&
-      status.pending !== undefined &&
-      pendingKey(status.pending) !== settled);
-}
-
-/** A status still showing the approval or question just settled (its settlement not stored yet) shows as `working`. */
-function hideSettled(status: RunTaskStatus, settled: string | undefined): RunTaskStatus {
-  if (status.state !== "input_required" || status.pending === undefined) return status;
-  if (pendingKey(status.pending) !== settled) return status;
-  return {
-    state: "working",
-    ...(status.runId === undefined ? {} : { runId: status.runId }),
-    sequence: status.sequence,
-  };
 }
 
 function approvalDecision(

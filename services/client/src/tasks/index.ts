@@ -18,6 +18,16 @@ export {
   type TrackedEvent,
 } from "./run-task-status.js";
 export {
+  compareTaskStreamCursors,
+  formatTaskStreamCursor,
+  InvalidTaskStreamCursorError,
+  parseTaskStreamCursor,
+  TASK_STREAM_START,
+  TaskStreamCursors,
+  type PlacedItem,
+  type TaskStreamCursor,
+} from "./task-stream-cursor.js";
+export {
   RunTasks,
   type FollowRunTaskOptions,
   type PendingDecision,

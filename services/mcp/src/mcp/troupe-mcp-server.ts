@@ -17,13 +17,14 @@ import {
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { isValidActorId, TroupeError, type TranscriptEntry } from "@troupe/protocol";
 import { InvalidTaskIdError, parseRunTaskId, isFinalRunTaskState } from "@troupe/client/tasks";
-import type { RunTasks, PendingInput, RunTaskStatus } from "@troupe/client/tasks";
+import type { RunTasks, PendingInput, RunTaskStatus, TaskStreamCursor } from "@troupe/client/tasks";
 import {
   agentTool,
   idempotentTarget,
   parseAgentToolArguments,
   type ServedAgent,
 } from "./agent-tool.js";
+import { AnswerProgress, MCP_CURSOR_META_KEY, resumeCursorOfMeta } from "./answer-progress.js";
 import { decisionFrom, elicitationFor } from "./elicitation.js";
 import { callToolResultOf, mcpTaskOf } from "./mcp-task.js";
 import { formatTranscript } from "./session-transcript.js";
@@ -57,11 +58,13 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * - `tools/list`: one tool per agent ({@link agentTool}); `tools/call` sends
  *   the message to the session (a new one without `sessionId`) and waits for
  *   the run, sending `notifications/progress` with the streamed text when the
- *   request has a progress token, and putting approvals and questions to the
+ *   request has a progress token (each with its cursor in
+ *   `_meta["dev.troupe/cursor"]`, docs/decisions/0056), and putting approvals and questions to the
  *   user as `elicitation/create` requests when the client supports elicitation.
  * - With `task` in `tools/call` (MCP tasks): it returns at once with the task;
  *   `tasks/get`, `tasks/result` (which elicits approvals and questions, then
- *   returns the tool result) and `tasks/cancel` (`run.cancel`) read and change
+ *   returns the tool result; with `_meta["dev.troupe/cursor"]` its progress
+ *   starts after that cursor) and `tasks/cancel` (`run.cancel`) read and change
  *   the run through {@link RunTasks}: the task id is the session and client
  *   message id, the state is the session's events, so they work in any
  *   process, also after a restart. No `tasks/list`: tasks are not enumerable
@@ -118,34 +121,41 @@ export function createTroupeMcpServer(options: TroupeMcpServerOptions): Server {
 
   /**
    * Follows a task to its end, asking each approval and question once (when
-   * the client can elicit) and sending progress (when asked to).
+   * the client can elicit) and sending progress (when asked to): each text
+   * delta of the run after `after` once, with its cursor in
+   * `_meta["dev.troupe/cursor"]` ({@link AnswerProgress}).
    */
-  const runToEnd = async (taskId: string, extra: Extra): Promise<RunTaskStatus> => {
+  const runToEnd = async (
+    taskId: string,
+    extra: Extra,
+    after?: TaskStreamCursor,
+  ): Promise<RunTaskStatus> => {
     const canElicit = server.getClientCapabilities()?.elicitation !== undefined;
     const progressToken = extra._meta?.progressToken;
     const asked = new Set<string>();
+    const answer = new AnswerProgress(after);
     let progress = 0;
-    const notify = async (message: string) => {
+    const notify = async (message: string, cursor?: string) => {
       if (progressToken === undefined) return;
       progress += 1;
       await extra
         .sendNotification({
           method: "notifications/progress",
-          params: { progressToken, progress, message },
+          params: {
+            progressToken,
+            progress,
+            message,
+            ...(cursor === undefined ? {} : { _meta: { [MCP_CURSOR_META_KEY]: cursor } }),
+          },
         })
         .catch(() => undefined);
     };
     for (;;) {
-      let runId: string | undefined;
+      answer.restart();
       const status = await tasks.follow(taskId, {
         signal: extra.signal,
-        onEvent: ({ event, deltaSequence }, current) => {
-          runId ??= current.runId;
-          if (deltaSequence === undefined || event.type !== "run.delta") return;
-          const payload = event.payload;
-          if (payload.kind === "text" && payload.runId === runId && current.sequence > 0) {
-            void notify(payload.text);
-          }
+        onEvent: (event, current) => {
+          for (const { item, cursor } of answer.read(event, current)) void notify(item, cursor);
         },
         until: (current) =>
           current.pending !== undefined && !asked.has(pendingKey(current.pending)),
@@ -215,7 +225,8 @@ export function createTroupeMcpServer(options: TroupeMcpServerOptions): Server {
   server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
     const { taskId } = request.params;
     const ref = guardSync(() => parseRunTaskId(taskId));
-    const status = await guard(() => runToEnd(taskId, extra));
+    const after = guardSync(() => resumeCursorOfMeta(request.params._meta));
+    const status = await guard(() => runToEnd(taskId, extra, after));
     return callToolResultOf({ ...ref, taskId }, status, true);
   });
 
