@@ -139,6 +139,17 @@ describe("troupe a2a: SubscribeToTask resumes after a cursor", () => {
       nothing.push(event);
     }
     expect(nothing.map((event) => event.payload?.$case)).toEqual(["task"]);
+    // A cursor the server never sent — the final event with no deltas read —
+    // replays none of the answer's deltas: the task ended within it.
+    const [finalEvents] = cursorOf(all.at(-1)!).split(".");
+    const forged: StreamResponse[] = [];
+    for await (const event of after.resubscribeTask(
+      { tenant: "", id: taskId },
+      { serviceParameters: { "Last-Event-ID": `${finalEvents}.0` } },
+    )) {
+      forged.push(event);
+    }
+    expect(forged.map((event) => event.payload?.$case)).toEqual(["task"]);
   }, 60_000);
 
   it("a malformed Last-Event-ID is refused as invalid params, in protocol 1.0 and 0.3", async () => {

@@ -1,6 +1,17 @@
-import { inspectActor } from "@troupe/admin";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { exportHistoryCommand, inspectActor, writeHistoryCassette } from "@troupe/admin";
 import { formatActorInspection } from "@troupe/admin/internal";
-import { agentMachineKinds } from "@troupe/agents";
+import {
+  agentKinds,
+  agentMachineKinds,
+  defineAgent,
+  demoScript,
+  ScriptedModel,
+} from "@troupe/agents";
+import { JetStreamTranscriptReader, RedisAgentDefinitionStore } from "@troupe/agents/internal";
+import { RedisKeys } from "@troupe/protocol/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   INSTRUCTIONS,
@@ -144,6 +155,56 @@ describe("pinned agent definitions across a rolling restart", () => {
     expect(report.reproduces).toBe(true);
     const stored = await cluster.context<{ lastRunId?: string }>("run/pin-3");
     expect(stored?.lastRunId).toBe("r1");
+
+    // A cassette of these conversations renders each call under the definition
+    // it was made under — also where this process serves another one.
+    const served = defineAgent({
+      name: "cashier",
+      version: "3",
+      migrate: { from: ["1", "2"] },
+      instructions: "Served by the exporting process only.",
+      model: new ScriptedModel(demoScript),
+    });
+    const folder = await mkdtemp(join(tmpdir(), "troupe-pinned-cassette-"));
+    try {
+      const systems: Record<string, string[]> = {};
+      for (const session of ["pin-1", "pin-3"]) {
+        const history = await exportHistoryCommand(
+          {
+            redis: cluster.redis,
+            jsm: cluster.jsm,
+            nats: cluster.nats,
+            shardCount: cluster.shardCount,
+            kinds: agentKinds({ agents: [served] }),
+            tree: true,
+          },
+          `session/${session}`,
+        );
+        const file = join(folder, `${session}.json`);
+        const report = await writeHistoryCassette(history, {
+          file,
+          agents: [served],
+          transcript: new JetStreamTranscriptReader(cluster.js, cluster.streams.transcript),
+          definitions: new RedisAgentDefinitionStore(
+            cluster.redis,
+            new RedisKeys("troupe", cluster.shardCount),
+          ),
+        });
+        expect(report.calls).toBe(2);
+        const cassette = JSON.parse(await readFile(file, "utf8")) as {
+          entries: { request: { prompt: { role: string; content: unknown }[] } }[];
+        };
+        systems[session] = cassette.entries.map((entry) =>
+          String(entry.request.prompt.find((message) => message.role === "system")?.content),
+        );
+      }
+      expect(systems).toEqual({
+        "pin-1": [INSTRUCTIONS.v1, INSTRUCTIONS.v1],
+        "pin-3": [INSTRUCTIONS.v1, INSTRUCTIONS.v2],
+      });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
     for (const log of [pinned.log, migrating.log, fresh]) log.stop();
   });
 });

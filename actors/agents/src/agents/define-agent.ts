@@ -63,7 +63,11 @@ export const agentPlainPartsSchema = z.object({
   version: z.string().min(1).max(64).optional(),
   migrate: z
     .strictObject({
-      from: z.array(z.string().min(1).max(64)).min(1, "must name at least one version").max(64),
+      from: z
+        .array(z.string().min(1).max(64))
+        .min(1, "must name at least one version")
+        .max(64)
+        .refine((versions) => new Set(versions).size === versions.length, "names a version twice"),
     })
     .optional(),
   media: z.strictObject({ accepts: z.array(mediaTypePatternSchema).max(64) }).optional(),

@@ -91,6 +91,12 @@ export interface ModelCallHandlerOptions {
    * requests (the test kit's history cassettes). Default: none.
    */
   readonly wrapModel?: (model: LanguageModelInstance) => LanguageModelInstance;
+  /**
+   * Whether a served definition's `migrate.from` moves a pinned run onto it
+   * (default true). False renders every call under its pin, as a recorded
+   * call was made (the test kit's history cassettes).
+   */
+  readonly applyMigrations?: boolean;
 }
 
 /**
@@ -171,7 +177,9 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
     // (or fail), so their tools are offered.
     await options.agents.ready(input.agent);
     // The run's pinned definition, or the served one (docs/decisions/0055).
-    const pinned = await definitions.resolve(options.agents.get(input.agent), input.definition);
+    const pinned = await definitions.resolve(options.agents.get(input.agent), input.definition, {
+      migrate: options.applyMigrations !== false,
+    });
     const agent = pinned.agent;
     // The model of the agent's fallback chain this call uses (docs/decisions/0042).
     const chain = modelChainOf(agent, input.model);

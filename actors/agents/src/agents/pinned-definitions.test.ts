@@ -163,6 +163,23 @@ describe("PinnedDefinitions.resolve", () => {
     await expect(pinned.resolve(v1b, missing)).rejects.toThrow(DefinitionUnavailableError);
   });
 
+  it("an unreachable store fails the call as retryable effect_failed, and the next call writes the record", async () => {
+    const records = new InMemoryAgentDefinitionStore();
+    let down = true;
+    const flaky = {
+      save: (hashed: Parameters<InMemoryAgentDefinitionStore["save"]>[0]) =>
+        down ? Promise.reject(new Error("connect ECONNREFUSED")) : records.save(hashed),
+      load: (agent: string, hash: string) => records.load(agent, hash),
+    };
+    const pinned = new PinnedDefinitions(flaky, {});
+    const error = await pinned.resolve(v1, undefined).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "effect_failed", retryable: true });
+    expect((error as Error).message).toContain('definition record of agent "cashier"');
+    down = false;
+    const { used } = await pinned.resolve(v1, undefined);
+    expect(await records.load("cashier", used.hash)).toBeDefined();
+  });
+
   it("refuses a pinned model object the served definition does not have", async () => {
     const store = new InMemoryAgentDefinitionStore();
     const other = new ScriptedModel([{ text: "x" }]);
@@ -187,6 +204,9 @@ describe("defineAgent migrate", () => {
     expect(() =>
       defineAgent({ name: "a", instructions: "x", version: "2", migrate: { from: ["2"] } }),
     ).toThrow(/names the agent's own version "2"/);
+    expect(() =>
+      defineAgent({ name: "a", instructions: "x", version: "2", migrate: { from: ["1", "1"] } }),
+    ).toThrow(/migrate\.from: names a version twice/);
     expect(
       defineAgent({ name: "a", instructions: "x", version: "2", migrate: { from: ["1"] } }).migrate,
     ).toEqual({ from: ["1"] });

@@ -82,17 +82,24 @@ export class PinnedDefinitions {
   /**
    * @param served - the definition the host serves for the run's agent.
    * @param pin - the run's pin (`model.call` input `definition`); undefined for a first call.
+   * @param options - `migrate: false` serves the pin even where the served
+   *   definition declares a migration from it (rendering a recorded call again).
    * @returns the definition to call under and the pin to report.
-   * @throws DefinitionUnavailableError (`definition_unavailable`); the store's error when unreachable.
+   * @throws DefinitionUnavailableError (`definition_unavailable`); TroupeError
+   *   `effect_failed` (retryable) when the store cannot be reached.
    */
   async resolve(
     served: AgentDefinition,
     pin: AgentDefinitionPin | undefined,
+    options: { readonly migrate?: boolean } = {},
   ): Promise<ResolvedDefinition> {
-    const hashed = await this.#record(served);
+    const hashed = await this.#record(served).catch((error: unknown) => {
+      throw storeFailure("write", served.name, error);
+    });
     const current = pinOf(hashed);
     if (pin === undefined || pin.hash === hashed.hash) return { agent: served, used: current };
-    if (pin.version !== undefined && served.migrate?.from.includes(pin.version) === true) {
+    const migrates = options.migrate !== false && pin.version !== undefined;
+    if (migrates && served.migrate?.from.includes(pin.version!) === true) {
       return { agent: served, used: { ...current, migratedFrom: pin } };
     }
     const key = `${served.name}:${pin.hash}`;
@@ -110,7 +117,9 @@ export class PinnedDefinitions {
         this.#pinned.delete(this.#pinned.keys().next().value!);
       }
     }
-    const agent = await view;
+    const agent = await view.catch((error: unknown) => {
+      throw TroupeError.isInstance(error) ? error : storeFailure("read", served.name, error);
+    });
     if (agent === undefined) {
       this.#pinned.delete(key);
       throw new DefinitionUnavailableError(
@@ -136,6 +145,18 @@ export class PinnedDefinitions {
     }
     return hashed;
   }
+}
+
+/**
+ * The definition store could not be reached: a retryable `effect_failed`, so
+ * the run tries the call again (Redis may be restarting).
+ */
+function storeFailure(what: "read" | "write", agentName: string, cause: unknown): TroupeError {
+  return new TroupeError(
+    "effect_failed",
+    `could not ${what} the definition record of agent "${agentName}" in the definition store`,
+    { retryable: true, cause },
+  );
 }
 
 /**

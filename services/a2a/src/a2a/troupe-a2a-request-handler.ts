@@ -211,6 +211,15 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
       );
     }
     yield { payload: { $case: "task", value: this.task(ref, status) } };
+    // A task that ended at or before the cursor has nothing left to send: the
+    // client got its end. (A cursor this server never sent, such as an event
+    // sequence past the end with a low delta sequence, would otherwise replay
+    // deltas the client has.)
+    const endedWithin =
+      after !== undefined &&
+      status.endedSequence !== undefined &&
+      status.endedSequence <= after.eventSequence;
+    if (endedWithin) return;
     yield* this.stream({ ref, initial: a2aTaskState(status), after });
   }
 

@@ -64,6 +64,8 @@ export interface HistoryCassetteReport {
  * called. Replaying the cassette with the same agents and user messages gives
  * the recorded answers.
  *
+ * Each call is rendered under the definition its output names (the served
+ * one, or its record from `definitions`), never moved by a declared migration.
  * The answers stream without their original timing (one text part per word);
  * attachments reach the request as text stand-ins (no media store is read).
  *
@@ -102,6 +104,8 @@ export async function writeHistoryCassette(
     env: withPlaceholderKeys(options.env ?? process.env),
     ...(options.definitions === undefined ? {} : { definitions: options.definitions }),
     wrapModel: answering,
+    // Each call under the definition it was made under (its output names it).
+    applyMigrations: false,
   });
   const skipped: { effectId: string; reason: string }[] = [];
   for (const call of journaledModelCalls(history)) {
@@ -116,7 +120,20 @@ export async function writeHistoryCassette(
       continue;
     }
     answers = answersOf(call.output);
-    await handler(call.input, {
+    // The definition the call was made under, as its output reports it: a
+    // run's first call carries no pin, and a migrated call's pin is the old one.
+    const made = call.output.definition;
+    const input: ModelCallInput =
+      made === undefined
+        ? call.input
+        : {
+            ...call.input,
+            definition: {
+              hash: made.hash,
+              ...(made.version === undefined ? {} : { version: made.version }),
+            },
+          };
+    await handler(input, {
       signal: new AbortController().signal,
       address: { kind: "run", id: call.input.sessionId },
       effectId: call.effectId,

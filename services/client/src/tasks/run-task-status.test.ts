@@ -71,6 +71,8 @@ describe("RunTaskTracker", () => {
       runId: "r1",
       answer: "the answer",
       sequence,
+      // The run.completed, the last event read here.
+      endedSequence: sequence,
       createdAtMs: first.sequence * 1_000,
       updatedAtMs: sequence * 1_000,
     });
@@ -111,6 +113,7 @@ describe("RunTaskTracker", () => {
       state: "failed",
       error: { code: "session_closed", message: "the session is closed" },
       sequence,
+      endedSequence: sequence,
       createdAtMs: sequence * 1_000,
       updatedAtMs: sequence * 1_000,
     });

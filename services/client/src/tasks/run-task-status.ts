@@ -49,6 +49,7 @@ export type RunTaskState = "working" | "input_required" | "completed" | "failed"
  *   and the reason of `cancelled`, when one was given;
  * - `pending`: the oldest open approval or question (`input_required` only);
  * - `sequence`: events-stream sequence of the last durable event read (0: none);
+ * - `endedSequence`: for a final state, the sequence of the event that ended the task;
  * - `createdAtMs`: when the session admitted the message (its `message.accepted`,
  *   `run.started` or `message.rejected`), Unix ms; absent before;
  * - `updatedAtMs`: the time of the last event of the task's run read, Unix ms
@@ -61,6 +62,7 @@ export interface RunTaskStatus {
   readonly error?: { readonly code: string; readonly message: string };
   readonly pending?: PendingInput;
   readonly sequence: number;
+  readonly endedSequence?: number;
   readonly createdAtMs?: number;
   readonly updatedAtMs?: number;
 }
@@ -128,12 +130,19 @@ export class RunTaskTracker {
       if (named) this.touch(event);
       if (step.kind === "rejected") {
         const { code, reason } = step.rejection;
-        this.ended = { state: "failed", error: { code, message: reason }, sequence: 0 };
+        this.ended = {
+          state: "failed",
+          error: { code, message: reason },
+          sequence: 0,
+          endedSequence: tracked.sequence,
+        };
       }
       return this.status();
     }
     this.touch(event);
-    if (step.kind === "outcome") this.ended = endedStatus(step.outcome);
+    if (step.kind === "outcome") {
+      this.ended = { ...endedStatus(step.outcome), endedSequence: tracked.sequence };
+    }
     this.waits.observe(event);
     return this.status();
   }
