@@ -22,7 +22,5 @@ export function withoutTrace<T>(items: readonly T[]): T[] {
 }
 
 function hasStamp(item: unknown): boolean {
-  return (
-    typeof item === "object" && item !== null && HOST_STAMPS.some((field) => field in item)
-  );
+  return typeof item === "object" && item !== null && HOST_STAMPS.some((field) => field in item);
 }

@@ -76,14 +76,17 @@ describe("PriorityScheduler", () => {
     let mostAtOnce = 0;
     const results = await Promise.all(
       Array.from({ length: 60 }, (_, index) =>
-        scheduler.run(async () => {
-          running += 1;
-          mostAtOnce = Math.max(mostAtOnce, running);
-          await Promise.resolve();
-          await Promise.resolve();
-          running -= 1;
-          return index;
-        }, classes[index % 3]),
+        scheduler.run(
+          async () => {
+            running += 1;
+            mostAtOnce = Math.max(mostAtOnce, running);
+            await Promise.resolve();
+            await Promise.resolve();
+            running -= 1;
+            return index;
+          },
+          classes[index % 3],
+        ),
       ),
     );
     expect(mostAtOnce).toBe(3);

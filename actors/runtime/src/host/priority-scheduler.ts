@@ -21,7 +21,7 @@ interface Waiting {
 
 /**
  * A concurrency limit that starts queued tasks by scheduling class
- * (docs/decisions/0057): `interactive` before `default` before `batch`, oldest
+ * (docs/decisions/0057, docs/operating/flow-control.md): `interactive` before `default` before `batch`, oldest
  * first within a class, without starving the lower classes.
  *
  * Fairness rule: each class counts the starts higher classes took while it
@@ -89,12 +89,8 @@ export class PriorityScheduler {
     return new Promise<T>((resolve, reject) => {
       const start = () => {
         this.#active += 1;
-        let running: Promise<T>;
-        try {
-          running = task();
-        } catch (error) {
-          running = Promise.reject(error as Error);
-        }
+        // A task that throws at once rejects like one that fails later.
+        const running = Promise.resolve().then(task);
         void running.then(resolve, reject).finally(() => {
           this.#active -= 1;
           this.#startNext();
@@ -119,7 +115,10 @@ export class PriorityScheduler {
     const classes = this.#queues.length;
     // A class passed over too often goes first (the lowest such class first).
     for (let index = classes - 1; index > 0; index -= 1) {
-      if ((this.#queues[index]?.length ?? 0) > 0 && (this.#passedOver[index] ?? 0) >= this.#passOverLimit) {
+      if (
+        (this.#queues[index]?.length ?? 0) > 0 &&
+        (this.#passedOver[index] ?? 0) >= this.#passOverLimit
+      ) {
         this.#passedOver[index] = 0;
         return index;
       }
@@ -127,7 +126,8 @@ export class PriorityScheduler {
     const highest = this.#queues.findIndex((queue) => queue.length > 0);
     if (highest < 0) return undefined;
     for (let index = highest + 1; index < classes; index += 1) {
-      if ((this.#queues[index]?.length ?? 0) > 0) this.#passedOver[index] = (this.#passedOver[index] ?? 0) + 1;
+      if ((this.#queues[index]?.length ?? 0) > 0)
+        this.#passedOver[index] = (this.#passedOver[index] ?? 0) + 1;
     }
     this.#passedOver[highest] = 0;
     return highest;

@@ -28,7 +28,12 @@ const machine = setup({
         { type: EFFECT_ACTION, params: ({ event }) => ({ effect: "lookup", input: event.what }) },
         {
           type: SEND_ACTION,
-          params: () => ({ to: "asker/a2", type: "ask", payload: { what: "z" }, priority: "batch" }),
+          params: () => ({
+            to: "asker/a2",
+            type: "ask",
+            payload: { what: "z" },
+            priority: "batch",
+          }),
         },
       ],
     },
