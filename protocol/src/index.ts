@@ -77,6 +77,7 @@ export * from "./v1/messages/host-messages.js";
 export * from "./v1/messages/run-messages.js";
 export * from "./v1/messages/tool-messages.js";
 export * from "./v1/tool-effect-class.js";
+export * from "./v1/priority-class.js";
 export * from "./v1/tool-policy.js";
 export * from "./v1/tool-call-status.js";
 export * from "./v1/transcript-entry.js";

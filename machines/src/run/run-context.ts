@@ -1,5 +1,6 @@
 import type {
   ActorInput,
+  PriorityClass,
   ToolPolicyOverrides,
   TranscriptBase,
   Usage,
@@ -43,6 +44,11 @@ export interface ActiveRun {
   /** Model named by the session; undefined = the agent's model. */
   readonly model: string | undefined;
   readonly maxModelCalls: number;
+  /**
+   * Scheduling class from `run.start` (docs/decisions/0057), given to the run's
+   * model calls and tool calls; absent = `default`. Orders host work only.
+   */
+  readonly priority?: PriorityClass;
   /** The session's tool policy overrides, from `run.start` (passed to each model call). */
   readonly toolPolicy?: ToolPolicyOverrides | undefined;
   /** 1-based index of the current model call; above `maxModelCalls` = the final call without tools. */

@@ -88,6 +88,9 @@ export const beginRun: RunStep = (_, event) => {
     cancelReason: undefined,
     toolPhase: undefined,
     ...(event.transcriptBase === undefined ? {} : { transcriptBase: event.transcriptBase }),
+    ...(event.priority === undefined || event.priority === "default"
+      ? {}
+      : { priority: event.priority }),
   };
   return {
     context: {
@@ -130,7 +133,9 @@ export const requestModelCall: RunStep = (context) => {
         }),
   };
   const effectId = modelCallEffectId(run);
-  return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input })] };
+  // The run's class, also for a call a timer or an approval led to (docs/decisions/0057).
+  const priority = run.priority === undefined ? {} : { priority: run.priority };
+  return { actions: [requestEffect({ effect: MODEL_CALL_EFFECT, effectId, input, ...priority })] };
 };
 
 /**

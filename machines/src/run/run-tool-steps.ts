@@ -54,7 +54,12 @@ function startMessages(context: RunContext, run: ActiveRun, starting: readonly T
           : { parentSessionId: context.parentSessionId }),
       };
       const to = toolAddressOf(context.sessionId, run.runId, toolCallId);
-      return sendMessage({ to, type: "tool.start", payload });
+      return sendMessage({
+        to,
+        type: "tool.start",
+        payload,
+        ...(run.priority === undefined ? {} : { priority: run.priority }),
+      });
     },
   );
 }

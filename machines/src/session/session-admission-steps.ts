@@ -147,6 +147,11 @@ export const enqueueMessage: SessionStep = (context, event) => {
       ? { attachments: event.attachments }
       : {}),
     priority: context.activeRunId !== undefined && context.policy === "interrupt",
+    ...(event.type === "user.message" &&
+    event.priority !== undefined &&
+    event.priority !== "default"
+      ? { priorityClass: event.priority }
+      : {}),
   };
   return { context: { queue: insertIntoQueue(context.queue, [entry]) } };
 };

@@ -43,6 +43,7 @@ describe("session: admitting user messages", () => {
       sendMessage({
         to: "run/s1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r1",
           sessionId: "s1",
@@ -71,6 +72,7 @@ describe("session: admitting user messages", () => {
       sendMessage({
         to: "run/s1",
         type: "run.start",
+        priority: "default",
         payload: { runId: "r1", sessionId: "s1", maxModelCalls: 50, transcriptLength: 1 },
       }),
     );
@@ -168,6 +170,7 @@ describe("session: admitting user messages", () => {
       sendMessage({
         to: "run/s1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r1",
           sessionId: "s1",
@@ -201,6 +204,7 @@ describe("session: admitting user messages", () => {
       sendMessage({
         to: "run/s1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r2",
           sessionId: "s1",

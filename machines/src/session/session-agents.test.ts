@@ -75,6 +75,7 @@ describe("session: agent settings come from the journal (agent.resolve)", () => 
       sendMessage({
         to: "run/s1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r1",
           sessionId: "s1",
@@ -177,6 +178,7 @@ describe("session: agent settings come from the journal (agent.resolve)", () => 
       sendMessage({
         to: "run/s1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r1",
           sessionId: "s1",
@@ -301,6 +303,7 @@ describe("session: agent settings come from the journal (agent.resolve)", () => 
       sendMessage({
         to: "run/sub-t1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r1",
           sessionId: "sub-t1",

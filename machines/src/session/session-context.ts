@@ -1,4 +1,5 @@
 import type {
+  PriorityClass,
   ActorInput,
   AgentResolveOutput,
   MediaRef,
@@ -35,6 +36,12 @@ export interface QueuedMessage {
    * active run did not take.
    */
   readonly priority: boolean;
+  /**
+   * Scheduling class of the run the message starts (`user.message` `priority`,
+   * docs/decisions/0057); absent = `default`. Orders work on the hosts only,
+   * never this queue.
+   */
+  readonly priorityClass?: PriorityClass;
   /**
    * Set on a steer: it already had its verdict (`command.settled` `applied`, when
    * the active run received it), so dropping it later (the session closed before

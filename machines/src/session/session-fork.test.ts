@@ -105,6 +105,7 @@ describe("session: fork (issue #19)", () => {
       sendMessage({
         to: "run/f1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r1",
           sessionId: "f1",
@@ -234,6 +235,7 @@ describe("session: fork (issue #19)", () => {
       sendMessage({
         to: "run/f1",
         type: "run.start",
+        priority: "default",
         payload: expect.objectContaining({
           model: "openai:gpt-4o-mini",
           maxModelCalls: 2,

@@ -44,6 +44,7 @@ describe("session: a message that arrives during a run", () => {
       sendMessage({
         to: "run/s1",
         type: "run.start",
+        priority: "default",
         payload: { runId: "r2", sessionId: "s1", maxModelCalls: 50, transcriptLength: 3 },
       }),
       emitEvent("run.started", { runId: "r2", messageId: "m2" }),
@@ -98,6 +99,7 @@ describe("session: a message that arrives during a run", () => {
       sendMessage({
         to: "run/s1",
         type: "run.start",
+        priority: "default",
         payload: { runId: "r2", sessionId: "s1", maxModelCalls: 50, transcriptLength: 3 },
       }),
       emitEvent("run.started", { runId: "r2", messageId: "m2" }),

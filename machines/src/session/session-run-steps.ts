@@ -39,6 +39,7 @@ export const startNextRun: SessionStep = (context) => {
     ...((context.transcriptBase?.length ?? 0) === 0
       ? {}
       : { transcriptBase: context.transcriptBase }),
+    ...(head.priorityClass === undefined ? {} : { priority: head.priorityClass }),
   };
   return {
     context: {
@@ -61,11 +62,19 @@ export const startNextRun: SessionStep = (context) => {
           ...(head.attachments === undefined ? {} : { attachments: [...head.attachments] }),
         },
       }),
-      sendMessage({ to: runAddressOf(sessionId), type: "run.start", payload: start }),
+      // The run's class, never the one of the message that freed the session
+      // (a queued batch run started by an interactive run's end stays batch).
+      sendMessage({
+        to: runAddressOf(sessionId),
+        type: "run.start",
+        payload: start,
+        priority: head.priorityClass ?? "default",
+      }),
       emitEvent("run.started", {
         runId,
         messageId: head.messageId,
         ...(agent === undefined ? {} : { agent }),
+        ...(head.priorityClass === undefined ? {} : { priority: head.priorityClass }),
       }),
     ],
   };

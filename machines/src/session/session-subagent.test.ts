@@ -24,6 +24,7 @@ describe("session: a subagent's session", () => {
       sendMessage({
         to: "run/sub-1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r1",
           sessionId: "sub-1",
@@ -55,6 +56,7 @@ describe("session: a subagent's session", () => {
       sendMessage({
         to: "run/sub-1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r1",
           sessionId: "sub-1",

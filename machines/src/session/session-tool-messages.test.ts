@@ -112,6 +112,7 @@ describe("session: toolPolicy overrides", () => {
       sendMessage({
         to: "run/s1",
         type: "run.start",
+        priority: "default",
         payload: {
           runId: "r1",
           sessionId: "s1",

@@ -178,7 +178,7 @@ describe("public commands are strict (issue #11)", () => {
     });
     expect(error.message).toBe(
       'The user.message body is invalid: unknown field "id". A plain body holds "type" and the ' +
-        "fields of user.message (text, clientMessageId, agent, metadata, attachments); for an idempotency key " +
+        "fields of user.message (text, clientMessageId, agent, metadata, attachments, priority); for an idempotency key " +
         'use "clientMessageId", for a message id the envelope form {"v":1,"id":…,"type":…,"payload":{…}}.',
     );
   });

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from "../v1/transcript-entry.js";
+import type { PriorityClass } from "../v1/priority-class.js";
 
 /**
  * Action conventions between pure machines and the actor host.
@@ -41,6 +42,11 @@ export interface EffectRequestParams {
    * `<inbox sequence>.<action index>` when omitted.
    */
   readonly effectId?: string;
+  /**
+   * Scheduling class of the effect and of its result message (docs/decisions/0057);
+   * absent = the class of the message being processed.
+   */
+  readonly priority?: PriorityClass;
 }
 
 /** Parameters of a `troupe.send` action: a message to another actor. */
@@ -51,6 +57,11 @@ export interface SendMessageParams {
   readonly type: string;
   /** Message payload (plain data). */
   readonly payload: Record<string, unknown>;
+  /**
+   * Scheduling class of the message (its `Troupe-Priority` header,
+   * docs/decisions/0057); absent = the class of the message being processed.
+   */
+  readonly priority?: PriorityClass;
 }
 
 /**

@@ -1,8 +1,11 @@
 import {
   actorAddress,
   inboxSubject,
+  priorityFromHeader,
   validateMessagePayload,
   type MessageEnvelope,
+  type PriorityClass,
+  type UserMessage,
 } from "@troupe/protocol";
 
 /** A message ready to publish to a session's inbox. */
@@ -17,6 +20,11 @@ export interface SessionMessage {
    * session in it.
    */
   readonly msgID: string;
+  /**
+   * The `Troupe-Priority` header to publish with (`user.message` `priority`,
+   * docs/decisions/0057); undefined for `default`.
+   */
+  readonly priority?: PriorityClass;
 }
 
 /** Message types the client sends to a session. */
@@ -68,6 +76,8 @@ export function buildSessionMessage(
   const address = actorAddress("session", sessionId);
   const subject = inboxSubject(address);
   const checked = validateMessagePayload(type, payload, { subject });
+  const priority =
+    type === "user.message" ? priorityFromHeader((checked as UserMessage).priority) : undefined;
   return {
     subject,
     envelope: {
@@ -78,5 +88,6 @@ export function buildSessionMessage(
       meta: { timestampMs: options.timestampMs },
     },
     msgID: `session/${sessionId}/${options.id}`,
+    ...(priority === undefined ? {} : { priority }),
   };
 }

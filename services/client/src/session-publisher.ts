@@ -11,6 +11,7 @@ import {
 import {
   ATTRIBUTES,
   CONTENT_TYPE_HEADER,
+  PRIORITY_HEADER,
   SPAN_NAMES,
   TELEMETRY_SCOPE,
   encodeMessage,
@@ -77,6 +78,7 @@ export class SessionPublisher {
     });
     const messageHeaders = headers();
     messageHeaders.set(CONTENT_TYPE_HEADER, contentType);
+    if (message.priority !== undefined) messageHeaders.set(PRIORITY_HEADER, message.priority);
     propagation.inject(trace.setSpan(context.active(), span), messageHeaders, natsHeaderSetter);
     try {
       return await this.js.publish(message.subject, bytes, {

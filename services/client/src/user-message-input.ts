@@ -3,6 +3,7 @@ import {
   isValidActorId,
   validateMessagePayload,
   type MediaRef,
+  type PriorityClass,
   type UserMessage,
 } from "@troupe/protocol";
 
@@ -10,7 +11,7 @@ import {
  * What `send` and `sendAndWait` take: the text alone, or the `user.message`
  * fields.
  *
- * Shape: `string | { text: string, clientMessageId?: string, agent?: string, metadata?: Record<string, unknown>, attachments?: MediaRef[] }`.
+ * Shape: `string | { text: string, clientMessageId?: string, agent?: string, metadata?: Record<string, unknown>, attachments?: MediaRef[], priority?: "interactive" | "default" | "batch" }`.
  * `attachments` are references `uploadMedia` returned (docs/decisions/0045).
  * `clientMessageId` (1 to 128 of `[A-Za-z0-9_-]`) makes retries safe; when
  * absent, a UUID is generated.
@@ -23,6 +24,11 @@ export type UserMessageInput =
       readonly agent?: string;
       readonly metadata?: Record<string, unknown>;
       readonly attachments?: readonly MediaRef[];
+      /**
+       * Scheduling class of the run (docs/decisions/0057): `interactive`,
+       * `default` (when omitted) or `batch`.
+       */
+      readonly priority?: PriorityClass;
     };
 
 /**

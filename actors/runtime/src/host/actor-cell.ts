@@ -4,8 +4,11 @@ import {
   ATTRIBUTES,
   type ActorAddress,
   CONTENT_TYPE_HEADER,
+  PRIORITY_HEADER,
+  type PriorityClass,
   SPAN_NAMES,
   formatAddress,
+  priorityFromHeader,
   traceCarrierFromHeaders,
   type TroupeError,
 } from "@troupe/protocol";
@@ -86,8 +89,8 @@ export interface ActorCellDependencies {
   readonly publisher: Pick<OutboxPublisher, "publish">;
   /** Cancels effects and answers cancelled ones that no longer run. */
   readonly effects: Pick<EffectRunner, "cancel" | "deliverCancelled" | "hasRunningEffect">;
-  /** Runs a task within the host's `maxConcurrency`. */
-  readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+  /** Runs a task within the host's `maxConcurrency`, by scheduling class (docs/decisions/0057). */
+  readonly limit: <T>(task: () => Promise<T>, priority?: PriorityClass) => Promise<T>;
   readonly logger: Logger;
   /** Largest accepted message body, in bytes (the host's `maxPayloadBytes`). */
   readonly maxPayloadBytes: number;
@@ -240,7 +243,7 @@ export class ActorCell {
           const unreadable = this.#activated ? undefined : await this.#activate();
           if (message === undefined) return unreadable;
           return this.#queue.inHand(message, () => this.#handle(message));
-        });
+        }, priorityOf(message));
         failures = 0;
       } catch (error) {
         if (!this.#shard.accepting()) return;
@@ -421,6 +424,7 @@ export class ActorCell {
         Math.floor(Number(message.info.timestampNanos) / 1_000_000) +
         (this.dependencies.streamTimeOffsetMs ?? 0),
       trace: carrierOfSpan(span),
+      priority: priorityOf(message),
     };
     const result = processMessage(this.#record, inbox, {
       definition: this.definition,
@@ -516,4 +520,9 @@ function stepRejection(result: ReturnType<typeof processMessage>): TroupeError |
  */
 function withoutOutbox(record: ActorRecord | undefined): ActorRecord | undefined {
   return record === undefined || record.outbox.length === 0 ? record : { ...record, outbox: [] };
+}
+
+/** The scheduling class of an inbox message: its `Troupe-Priority` header (docs/decisions/0057). */
+function priorityOf(message: JsMsg | undefined): PriorityClass | undefined {
+  return priorityFromHeader(message?.headers?.get(PRIORITY_HEADER) || undefined);
 }

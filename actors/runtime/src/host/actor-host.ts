@@ -16,7 +16,6 @@ import {
   TroupeError,
 } from "@troupe/protocol";
 import { Redis } from "ioredis";
-import pLimit from "p-limit";
 import { pino, type Logger } from "pino";
 import {
   type Clock,
@@ -46,6 +45,7 @@ import { EffectRunner } from "./effect-runner.js";
 import { hostSettingsSchema, type HostSettings, type HostSettingsInput } from "./host-options.js";
 import type { HostRuntime } from "./host-runtime.js";
 import { OutboxPublisher } from "./outbox-publisher.js";
+import { PriorityScheduler } from "./priority-scheduler.js";
 import { MembershipSettling, planRebalance } from "./rebalance-plan.js";
 import { mustHoldNoShard, readShardCountState } from "./shard-count-state.js";
 import { ShardWorker } from "./shard-worker.js";
@@ -279,7 +279,10 @@ export class ActorHost {
       kinds = options.kinds;
     }
     const publisher = new OutboxPublisher(js);
-    const limiter = pLimit(settings.maxConcurrency);
+    const scheduler = new PriorityScheduler({
+      concurrency: settings.maxConcurrency,
+      passOverLimit: settings.priorityPassOverLimit,
+    });
     const clock = options.clock ?? systemClock;
     // The gauges read the host once it exists (only when a meter provider collects).
     let gauges: HostMetricsSources = {
@@ -315,7 +318,7 @@ export class ActorHost {
       ),
       logger,
       clock,
-      limit: (task) => limiter(task),
+      limit: (task, priority) => scheduler.run(task, priority),
       refusals: new VersionRefusals(
         settings.hostId,
         logger,

@@ -1,5 +1,6 @@
 import { DEFAULT_DEPLOYMENT_PREFIX, DEFAULT_SHARD_COUNT } from "@troupe/protocol";
 import { z } from "zod";
+import { DEFAULT_PRIORITY_PASS_OVER_LIMIT } from "./priority-scheduler.js";
 
 /**
  * Settings of an actor host, with defaults. Every duration is in ms.
@@ -64,8 +65,18 @@ export const hostSettingsSchema = z.object({
   pullExpiresMs: z.number().int().min(1000).default(5_000),
   /** Messages delivered and not yet acked per shard. */
   maxAckPendingPerShard: z.number().int().min(1).default(1000),
-  /** Actors processing a message at the same time on this host. */
+  /**
+   * Actors processing a message at the same time on this host; the ones waiting
+   * start by scheduling class (docs/decisions/0057).
+   */
   maxConcurrency: z.number().int().min(1).default(256),
+  /**
+   * Fairness of the scheduling classes (docs/decisions/0057): how many starts in
+   * a row higher classes may take while a lower class waits, before the oldest
+   * message of the waiting class goes next; 9 = a waiting class gets at least 1
+   * start in 10.
+   */
+  priorityPassOverLimit: z.number().int().min(1).default(DEFAULT_PRIORITY_PASS_OVER_LIMIT),
   /** An actor idle this long is passivated (removed from memory). */
   passivateAfterMs: z.number().int().min(0).default(60_000),
   /** At most this many actors stay in memory; the least recently used idle ones go first. */

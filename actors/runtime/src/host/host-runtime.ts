@@ -2,7 +2,7 @@ import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import type { RedisConnection, LeaseStore, SnapshotStore } from "@troupe/stores/internal";
 import type { Logger } from "pino";
 import type { Clock, ActorKindDefinition } from "@troupe/step";
-import type { StreamNames } from "@troupe/protocol";
+import type { PriorityClass, StreamNames } from "@troupe/protocol";
 import type { HostMetrics } from "../observability/host-metrics.js";
 import type { EffectRunner } from "./effect-runner.js";
 import type { HostSettings } from "./host-options.js";
@@ -24,8 +24,11 @@ export interface HostRuntime {
   readonly logger: Logger;
   /** Every "now" of the host (lease deadlines, passivation, timestamps it writes). */
   readonly clock: Clock;
-  /** Runs `task` within the host's `maxConcurrency`. */
-  readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+  /**
+   * Runs `task` within the host's `maxConcurrency`, higher scheduling classes
+   * first (`PriorityScheduler`, docs/decisions/0057); `priority` default `default`.
+   */
+  readonly limit: <T>(task: () => Promise<T>, priority?: PriorityClass) => Promise<T>;
   /** Actors refused for their machine version: counted, logged, alerted (docs/decisions/0022). */
   readonly refusals: VersionRefusals;
   /** The host's OpenTelemetry instruments (no-ops without a meter provider). */

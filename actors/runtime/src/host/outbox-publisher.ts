@@ -2,6 +2,7 @@ import { SpanKind } from "@opentelemetry/api";
 import {
   ATTRIBUTES,
   CONTENT_TYPE_HEADER,
+  PRIORITY_HEADER,
   SPAN_NAMES,
   TRACEPARENT_HEADER,
   TRACESTATE_HEADER,
@@ -74,8 +75,9 @@ export class OutboxPublisher {
 }
 
 /**
- * The NATS headers of one outbox item: `Content-Type`, and `traceparent` /
- * `tracestate` from its stored trace context when it has one (docs/decisions/0036).
+ * The NATS headers of one outbox item: `Content-Type`, `traceparent` /
+ * `tracestate` from its stored trace context when it has one (docs/decisions/0036),
+ * and `Troupe-Priority` when its scheduling class is not `default` (docs/decisions/0057).
  *
  * @param item - the item.
  * @returns the headers to publish it with.
@@ -88,6 +90,9 @@ export function outboxHeaders(item: OutboxItem): ReturnType<typeof headers> {
     if (item.trace.tracestate !== undefined) {
       messageHeaders.set(TRACESTATE_HEADER, item.trace.tracestate);
     }
+  }
+  if (item.priority !== undefined && item.priority !== "default") {
+    messageHeaders.set(PRIORITY_HEADER, item.priority);
   }
   return messageHeaders;
 }

@@ -20,6 +20,7 @@ import {
   shardInboxFilter,
   shardOf,
   CONTENT_TYPE_HEADER,
+  type PriorityClass,
   type StreamNames,
 } from "@troupe/protocol";
 import type { Logger } from "pino";
@@ -70,7 +71,7 @@ export interface ShardWorkerDependencies {
   readonly effects: EffectRunner;
   readonly logger: Logger;
   /** Runs a task within the host's `maxConcurrency`. */
-  readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+  readonly limit: <T>(task: () => Promise<T>, priority?: PriorityClass) => Promise<T>;
   readonly clock: Clock;
   /** Actors refused for their machine version (docs/decisions/0022). */
   readonly refusals: Pick<VersionRefusals, "refused" | "resolved">;

@@ -1,4 +1,4 @@
-import type { TraceCarrier } from "@troupe/protocol";
+import type { PriorityClass, TraceCarrier } from "@troupe/protocol";
 import { Packr } from "msgpackr";
 
 /**
@@ -47,6 +47,12 @@ export interface PendingEffect {
    * Absent when tracing is off. Not compared by replay.
    */
   readonly trace?: TraceCarrier;
+  /**
+   * Scheduling class (docs/decisions/0057): the host runs the effect under it
+   * and publishes its result with it (`Troupe-Priority`). Absent = `default`.
+   * Not compared by replay.
+   */
+  readonly priority?: PriorityClass;
 }
 
 /** A durable timer: `event` is delivered to the machine at `deadlineMs`. */
@@ -74,6 +80,12 @@ export interface OutboxItem {
    * the outbox after a crash. Absent when tracing is off.
    */
   readonly trace?: TraceCarrier;
+  /**
+   * Scheduling class (docs/decisions/0057), published as the `Troupe-Priority`
+   * header: the receiving host orders the message by it. Absent = `default`
+   * (no header). Not compared by replay.
+   */
+  readonly priority?: PriorityClass;
 }
 
 const packr = new Packr({ useRecords: false, moreTypes: false });

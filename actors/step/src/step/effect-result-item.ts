@@ -99,6 +99,8 @@ export function effectResultItem(input: {
       contentType: encoded.contentType,
       body: encoded.bytes,
       ...(trace === undefined ? {} : { trace }),
+      // The result is served in the class of the effect (docs/decisions/0057).
+      ...(effect.priority === undefined ? {} : { priority: effect.priority }),
     };
   };
   try {

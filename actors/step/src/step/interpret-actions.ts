@@ -222,6 +222,7 @@ export function interpretActions(
           effectId: params.effectId ?? derivedId,
           effect: params.effect,
           input: params.input,
+          ...(params.priority === undefined ? {} : { priority: params.priority }),
         });
         return;
       }
@@ -248,6 +249,7 @@ export function interpretActions(
           messageId,
           contentType: encoded.contentType,
           body: encoded.bytes,
+          ...(params.priority === undefined ? {} : { priority: params.priority }),
         });
         return;
       }

@@ -3,6 +3,7 @@ import {
   DecodeError,
   type MessageEnvelope,
   type MessageSchemas,
+  type PriorityClass,
   type TraceCarrier,
   PayloadTooLargeError,
   TroupeError,
@@ -38,6 +39,12 @@ export interface InboxMessage {
    * outbox items and the effects the step produces. Absent when tracing is off.
    */
   readonly trace?: TraceCarrier | undefined;
+  /**
+   * Scheduling class of the message (its `Troupe-Priority` header,
+   * docs/decisions/0057), stamped on the outbox items and effects the step
+   * produces that name none themselves. Absent = `default`. Not compared by replay.
+   */
+  readonly priority?: PriorityClass | undefined;
 }
 
 /** Why a message did not change the snapshot. */
@@ -425,8 +432,9 @@ function transitionMachine(
   });
   // The step's span context on everything it produced: earlier
   // pending effects keep the trace of the step that requested them.
-  const outbox = withTrace(interpreted.outbox, message.trace);
-  const started = withTrace(interpreted.effects, message.trace);
+  // Their scheduling class: their own, else the message's (docs/decisions/0057).
+  const outbox = withPriority(withTrace(interpreted.outbox, message.trace), message.priority);
+  const started = withPriority(withTrace(interpreted.effects, message.trace), message.priority);
   if (notCreated && record === undefined) {
     return { outcome: "not_created", outbox };
   }
@@ -527,4 +535,16 @@ function withTrace<T extends OutboxItem | PendingEffect>(
   trace: TraceCarrier | undefined,
 ): T[] {
   return trace === undefined ? items : items.map((item) => ({ ...item, trace }));
+}
+
+/**
+ * `items` with `priority` set on each that names none (docs/decisions/0057), or
+ * `items` itself for a `default` message (records stay as before).
+ */
+function withPriority<T extends OutboxItem | PendingEffect>(
+  items: T[],
+  priority: PriorityClass | undefined,
+): T[] {
+  if (priority === undefined || priority === "default") return items;
+  return items.map((item) => (item.priority === undefined ? { ...item, priority } : item));
 }

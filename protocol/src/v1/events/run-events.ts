@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { usedAgentDefinitionSchema } from "../effects/agent-definition-pin.js";
 import { identifierSchema, tokenCountSchema } from "../field-schemas.js";
+import { priorityClassSchema } from "../priority-class.js";
 
 /**
  * Tokens used, as the model provider reports them.
@@ -17,13 +18,15 @@ export type Usage = z.infer<typeof usageSchema>;
 /**
  * `run.started` — a run (one turn of the agent loop) began.
  *
- * Shape: `{ runId: string, messageId?: string, agent?: string }`; `messageId` is
- * the message that started it.
+ * Shape: `{ runId: string, messageId?: string, agent?: string, priority?: "interactive" | "batch" }`;
+ * `messageId` is the message that started it; `priority` its scheduling class
+ * (docs/decisions/0057), absent for `default`.
  */
 export const runStartedSchema = z.object({
   runId: identifierSchema,
   messageId: identifierSchema.optional(),
   agent: z.string().min(1).optional(),
+  priority: priorityClassSchema.optional(),
 });
 /** Payload of `run.started`. */
 export type RunStarted = z.infer<typeof runStartedSchema>;

@@ -3,6 +3,7 @@ import { actorIdSchema } from "@troupe/addressing";
 import { identifierSchema } from "../field-schemas.js";
 import { toolPolicyOverridesSchema } from "../tool-policy.js";
 import { transcriptBaseSchema } from "../fork/transcript-base.js";
+import { priorityClassSchema } from "../priority-class.js";
 
 /** A length of the session transcript, in entries: a whole number, 0 or more. */
 const transcriptLengthSchema = z.number().int().nonnegative();
@@ -18,7 +19,9 @@ const transcriptLengthSchema = z.number().int().nonnegative();
  * budget counts the subagent's model calls; absent for a subagent
  * session created before the field existed).
  *
- * Shape: `{ runId: string, sessionId: string, agent?: string, model?: string, maxModelCalls: number (whole, 1+), transcriptLength: number (whole, 0+), toolPolicy?: ToolPolicyOverrides, parentSessionId?: string, parentRunId?: string, transcriptBase?: TranscriptBase }`.
+ * Shape: `{ runId: string, sessionId: string, agent?: string, model?: string, maxModelCalls: number (whole, 1+), transcriptLength: number (whole, 0+), toolPolicy?: ToolPolicyOverrides, parentSessionId?: string, parentRunId?: string, transcriptBase?: TranscriptBase, priority?: PriorityClass }`.
+ * `priority`: the scheduling class of the message that started the run
+ * (docs/decisions/0057); absent = `default`.
  */
 export const runStartSchema = z.object({
   runId: identifierSchema,
@@ -33,6 +36,7 @@ export const runStartSchema = z.object({
   parentRunId: identifierSchema.optional(),
   /** A forked session's shared transcript prefix (docs/decisions/0043); absent = no fork. */
   transcriptBase: transcriptBaseSchema.optional(),
+  priority: priorityClassSchema.optional(),
 });
 /** Payload of `run.start`. */
 export type RunStart = z.infer<typeof runStartSchema>;

@@ -8,6 +8,7 @@ import {
 } from "../field-schemas.js";
 import { toolPolicyOverridesSchema, toolPolicySchema } from "../tool-policy.js";
 import { mediaRefListSchema } from "../media-ref.js";
+import { priorityClassSchema } from "../priority-class.js";
 
 // The public commands a session accepts. Their rules are one set:
 // - every payload is a strict object: an unknown field is refused by name
@@ -23,7 +24,8 @@ import { mediaRefListSchema } from "../media-ref.js";
  * `user.message` — a user turn for a session. The only required field is `text`.
  *
  * Shape: `{ text: string (1 to 262,144 characters, not blank), clientMessageId?: string,
- * agent?: string, metadata?: Record<string, unknown> }`; no other field.
+ * agent?: string, metadata?: Record<string, unknown>, attachments?: MediaRef[],
+ * priority?: "interactive" | "default" | "batch" }`; no other field.
  * `clientMessageId` (same charset as actor ids, 1 to 128 characters) lets a client
  * retry a publish safely: the session admits each id once and answers a repeat with
  * `message.duplicate`. `agent` (an actor-id-safe name) names the agent
@@ -32,6 +34,10 @@ import { mediaRefListSchema } from "../media-ref.js";
  * `attachments` (docs/capabilities/media.md): 1 to 16 `MediaRef`s
  * (`{ digest, mediaType, size, name? }`) of images or files already stored in
  * the deployment's media Object Store; the bytes never travel in the message.
+ * `priority` (docs/decisions/0057): the scheduling class of the run the message
+ * starts (and of its model and tool calls); absent = `default`. Publishers also
+ * set the `Troupe-Priority` header (`PRIORITY_HEADER`) so hosts order the
+ * message itself before decoding it; `@troupe/client` does both.
  */
 export const userMessageSchema = z.strictObject({
   text: commandTextSchema,
@@ -39,6 +45,7 @@ export const userMessageSchema = z.strictObject({
   agent: actorIdSchema.optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   attachments: mediaRefListSchema.optional(),
+  priority: priorityClassSchema.optional(),
 });
 /** Payload of `user.message`. */
 export type UserMessage = z.infer<typeof userMessageSchema>;
