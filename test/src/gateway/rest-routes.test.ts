@@ -432,6 +432,8 @@ describe("gateway REST routes", () => {
       "attachments",
       "clientMessageId",
       "metadata",
+      // The scheduling class (docs/operating/flow-control.md).
+      "priority",
       "text",
     ]);
     expect(doc.components.schemas.PendingApproval).toBeDefined();
