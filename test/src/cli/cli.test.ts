@@ -328,6 +328,23 @@ describe("the troupe CLI against a troupe dev cluster", () => {
       expect(text).toMatch(new RegExp(`${host.hostId} .*${host.metricsUrl!}`));
   }, 60_000);
 
+  it("send --priority batch runs the message as batch (run.started names the class); an unknown class is refused", async () => {
+    const sent = await troupe(["send", "prio-1", "hello", "--priority", "batch", "--wait"]);
+    expect(sent.code).toBe(0);
+    const json = await troupe(["tail", "prio-1", "--from", "1", "--until-idle", "--json"]);
+    const started = json.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (line) => JSON.parse(line) as { event?: { type: string; payload: { priority?: string } } },
+      )
+      .find((line) => line.event?.type === "run.started");
+    expect(started?.event?.payload.priority).toBe("batch");
+    const refused = await troupe(["send", "prio-1", "hello", "--priority", "urgent"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("Allowed choices are interactive, default, batch");
+  }, 60_000);
+
   it("history export writes a session's history, history replay replays it offline, and bad input is refused (issue #14)", async () => {
     const sent = await troupe(["send", "history-1", "what time is it in Paris?", "--wait"]);
     expect(sent.code).toBe(0);

@@ -1,4 +1,10 @@
-import { assertActorId, MAX_TEXT_LENGTH, type MediaRef } from "@troupe/protocol";
+import {
+  assertActorId,
+  MAX_TEXT_LENGTH,
+  PRIORITY_CLASSES,
+  type MediaRef,
+  type PriorityClass,
+} from "@troupe/protocol";
 import { Command, Option } from "commander";
 import pc from "picocolors";
 import type { RunOutcome } from "@troupe/client";
@@ -16,6 +22,7 @@ interface SendOptions extends ConnectionFlags {
   readonly timeout: number;
   readonly json?: boolean;
   readonly attach?: string[];
+  readonly priority?: PriorityClass;
 }
 
 /** Events `send --wait` does not show on stderr: the answer and any error are printed at the end. */
@@ -54,6 +61,12 @@ export function sendCommand(): Command {
         .argParser(positiveInteger),
     )
     .option("--json", "print the receipt (or, with --wait, the run outcome) as JSON")
+    .addOption(
+      new Option(
+        "--priority <class>",
+        "scheduling class of the message and its run (docs/operating/flow-control.md; default: default)",
+      ).choices(PRIORITY_CLASSES),
+    )
     .addOption(attachOption("the message"))
     .action(async (sessionId: string, text: string, options: SendOptions) => {
       assertActorId(sessionId);
@@ -70,6 +83,7 @@ export function sendCommand(): Command {
         text,
         ...(options.agent === undefined ? {} : { agent: options.agent }),
         ...(options.id === undefined ? {} : { clientMessageId: options.id }),
+        ...(options.priority === undefined ? {} : { priority: options.priority }),
       };
       await withClient(options, async (client) => {
         // Attachments are uploaded first; the message holds their references.
