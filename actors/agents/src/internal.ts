@@ -34,4 +34,5 @@ export * from "./transcript/delta-publisher.js";
 export * from "./transcript/jetstream-transcript-reader.js";
 export * from "./agents/approvals-pending.js";
 export * from "./agents/model-call-spend.js";
+export * from "./agents/model-call-slots.js";
 export * from "./agents/model-call-telemetry.js";

@@ -30,6 +30,7 @@ import { shardOf } from "../subjects/shard-of.js";
  * | `<p>:{<shard>}:history:<kind>/<id>` | list + TTL | earlier generations without their outboxes, newest first; expires `historyRetentionMs` after the last commit | runtime |
  * | `<p>:effect-host-run:<kind>/<id>:<effectId>` | counter + TTL | the host run of one effect request | runtime |
  * | `<p>:model-stream-attempt:<sessionId>:<runId>.m<n>` | counter + TTL | the stream attempt of one model call (`run.delta`'s `attempt`) | agents |
+ * | `<p>:model-call-slots:<agent>` | sorted set | the model calls holding one of the agent's `limits.maxConcurrentModelCalls` slots, `<address>/<effectId>#<hostRun>` scored by expiry (Unix ms, Redis clock; decision 0058) | agents |
  * | `<p>:idempotency:<idempotencyKey>` | hash + TTL | a tool call's idempotency record | agents |
  * | `<p>:tool-result:<ref>` | string + TTL | full result of a truncated tool result | agents |
  * | `<p>:{spend}:budget:<scope>:<scopeId>` | hash + TTL | one spend budget's `spentTokens`, `spentMicroUsd`, `reservedTokens`, `reservedMicroUsd`, `inputTokens`, `outputTokens`, `calls` | agents |
@@ -157,6 +158,18 @@ export class RedisKeys {
    */
   modelStreamAttempt(sessionId: string, modelCallId: string): string {
     return `${this.prefix}:model-stream-attempt:${sessionId}:${modelCallId}`;
+  }
+  /**
+   * The slots of an agent's concurrency limit on model calls (docs/decisions/0058):
+   * a sorted set shared by every host, members the calls that hold a slot
+   * (`<address>/<effectId>#<hostRun>`), scores the slots' expiry (Unix ms, Redis
+   * clock). Emptied — and so deleted — as calls end.
+   *
+   * @param agent - the agent's name (a subagent's `<parent>--<subagent>`).
+   * @example new RedisKeys("troupe").modelCallSlots("assistant") // "troupe:model-call-slots:assistant"
+   */
+  modelCallSlots(agent: string): string {
+    return `${this.prefix}:model-call-slots:${agent}`;
   }
   /**
    * The record of one agent definition (docs/decisions/0055): its canonical JSON,

@@ -82,7 +82,11 @@ export interface AgentOptions {
    *   output — text, reasoning or tool-call arguments; SSE keep-alive comments do not
    *   count (ms, whole, 1 to 2^31 − 1, default 60 000);
    * - `modelCallTimeoutMs`: longest time for one model call, from the request to the
-   *   last part (ms, whole, 1 to 2^31 − 1, default 600 000 = 10 min).
+   *   last part (ms, whole, 1 to 2^31 − 1, default 600 000 = 10 min);
+   * - `maxConcurrentModelCalls`: most model calls of this agent streaming at once
+   *   across every host of the deployment (whole, ≥ 1; absent = no limit). A call
+   *   over the limit waits, pending in its run, until a slot frees
+   *   (docs/operating/flow-control.md, docs/decisions/0058).
    *
    * A timeout aborts the HTTP request and counts as a retryable error; after the
    * run's tries the run fails with `model_timeout` (docs/decisions/0011).
@@ -91,6 +95,7 @@ export interface AgentOptions {
     readonly maxModelCalls?: number;
     readonly modelIdleTimeoutMs?: number;
     readonly modelCallTimeoutMs?: number;
+    readonly maxConcurrentModelCalls?: number;
     /** Spend limits of the agent's session trees; see `BudgetOptions` and docs/capabilities/spend-limits.md. */
     readonly budget?: BudgetOptions;
   };
@@ -147,6 +152,8 @@ export interface AgentDefinition {
     readonly modelIdleTimeoutMs: number;
     /** ms; see `AgentOptions.limits`. */
     readonly modelCallTimeoutMs: number;
+    /** See `AgentOptions.limits`; undefined = no limit. */
+    readonly maxConcurrentModelCalls?: number | undefined;
     /** See `AgentOptions.limits.budget`; undefined = no spend accounting. */
     readonly budget?: BudgetSettings;
   };

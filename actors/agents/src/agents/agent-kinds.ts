@@ -49,6 +49,7 @@ import {
 } from "./machine-versions.js";
 import { createModelCallHandler } from "./model-call-handler.js";
 import { RedisAgentDefinitionStore } from "./definition-store.js";
+import { RedisModelCallSlots } from "./model-call-slots.js";
 import { SpendGuard, RedisSpendLedger, type Environment } from "@troupe/models/internal";
 import { watchPendingApprovals } from "./approvals-pending.js";
 import { JetStreamScheduleIndex } from "../schedules/jetstream-schedule-index.js";
@@ -150,6 +151,8 @@ export function agentKinds(
       },
       // Spend limits across hosts: reservations and spend in Redis.
       spend: new SpendGuard(new RedisSpendLedger(services.redis, services.keys)),
+      // Concurrency limits across hosts: the agents' slots in Redis (docs/decisions/0058).
+      slots: new RedisModelCallSlots(services.redis, services.keys),
       // Pinned definitions: every host of the deployment reads the records (docs/decisions/0055).
       definitions: new RedisAgentDefinitionStore(services.redis, services.keys),
     });

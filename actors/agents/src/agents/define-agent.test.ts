@@ -81,6 +81,26 @@ describe("defineAgent", () => {
     ).toThrow(/limits\.modelIdleTimeoutMs/);
   });
 
+  it("takes a concurrency limit on model calls of a whole number ≥ 1, absent by default", () => {
+    const agent = defineAgent({
+      name: "a",
+      instructions: "x",
+      limits: { maxConcurrentModelCalls: 5 },
+    });
+    expect(agent.limits.maxConcurrentModelCalls).toBe(5);
+    expect(defineAgent({ name: "a", instructions: "x" }).limits).not.toHaveProperty(
+      "maxConcurrentModelCalls",
+    );
+    for (const bad of [0, 2.5, -1]) {
+      const error = invalid(() =>
+        defineAgent({ name: "a", instructions: "x", limits: { maxConcurrentModelCalls: bad } }),
+      );
+      expect(error.issues.map((issue) => issue.path.join("."))).toEqual([
+        "limits.maxConcurrentModelCalls",
+      ]);
+    }
+  });
+
   it("lists every problem of a bad definition at once", () => {
     const error = invalid(() =>
       defineAgent({

@@ -38,7 +38,7 @@ const nameSchema = z
  * The plain (serialisable) parts of an agent definition; `model`, `tools` and
  * `subagents` are checked beside it.
  *
- * Shape: `{ name, instructions, limits: { maxModelCalls, modelIdleTimeoutMs, modelCallTimeoutMs }, settings: { policy }, toolPolicy: { allow, ask, deny }, approvalTimeoutMs, version? }` (`mcpServers` is checked by `parseMcpServers`).
+ * Shape: `{ name, instructions, limits: { maxModelCalls, modelIdleTimeoutMs, modelCallTimeoutMs, maxConcurrentModelCalls?, budget? }, settings: { policy }, toolPolicy: { allow, ask, deny }, approvalTimeoutMs, version? }` (`mcpServers` is checked by `parseMcpServers`).
  */
 export const agentPlainPartsSchema = z.object({
   name: nameSchema,
@@ -48,6 +48,12 @@ export const agentPlainPartsSchema = z.object({
       maxModelCalls: z.number().int().min(1).default(DEFAULT_MAX_MODEL_CALLS),
       modelIdleTimeoutMs: timeoutSchema(DEFAULT_MODEL_IDLE_TIMEOUT_MS),
       modelCallTimeoutMs: timeoutSchema(DEFAULT_MODEL_CALL_TIMEOUT_MS),
+      maxConcurrentModelCalls: z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1)
+        .optional(),
       budget: budgetOptionsSchema.optional(),
     })
     .prefault({}),

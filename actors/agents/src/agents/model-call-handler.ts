@@ -40,6 +40,7 @@ import {
 import { type MediaStore, loadPromptMedia } from "@troupe/tools/internal";
 import { PinnedDefinitions } from "./pinned-definitions.js";
 import { type AgentDefinitionStore, InMemoryAgentDefinitionStore } from "./definition-store.js";
+import { type ModelCallSlots, withModelCallSlot } from "./model-call-slots.js";
 
 /** Options of {@link createModelCallHandler}. */
 export interface ModelCallHandlerOptions {
@@ -72,6 +73,11 @@ export interface ModelCallHandlerOptions {
    * no spend limits.
    */
   readonly spend?: SpendGuard;
+  /**
+   * Concurrency limits (docs/decisions/0058): where calls wait for and hold the agents'
+   * slots; hosts of a deployment share it (`agentKinds`: Redis). Absent = no limits.
+   */
+  readonly slots?: ModelCallSlots;
   /**
    * Where the images and files of user messages and tool results are read
    * from (docs/decisions/0045); absent: every attachment is shown as a text stand-in.
@@ -120,6 +126,9 @@ export interface ModelCallHandlerOptions {
  * same or declares `migrate` from the pinned version, else the pinned record
  * read from `definitions` — and the output's `definition` reports it; a run's
  * first call pins the served definition.
+ *
+ * Concurrency limits (docs/decisions/0058): the call holds one of the served agent's
+ * `limits.maxConcurrentModelCalls` slots in `slots` while the model streams, waiting for one.
  *
  * Cancellation: when the signal aborts with an {@link EffectCancelledError}
  * the handler resolves with what streamed so far (`cancelled: true`,
@@ -345,10 +354,18 @@ export function createModelCallHandler(options: ModelCallHandlerOptions): Effect
         definition: pinned.used,
       });
     };
+    // The served agent's concurrency limit, shared by runs pinned to other definitions.
+    const served = options.agents.get(input.agent);
+    const slot = { agent: served.name, callTimeoutMs: agent.limits.modelCallTimeoutMs };
+    const limited = () =>
+      withModelCallSlot(options.slots, served.limits.maxConcurrentModelCalls, slot, context, {
+        work: () => telemetry.within(call),
+        aborted: () => cancelledOrRethrow(signal, undefined),
+      });
     try {
       const output = await settleModelCallSpend(
         spend,
-        await telemetry.within(call),
+        await limited(),
         streamed,
         window.budgetWarnings,
       );
