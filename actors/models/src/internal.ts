@@ -15,3 +15,4 @@ export * from "./budget/recording-spend-ledger.js";
 export * from "./cassette/model-cassette.js";
 export * from "./cassette/cassette-mismatch-error.js";
 export { cassetteRequest, requestKey, requestLines } from "./cassette/cassette-request.js";
+export { canonicalJson } from "./cassette/stored-value.js";

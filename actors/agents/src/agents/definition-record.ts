@@ -4,6 +4,7 @@ import { z } from "zod";
 import { toolEffectClassSchema } from "@troupe/protocol";
 import type { AgentDefinitionPin } from "@troupe/protocol";
 import type { Environment, ModelSpec } from "@troupe/models";
+import { canonicalJson } from "@troupe/models/internal";
 import type { AgentDefinition } from "./agent-definition.js";
 import { modelLabelOf } from "./model-chain.js";
 import { subagentInputSchema } from "./model-tools.js";
@@ -143,7 +144,7 @@ export async function definitionRecordOf(
  * The SHA-256 of a record's canonical JSON.
  *
  * @param record - a definition record.
- * @returns 64 lowercase hex digits.
+ * @returns 64 lowercase hex digits (of the cassettes' canonical JSON: keys sorted at every level).
  */
 export function hashOf(record: AgentDefinitionRecord): string {
   return createHash("sha256").update(canonicalJson(record)).digest("hex");
@@ -152,28 +153,6 @@ export function hashOf(record: AgentDefinitionRecord): string {
 /** The pin of a hashed record: `{ hash, version? }`. */
 export function pinOf({ record, hash }: HashedDefinitionRecord): AgentDefinitionPin {
   return { hash, ...(record.version === undefined ? {} : { version: record.version }) };
-}
-
-/**
- * JSON with object keys sorted at every level (arrays keep their order), so a
- * value has one text and one hash.
- *
- * @param value - JSON data (no `undefined` inside arrays, no cycles).
- */
-export function canonicalJson(value: unknown): string {
-  const sorted = (item: unknown): unknown => {
-    if (Array.isArray(item)) return item.map(sorted);
-    if (item !== null && typeof item === "object") {
-      const entries = Object.entries(item as Record<string, unknown>).filter(
-        ([, entry]) => entry !== undefined,
-      );
-      return Object.fromEntries(
-        entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, sorted(v)]),
-      );
-    }
-    return item;
-  };
-  return JSON.stringify(sorted(value));
 }
 
 function byName(a: { name: string }, b: { name: string }): number {

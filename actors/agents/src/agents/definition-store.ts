@@ -1,8 +1,8 @@
 import type { RedisKeys } from "@troupe/protocol/internal";
 import type { RedisConnection } from "@troupe/runtime";
+import { canonicalJson } from "@troupe/models/internal";
 import {
   agentDefinitionRecordSchema,
-  canonicalJson,
   hashOf,
   type AgentDefinitionRecord,
   type HashedDefinitionRecord,

@@ -28,6 +28,7 @@ import {
 import type { TroupeClient } from "@troupe/client";
 import { isValidActorId, TroupeError } from "@troupe/protocol";
 import {
+  cursorHoldsEnd,
   formatTaskStreamCursor,
   InvalidTaskIdError,
   parseRunTaskId,
@@ -211,15 +212,8 @@ export class TroupeA2aRequestHandler implements A2ARequestHandler {
       );
     }
     yield { payload: { $case: "task", value: this.task(ref, status) } };
-    // A task that ended at or before the cursor has nothing left to send: the
-    // client got its end. (A cursor this server never sent, such as an event
-    // sequence past the end with a low delta sequence, would otherwise replay
-    // deltas the client has.)
-    const endedWithin =
-      after !== undefined &&
-      status.endedSequence !== undefined &&
-      status.endedSequence <= after.eventSequence;
-    if (endedWithin) return;
+    // A task that ended within the cursor has nothing left to send.
+    if (cursorHoldsEnd(after, status)) return;
     yield* this.stream({ ref, initial: a2aTaskState(status), after });
   }
 

@@ -19,6 +19,7 @@ export {
 } from "./run-task-status.js";
 export {
   compareTaskStreamCursors,
+  cursorHoldsEnd,
   formatTaskStreamCursor,
   InvalidTaskStreamCursorError,
   parseTaskStreamCursor,

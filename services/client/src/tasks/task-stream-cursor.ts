@@ -1,5 +1,5 @@
 import { TroupeError } from "@troupe/protocol";
-import type { TrackedEvent } from "./run-task-status.js";
+import type { RunTaskStatus, TrackedEvent } from "./run-task-status.js";
 
 /**
  * How far a task stream (A2A `SendStreamingMessage` / `SubscribeToTask`, MCP
@@ -186,4 +186,25 @@ export class TaskStreamCursors {
     });
     return placed;
   }
+}
+
+/**
+ * Whether a resume cursor already holds the task's end: the event that ended
+ * it is at or before the cursor's event sequence. A stream resumed after such
+ * a cursor has nothing left to send — and must not send the run's deltas
+ * again, which a cursor this server never sent (an event sequence past the
+ * end with a low delta sequence) would otherwise let through.
+ *
+ * @param after - the client's cursor; undefined: a stream from the start.
+ * @param status - the task's status now (`endedSequence` set once it is final).
+ */
+export function cursorHoldsEnd(
+  after: TaskStreamCursor | undefined,
+  status: RunTaskStatus,
+): boolean {
+  return (
+    after !== undefined &&
+    status.endedSequence !== undefined &&
+    status.endedSequence <= after.eventSequence
+  );
 }

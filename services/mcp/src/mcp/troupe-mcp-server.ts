@@ -16,7 +16,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { isValidActorId, TroupeError, type TranscriptEntry } from "@troupe/protocol";
-import { InvalidTaskIdError, parseRunTaskId, isFinalRunTaskState } from "@troupe/client/tasks";
+import {
+  cursorHoldsEnd,
+  InvalidTaskIdError,
+  isFinalRunTaskState,
+  parseRunTaskId,
+} from "@troupe/client/tasks";
 import type { RunTasks, PendingInput, RunTaskStatus, TaskStreamCursor } from "@troupe/client/tasks";
 import {
   agentTool,
@@ -226,7 +231,12 @@ export function createTroupeMcpServer(options: TroupeMcpServerOptions): Server {
     const { taskId } = request.params;
     const ref = guardSync(() => parseRunTaskId(taskId));
     const after = guardSync(() => resumeCursorOfMeta(request.params._meta));
-    const status = await guard(() => runToEnd(taskId, extra, after));
+    // A cursor that holds the task's end: its result, with no progress again.
+    const now = after === undefined ? undefined : await guard(() => tasks.status(taskId));
+    const status =
+      now !== undefined && cursorHoldsEnd(after, now)
+        ? now
+        : await guard(() => runToEnd(taskId, extra, after));
     return callToolResultOf({ ...ref, taskId }, status, true);
   });
 
