@@ -2,6 +2,7 @@ import type { EventEnvelope } from "@troupe/protocol";
 import { describe, expect, it } from "vitest";
 import type { TrackedEvent } from "./run-task-status.js";
 import {
+  cursorHoldsEnd,
   compareTaskStreamCursors,
   formatTaskStreamCursor,
   InvalidTaskStreamCursorError,
@@ -155,5 +156,20 @@ describe("task stream cursors: resuming", () => {
 
   it("refuse two items for one delta", () => {
     expect(() => new TaskStreamCursors().place(delta(1, 0), ["a", "b"])).toThrow(RangeError);
+  });
+});
+
+describe("task stream cursors: a cursor that holds the task's end", () => {
+  const ended = { state: "completed" as const, sequence: 56, endedSequence: 55 };
+  it("holds it when the ending event is at or before the cursor's event sequence, whatever its delta sequence", () => {
+    expect(cursorHoldsEnd({ eventSequence: 55, deltaSequence: 0 }, ended)).toBe(true);
+    expect(cursorHoldsEnd({ eventSequence: 56, deltaSequence: 39 }, ended)).toBe(true);
+  });
+  it("does not before the end, for a task still going, or without a cursor", () => {
+    expect(cursorHoldsEnd({ eventSequence: 54, deltaSequence: 39 }, ended)).toBe(false);
+    expect(
+      cursorHoldsEnd({ eventSequence: 60, deltaSequence: 0 }, { state: "working", sequence: 60 }),
+    ).toBe(false);
+    expect(cursorHoldsEnd(undefined, ended)).toBe(false);
   });
 });
